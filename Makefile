@@ -1,0 +1,40 @@
+# Scrollcast: `make demo` to see it, `make test` to prove it.
+SHELL := /bin/bash
+PORT ?= 8080
+HOST ?= 127.0.0.1
+SWIFT_BUILD_FLAGS ?=
+ARTIFACTS ?= $(CURDIR)/test-artifacts
+PY := $(CURDIR)/.venv/bin/python
+
+.PHONY: deps build release demo test test-swift test-e2e bench-engine bench conformance fuzz clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	swift build $(SWIFT_BUILD_FLAGS)
+
+release: deps
+	swift build -c release
+
+demo: release
+	@echo "Scrollcast: open http://$(HOST):$(PORT)/?room=demo (Ctrl-C stops the server)"
+	.build/release/scrollcast --host $(HOST) --port $(PORT) --public $(CURDIR)/Public
+
+test: deps
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+	$(MAKE) test-e2e
+
+# Browser and protocol tests against the real server; screenshots land in $(ARTIFACTS).
+test-e2e: deps
+	mkdir -p $(ARTIFACTS)
+	SCROLLCAST_BIN=$(CURDIR)/.build/debug/scrollcast SCROLLCAST_ARTIFACTS=$(ARTIFACTS) \
+	  $(PY) -m pytest -q Tests/e2e
+
+bench-engine: deps
+	swift build -c release --product scrollcast-bench-engine
+	.build/release/scrollcast-bench-engine
+
+clean:
+	rm -rf .build test-artifacts reports

@@ -1,0 +1,69 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Scrollcast",
+    products: [
+        .library(name: "ScrollEngine", targets: ["ScrollEngine"]),
+        .library(name: "ScrollWire", targets: ["ScrollWire"]),
+        .library(name: "WebSockets", targets: ["WebSockets"]),
+        .library(name: "ScrollcastServer", targets: ["ScrollcastServer"]),
+        .executable(name: "scrollcast", targets: ["scrollcast"]),
+        .executable(name: "scrollcast-load", targets: ["scrollcast-load"]),
+        .executable(name: "scrollcast-bench-engine", targets: ["scrollcast-bench-engine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        // Pure, deterministic effect engine: standard library only.
+        .target(name: "ScrollEngine"),
+        .target(name: "ScrollWire", dependencies: ["ScrollEngine"]),
+
+        // Debian's libwebsockets-dev; shims live in a regular C target because SwiftPM
+        // does not notice header edits inside a systemLibrary target.
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .target(name: "CWebSocketsShim", dependencies: ["CLibWebSockets"]),
+        .target(name: "WebSockets", dependencies: ["CLibWebSockets", "CWebSocketsShim"]),
+
+        .target(
+            name: "ScrollcastServer",
+            dependencies: [
+                "ScrollEngine", "ScrollWire", "WebSockets",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .executableTarget(
+            name: "scrollcast",
+            dependencies: [
+                "ScrollcastServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "scrollcast-load",
+            dependencies: [
+                "WebSockets", "ScrollWire", "ScrollEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        .executableTarget(name: "scrollcast-bench-engine", dependencies: ["ScrollEngine"]),
+
+        .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
+        .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
+        .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
+        .testTarget(name: "ScrollcastServerTests", dependencies: ["ScrollcastServer", "ScrollEngine", "ScrollWire"]),
+    ]
+)

@@ -1,0 +1,3 @@
+import ScrollEngine
+import ScrollWire
+import WebSockets
