@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 [ -x .venv-ab/bin/wstest ] && .venv-ab/bin/wstest --autobahnversion >/dev/null 2>&1 && exit 0
 
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-if ! command -v python2.7 >/dev/null; then
+if [ ! -x /usr/bin/python2.7 ]; then
   echo "install-autobahn: installing python2.7 from bullseye (pinned)"
   if [ -f /etc/apt/sources.list.d/debian.sources ]; then
     MIRROR=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources)
@@ -20,7 +20,7 @@ if ! command -v python2.7 >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=600 python2.7 python2.7-dev gcc >/dev/null
 fi
 [ -x .venv-tools/bin/virtualenv ] || { python3 -m venv .venv-tools && .venv-tools/bin/pip install -q --disable-pip-version-check virtualenv==20.21.1; }
-[ -x .venv-ab/bin/pip ] || .venv-tools/bin/virtualenv -q -p python2.7 .venv-ab
+[ -x .venv-ab/bin/pip ] || .venv-tools/bin/virtualenv -q -p /usr/bin/python2.7 .venv-ab
 # Upstream's own requirements pins: the newest versions that still run on Python 2.7.
 .venv-ab/bin/pip install -q --disable-pip-version-check setuptools==44.0.0 txaio==2.1.0 incremental==16.10.1 \
   pyOpenSSL==19.1.0 cryptography==3.3.2 Twisted==19.10.0 zope.interface==4.6.0 jinja2==2.11.3 \
