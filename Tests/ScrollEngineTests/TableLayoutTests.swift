@@ -65,6 +65,12 @@ struct TableLayoutTests {
         #expect(rows[2].indexPath == IndexPath(section: 0, row: 2))
         // A row ending exactly at the top or starting exactly at the bottom is not visible.
         #expect(layout.visibleRows(contentOffset: 130, viewportHeight: 80).map(\.id) == [1, 2])
+        // Across a 0 pt header and an empty section.
+        let across = layout.visibleRows(contentOffset: 200, viewportHeight: 200)
+        #expect(across.map(\.id) == [2, 3, 4, 5])
+        #expect(across.map(\.indexPath) == [IndexPath(section: 0, row: 2), IndexPath(section: 1, row: 0),
+                                            IndexPath(section: 3, row: 0), IndexPath(section: 3, row: 1)])
+        #expect(across.map(\.y) == [-40, 10, 95, 155])
         #expect(layout.visibleRows(contentOffset: 0, viewportHeight: 0).isEmpty)
         #expect(layout.visibleRows(contentOffset: .nan, viewportHeight: 100).isEmpty)
         #expect(layout.visibleRows(contentOffset: 400, viewportHeight: 100).isEmpty)
