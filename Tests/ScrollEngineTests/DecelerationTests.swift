@@ -20,9 +20,9 @@ import Testing
     }
 
     @Test func restingPointForNormalRate() {
-        // x0 − v0/(1000·ln 0.998) = 0 + 1000/2.002002669… ≈ 499.4999
+        // x0 − v0/(1000·ln 0.998) = 0 + 1000/2.00200267… ≈ 499.4998
         let decay = DecayMotion(start: 0, velocity: 1000, rate: 0.998)
-        #expect(abs(decay.restingOffset - 499.49991655) < 1e-6)
+        #expect(abs(decay.restingOffset - 499.49983317) < 1e-6)
         #expect(abs(decay.offset(after: 1_000_000) - decay.restingOffset) < 1e-9)
     }
 
@@ -34,7 +34,7 @@ import Testing
 
     @Test func negativeVelocityDecaysTheOtherWay() {
         let decay = DecayMotion(start: 0, velocity: -1000, rate: 0.998)
-        #expect(abs(decay.restingOffset + 499.49991655) < 1e-6)
+        #expect(abs(decay.restingOffset + 499.49983317) < 1e-6)
         #expect(decay.offset(after: 100) < 0)
     }
 
