@@ -92,6 +92,15 @@ export class Renderer {
     });
   }
 
+  /** Load status of the scene's images: "loading", "loaded" or "failed" each, and whether all settled. */
+  imageStatus() {
+    const status = (img) => (img ? (img.loaded ? "loaded" : img.failed ? "failed" : "loading") : "none");
+    const background = status(this.background);
+    const layers = this.layers.map(status);
+    const ready = this.scene !== null && background !== "loading" && layers.every((s) => s !== "loading");
+    return { ready, background, layers };
+  }
+
   /** The room's logical viewport (pt). */
   viewport(frame) {
     return frame?.viewport ?? this.scene?.viewport ?? DEFAULT_VIEWPORT;

@@ -42,6 +42,7 @@ const state = {
   reducedMotion: false,
   canvas: { cssWidth: 0, cssHeight: 0, dpr: 1, width: 0, height: 0 },
   errors: [],
+  images: { ready: false, background: "none", layers: [] },
 };
 
 let scene = null;
@@ -53,7 +54,13 @@ let laidOutViewport = null;   // the viewport size the phone frame was last fitt
 const fpsWindow = new RollingWindow(2000);
 const latencyWindow = new RollingWindow(STATS_WINDOW_MS);
 
-const renderer = new Renderer(canvas, { onNeedsRedraw: () => { redrawWanted = true; scheduleDraw(); } });
+const renderer = new Renderer(canvas, {
+  onNeedsRedraw: () => {
+    state.images = renderer.imageStatus();
+    redrawWanted = true;
+    scheduleDraw();
+  },
+});
 
 const connection = new Connection({
   url: socketURL(),
@@ -128,6 +135,7 @@ function adoptSnapshot(message) {
   state.rowMoveVersion = 0;
   state.lastReceivedSeq = null;
   renderer.setScene(scene, `Scrollcast · ${message.room ?? room}`);
+  state.images = renderer.imageStatus();
   controls.setScene(scene);
   setPresence(message.viewers, message.driver);
   window.scrollcast.scene = scene;
