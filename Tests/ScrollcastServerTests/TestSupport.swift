@@ -51,7 +51,13 @@ final class Harness {
         self.limits = limits
         let metrics = ServerMetrics(factory: ServerMetrics.prometheusFactory(registry: prometheus))
         hub = ViewerHub(limits: limits, clock: clock, wallClock: { 1_763_800_000_000 }, metrics: metrics,
-                        logger: Logger(label: "test"), makeConfiguration: scene)
+                        logger: Self.quietLogger, makeConfiguration: scene)
+    }
+
+    static var quietLogger: Logger {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return logger
     }
 
     /// 40 rows of 64 pt in 2 sections, default viewport.
