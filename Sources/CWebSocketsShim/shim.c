@@ -72,7 +72,7 @@ scws_context *scws_client_create(lws_callback_function *callback, void *user, si
     info.protocols = c->protocols;
     info.extensions = c->extensions;
     info.user = user;
-    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN;
     info.timeout_secs = 10;
     info.connect_timeout_secs = 10;
     c->lws = lws_create_context(&info);

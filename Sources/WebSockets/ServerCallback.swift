@@ -58,7 +58,7 @@ extension WebSocketServer {
             .split(separator: ",").map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
         let request = UpgradeRequest(
             path: uri,
-            query: LWS.header(wsi, WSI_TOKEN_HTTP_URI_ARGS) ?? "",
+            query: LWS.queryString(wsi),
             origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
             host: LWS.header(wsi, WSI_TOKEN_HOST),
             subprotocols: offered,
@@ -66,7 +66,8 @@ extension WebSocketServer {
         if let refusal = refusal(for: request) {
             statsBox.withLock { $0.upgradesRefused += 1 }
             pendingUpgrades[wsi] = nil
-            return refusal.status == 0 ? -1 : respondWithStatus(wsi, refusal.status, refusal.message)
+            // Headers and body go out at once: after a refusal lws finishes the transaction itself.
+            return lws_return_http_status(wsi, refusal.status, refusal.message) != 0 ? -1 : 1
         }
         pendingUpgrades[wsi] = request
         return 0

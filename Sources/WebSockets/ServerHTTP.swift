@@ -6,7 +6,7 @@ extension WebSocketServer {
     func handleHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
         statsBox.withLock { $0.httpRequests += 1 }
         let method = WebSocketServer.method(of: wsi)
-        let query = LWS.header(wsi, WSI_TOKEN_HTTP_URI_ARGS) ?? ""
+        let query = LWS.queryString(wsi)
         if let response = delegate.server(self, respondTo: method, path: path, query: query) {
             return respond(wsi, response, includeBody: method != "HEAD")
         }
