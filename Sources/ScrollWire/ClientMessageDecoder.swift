@@ -101,14 +101,9 @@ enum MessageBytes {
                             closeCode: CloseCode.messageTooBig)
         }
         let bytes = Array(utf8)
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        loop: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: break loop
-            case .error: throw WireError("message is not valid UTF-8", closeCode: CloseCode.invalidPayload)
-            }
+        // The standard library's validator is much faster than decoding scalar by scalar.
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw WireError("message is not valid UTF-8", closeCode: CloseCode.invalidPayload)
         }
         return bytes
     }

@@ -81,7 +81,8 @@ struct JSONWriter {
     /// - integral values of magnitude below 2^53 as plain integers ("64", not "64.0");
     ///   -0 as "0";
     /// - other finite values as Swift's shortest round-trip `description` ("96.5", "1e-07",
-    ///   "1e+300"), which is valid JSON and parses back to the same double;
+    ///   "1e+300"), which is valid JSON and parses back to the same double, without a trailing
+    ///   ".0" (so 2^53 is "9007199254740992");
     /// - non-finite values, which JSON cannot express, never reach the output: NaN is written
     ///   as 0 and ±infinity as ±1.7976931348623157e+308 (the largest finite double). The engine
     ///   never produces them; this only keeps a bug from breaking every viewer's JSON parser.
@@ -100,7 +101,12 @@ struct JSONWriter {
             appendInteger(magnitude: UInt(integral.magnitude), negative: integral < 0)
         } else {
             var text = finite.description
-            text.withUTF8 { bytes.append(contentsOf: $0) }
+            text.withUTF8 { utf8 in
+                // Integral doubles of 2^53 and above print as "9007199254740992.0" up to 1e16;
+                // drop the ".0" so every integral value is spelled as an integer.
+                let integral = utf8.count > 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
+                bytes.append(contentsOf: integral ? UnsafeBufferPointer(rebasing: utf8.dropLast(2)) : utf8)
+            }
         }
         needsComma = true
     }

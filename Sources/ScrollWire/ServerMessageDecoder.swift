@@ -37,6 +37,13 @@ public enum ServerMessageDecoder {
     /// else — other message types, other encoders' key order or whitespace, escaped viewer ids —
     /// and the caller can fall back to `decode`. Never traps.
     public static func frameHeader(_ utf8: some Collection<UInt8>) -> (seq: UInt64, sentAt: Double, input: AppliedInput?)? {
+        // Scan contiguous bytes in place; this stays fast even where the generic caller is
+        // not specialised (e.g. across a module boundary in a debug build).
+        if let header = utf8.withContiguousStorageIfAvailable(frameHeader(in:)) { return header }
+        return Array(utf8).withUnsafeBufferPointer(frameHeader(in:))
+    }
+
+    private static func frameHeader(in utf8: UnsafeBufferPointer<UInt8>) -> (seq: UInt64, sentAt: Double, input: AppliedInput?)? {
         var scanner = PrefixScanner(utf8)
         guard scanner.skip(#"{"type":"frame","seq":"#), let seq = scanner.unsignedInteger(),
               scanner.skip(#","t":"#), scanner.number() != nil,
@@ -130,11 +137,11 @@ public enum ServerMessageDecoder {
 
 /// Reads the fixed ASCII prefix of an encoder-produced frame, byte by byte, without
 /// allocating beyond the few small strings it returns. Every read is bounds-checked.
-private struct PrefixScanner<C: Collection<UInt8>> {
-    let bytes: C
-    var index: C.Index
+private struct PrefixScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index: Int
 
-    init(_ bytes: C) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         self.index = bytes.startIndex
     }
@@ -146,7 +153,7 @@ private struct PrefixScanner<C: Collection<UInt8>> {
         let matched = literal.withUTF8Buffer { lit -> Bool in
             for b in lit {
                 guard i < bytes.endIndex, bytes[i] == b else { return false }
-                i = bytes.index(after: i)
+                i += 1
             }
             return true
         }
@@ -162,7 +169,7 @@ private struct PrefixScanner<C: Collection<UInt8>> {
             digits += 1
             guard digits <= 16 else { return nil }
             value = value * 10 + UInt64(b - UInt8(ascii: "0"))
-            index = bytes.index(after: index)
+            index += 1
         }
         return digits > 0 ? value : nil
     }
@@ -174,7 +181,7 @@ private struct PrefixScanner<C: Collection<UInt8>> {
               (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")
                 || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") {
             text.append(b)
-            index = bytes.index(after: index)
+            index += 1
         }
         guard !text.isEmpty, let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
         return value
@@ -185,7 +192,7 @@ private struct PrefixScanner<C: Collection<UInt8>> {
     mutating func plainString() -> String? {
         var text: [UInt8] = []
         while let b = current {
-            index = bytes.index(after: index)
+            index += 1
             if b == UInt8(ascii: "\"") { return String(validating: text, as: UTF8.self) }
             guard b != UInt8(ascii: "\\"), b >= 0x20, text.count < 64 else { return nil }
             text.append(b)
