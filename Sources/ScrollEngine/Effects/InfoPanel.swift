@@ -35,15 +35,22 @@ public enum InfoPanel {
 
     /// Group and detail of the row under the indicator's centre (indicator centre mapped proportionally into content).
     ///
-    /// The centre's fraction of the way down the track, times the content height, is the content y of
-    /// the middle of the visible area (exactly, while the indicator is longer than its minimum), so the
-    /// panel names the rows the user is looking at. Empty strings when the table has no rows.
+    /// The centre's progress along its travel (from half a resting length below the track's top to
+    /// half a resting length above its bottom) maps linearly onto the content from half a visible
+    /// height below its top to half a visible height above its bottom. That is the inverse of how the
+    /// indicator is placed, so the panel names the row in the middle of the visible area even when the
+    /// indicator is held at its 36 pt minimum on a long table; while it shrinks past an edge the centre
+    /// leaves its travel and the panel keeps naming the middle of the first or last screen. Empty strings when the table has no rows.
     public static func text(layout: TableLayout, indicator: Rect, viewport: Size, insets: EdgeInsets) -> (title: String, detail: String) {
-        let track = ScrollIndicator.trackLength(viewport: viewport, insets: insets)
-        let trackTop = insets.top + ScrollIndicator.trackInset
-        var fraction = track > 0 ? (indicator.midY - trackTop) / track : 0
-        fraction = fraction.isFinite ? min(max(fraction, 0), 1) : 0
-        guard let path = layout.indexPath(atContentY: fraction * layout.contentHeight) else { return ("", "") }
+        let contentHeight = layout.contentHeight
+        let resting = ScrollIndicator.restingLength(contentHeight: contentHeight, viewport: viewport, insets: insets)
+        let travel = ScrollIndicator.trackLength(viewport: viewport, insets: insets) - resting
+        let firstCentre = insets.top + ScrollIndicator.trackInset + resting / 2
+        var progress = travel > 0 ? (indicator.midY - firstCentre) / travel : 0
+        progress = progress.isFinite ? min(max(progress, 0), 1) : 0
+        let visible = max(0, viewport.height - insets.top - insets.bottom)
+        let contentY = progress * max(0, contentHeight - visible) + min(visible, contentHeight) / 2
+        guard let path = layout.indexPath(atContentY: contentY) else { return ("", "") }
         let row = layout.row(at: path)
         return (row.group, row.detail)
     }

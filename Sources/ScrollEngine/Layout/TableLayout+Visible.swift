@@ -11,12 +11,21 @@ extension TableLayout {
         guard first < end else { return [] }
         var result: [VisibleRow] = []
         result.reserveCapacity(end - first)
+        // Walk section by section so each section's row array is fetched (and retained) once.
+        var path = indexPath(forFlat: first)
+        var rows = sections[path.section].rows
+        var sectionEnd = flatIndex(of: IndexPath(section: path.section, row: 0)) + rows.count
         for flat in first..<end {
-            let path = indexPath(forFlat: flat)
-            let row = sections[path.section].rows[path.row]
+            while flat >= sectionEnd {
+                path = IndexPath(section: path.section + 1, row: 0)
+                rows = sections[path.section].rows
+                sectionEnd += rows.count
+            }
+            let row = rows[path.row]
             result.append(VisibleRow(
                 indexPath: path, id: row.id, y: minY(ofFlat: flat) - contentOffset, height: height(ofFlat: flat),
                 title: row.title, subtitle: row.subtitle, detail: row.detail))
+            path.row += 1
         }
         return result
     }
