@@ -229,7 +229,16 @@ export class Renderer {
       if (!spec || !image) continue;
       const width = spec.width ?? W;
       const raster = image.at(width, spec.height, this.pxPerPt);
-      if (raster) ctx.drawImage(raster.canvas, 0, position.y, width, spec.height);
+      if (!raster) continue;
+      ctx.drawImage(raster.canvas, 0, position.y, width, spec.height);
+      // Pulled down, a layer's bottom edge rises above the header's (it follows only part of the
+      // pull): extend its last pixel row so the ground reaches the header instead of leaving a gap.
+      const layerBottom = position.y + spec.height;
+      if (layerBottom < headerBottom) {
+        const k = raster.pxPerPt;
+        ctx.drawImage(raster.canvas, 0, raster.canvas.height - Math.max(1, Math.round(k)), raster.canvas.width,
+                      Math.max(1, Math.round(k)), 0, layerBottom - 0.5, width, headerBottom - layerBottom + 0.5);
+      }
     }
     ctx.restore();
     // The seed's 1 pt dark border at the bottom of the table header.

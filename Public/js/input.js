@@ -163,8 +163,7 @@ export function attachInput({ canvas, sender, toLogical, onUserInput = () => {} 
   canvas.addEventListener("pointerdown", (e) => {
     if (activePointer !== null) return;              // one finger drives; others are ignored
     if (e.pointerType === "mouse" && e.button !== 0) return;
-    e.preventDefault();
-    canvas.focus({ preventScroll: true });
+    // No preventDefault: the default focuses the canvas (for keys) without a keyboard focus ring.
     try { canvas.setPointerCapture(e.pointerId); } catch { /* pointer already gone */ }
     activePointer = e.pointerId;
     gestureRefused = false;
