@@ -99,6 +99,7 @@ function handleStatus(status) {
   state.connected = status.connected;
   state.joined = status.joined;
   state.reconnectAttempt = status.attempt;
+  document.body.classList.toggle("disconnected", !status.joined);
   if (status.joined) {
     controls.setBanner(null);
   } else if (status.connected) {
