@@ -1,62 +1,90 @@
-/// One room's table: configuration, row order and scroll state. A value type advanced only by
-/// `apply(_:)`; `frame(at:)` is a pure function of that state and the time asked for.
+/// One room's table: configuration, row order and scroll state, behaving like a `UITableView`
+/// inside its `UIScrollView` (momentum, rubber band, bounce, animated scrolls, tap-and-hold row
+/// moving, Path 2's info panel, parallax header, background scroll indicator).
 ///
-/// NOTE: first cut — drags move the content 1:1 with no physics. The full engine replaces this.
+/// A value type advanced only by `apply(_:)` with explicit, timestamped inputs. It never reads a
+/// clock or a random source: every motion is described analytically from its start when the
+/// input arrives, and `frame(at:)` evaluates it, so the same inputs give the same frames bit for
+/// bit, however often (or rarely) anyone asked for frames in between.
 public struct ScrollScene: Sendable {
-    public private(set) var configuration: SceneConfiguration
+    /// The scene's configuration; `sections` changes as rows are moved, `viewport` on resize.
+    // internal(set) rather than private(set) so the ScrollScene+*.swift extensions can update it;
+    // outside the module it reads exactly like private(set).
+    public internal(set) var configuration: SceneConfiguration
     /// The current row order (sections with their rows).
     public var sections: [TableSection] { configuration.sections }
-    private var offset: Double
-    private var lastTime: Double = 0
-    private var lastInputID: UInt64?
-    private var dragAnchor: (pointerY: Double, offset: Double)?
 
+    var layout: TableLayout
+    var reducedMotion = false
+    var lastTime = -Double.infinity
+    var lastInputID: UInt64?
+    /// Where the content is going, from the last input on.
+    var motion: MotionPlan
+    var gesture: Gesture = .none
+    /// A dropped (or cancelled) row's snapshot animating into its place.
+    var settle: RowSettle?
+    /// An unfinished trackpad stream (small pixel wheel deltas).
+    var wheelStream: WheelStream?
+    /// Target of the running animated scroll, which the next notch or key press adds to.
+    var scrollTarget: Double?
+    /// UIScrollView's indicator: in ~0.1 s when scrolling starts, out over ~0.3 s when it ends.
+    var indicatorFade = Fade(fadeIn: 100, linger: 0, fadeOut: 300)
+    /// Path 2's info panel (info-panel-and-row-moving.txt): in over ~0.2 s when a drag begins,
+    /// kept about a second after scrolling stops, then out over ~0.3 s.
+    var panelFade = Fade(fadeIn: 200, linger: 1000, fadeOut: 300)
+
+    /// A scene at rest at the top of its table (`contentOffset = −insets.top`).
     public init(configuration: SceneConfiguration) {
         self.configuration = configuration
-        self.offset = -configuration.insets.top
+        self.layout = TableLayout(sections: configuration.sections, tableHeaderHeight: configuration.headerHeight)
+        self.motion = .rest(-configuration.insets.top, at: 0)
     }
 
-    /// Applies one input. Throws, leaving the scene unchanged, when the input is invalid.
+    /// Applies one input and returns the persistent changes it made (a committed row move).
+    ///
+    /// Throws, leaving the scene unchanged, on invalid input: time going backwards, non-finite
+    /// numbers, a row out of range, a bad size, or an unexpected sequence (e.g. `pointerMoved` with
+    /// no pointer down, `pointerDown` while one is already down, long-press and pointer events mixed).
     public mutating func apply(_ event: InputEvent) throws(InputRejection) -> [SceneChange] {
-        guard event.time.isFinite else { throw .notFinite(field: "time") }
-        guard event.time >= lastTime else { throw .timeWentBackwards(previous: lastTime, got: event.time) }
-        switch event.kind {
-        case .pointerDown(let p): dragAnchor = (p.y, offset)
-        case .pointerMoved(let p):
-            if let a = dragAnchor { offset = a.offset - (p.y - a.pointerY) }
-        case .pointerUp, .pointerCancelled: dragAnchor = nil
-        default: break
-        }
-        lastTime = event.time
-        lastInputID = event.id
-        return []
+        try validate(event)
+        var next = self
+        next.fireDueTimers(upTo: event.time)
+        let changes = try next.handle(event.kind, at: event.time)
+        next.lastTime = event.time
+        next.lastInputID = event.id
+        self = next
+        return changes
     }
 
-    /// The frame at `time` (ms on the scene clock).
+    /// The frame at `time` (ms on the scene clock). Pure: the same state and time always give a
+    /// bit-identical frame. A non-finite time is read as the time of the last input.
     public func frame(at time: Double) -> EffectFrame {
-        var rows: [VisibleRow] = []
-        var headers: [VisibleSectionHeader] = []
-        var y = configuration.headerHeight - offset
-        for (s, section) in configuration.sections.enumerated() {
-            if section.headerHeight > 0, y + section.headerHeight > 0, y < configuration.viewport.height {
-                headers.append(VisibleSectionHeader(section: s, y: y, height: section.headerHeight, title: section.title))
-            }
-            y += section.headerHeight
-            for (r, row) in section.rows.enumerated() {
-                if y + row.height > 0 && y < configuration.viewport.height {
-                    rows.append(VisibleRow(indexPath: IndexPath(section: s, row: r), id: row.id, y: y, height: row.height,
-                                           title: row.title, subtitle: row.subtitle, detail: row.detail))
-                }
-                y += row.height
-            }
+        let t = time.isFinite ? time : (lastTime.isFinite ? lastTime : 0)
+        if let due = pendingLiftTime, due <= t {
+            // The held pointer lifted its row at `due`; show it as `apply` will record it.
+            var lifted = self
+            lifted.fireDueTimers(upTo: t)
+            return lifted.render(at: t)
         }
-        let contentHeight = y + offset
-        return EffectFrame(
-            time: time, lastInputID: lastInputID, phase: dragAnchor == nil ? .idle : .tracking, isAnimating: false,
-            viewport: configuration.viewport, insets: configuration.insets, contentOffset: offset,
-            contentHeight: contentHeight, rows: rows, sectionHeaders: headers, backgroundOffset: 0,
-            parallaxLayers: configuration.parallaxLayers.indices.map { LayerPosition(index: $0, y: configuration.parallaxLayers[$0].restingY - offset) },
-            indicator: IndicatorState(rect: Rect(x: configuration.viewport.width - 6, y: configuration.insets.top, width: 3, height: 36), alpha: 0),
-            infoPanel: nil, liftedRow: nil, placeholder: nil)
+        return render(at: t)
+    }
+
+    // MARK: - Shared helpers
+
+    /// The allowed offset range, [−insets.top, max(−insets.top, contentHeight − H + insets.bottom)].
+    var offsetRange: ClosedRange<Double> {
+        ScrollToRow.offsetRange(viewportHeight: configuration.viewport.height, insets: configuration.insets,
+                                contentHeight: layout.contentHeight)
+    }
+
+    func clampedToRange(_ offset: Double) -> Double {
+        let range = offsetRange
+        return min(max(offset, range.lowerBound), range.upperBound)
+    }
+
+    /// Shows the indicator for scrolling from `time` until `until`, and keeps a visible info panel.
+    mutating func noteScrolling(at time: Double, until: Double) {
+        indicatorFade.show(at: time, until: until)
+        panelFade.extend(at: time, until: until)
     }
 }
