@@ -36,6 +36,7 @@ const state = {
   rowMoveVersion: 0,
   order: [],                // row ids per section, kept current with rowMoved
   inputsSent: 0,
+  inputsByKind: {},
   lastInputId: 0,
   latency: { median: null, p99: null, samples: 0 },
   fps: 0,
@@ -74,6 +75,7 @@ const sender = new InputSender({
     if (!connection.send(message)) return false;
     state.inputsSent += 1;
     state.lastInputId = message.id;
+    state.inputsByKind[message.kind] = (state.inputsByKind[message.kind] ?? 0) + 1;
     return true;
   },
 });
