@@ -137,6 +137,7 @@ function adoptSnapshot(message) {
   state.order = (scene.sections ?? []).map((section) => [...(section.rows ?? [])]);
   state.rowMoveVersion = 0;
   state.lastReceivedSeq = null;
+  input.connectionReset();
   renderer.setScene(scene, `Scrollcast · ${message.room ?? room}`);
   state.images = renderer.imageStatus();
   controls.setScene(scene);
