@@ -144,6 +144,7 @@ public final class ViewerHub {
             room.refuse(input.id, "too many inputs: at most \(Int(limits.inputsPerSecond))/s, bursts of \(Int(limits.inputBurst))",
                         to: connection.sink)
         case .disconnect?, nil:
+            logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
             close(id, code: .policyViolation, reason: "input rate limit exceeded")
         }
     }
