@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
-import time
 
 import pytest
 from websockets.asyncio.client import connect
