@@ -1,0 +1,113 @@
+import Foundation
+import Glibc
+import Testing
+@testable import WebSockets
+
+@Suite("Start-up errors and client failures")
+struct ServerSetupTests {
+    final class Quiet: WebSocketServerDelegate {
+        func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest) {}
+        func server(_ server: WebSocketServer, didReceive message: InboundMessage, from connection: ConnectionID) {}
+        func server(_ server: WebSocketServer, didClose connection: ConnectionID, code: CloseCode?, reason: String) {}
+    }
+
+    @Test func portInUseThrowsAClearError() throws {
+        var configuration = WebSocketServerConfiguration()
+        configuration.port = 0
+        let first = WebSocketServer(configuration: configuration, delegate: Quiet())
+        let port = try first.start()
+        defer { first.shutdown() }
+        #expect(port > 0)
+        configuration.port = port
+        let second = WebSocketServer(configuration: configuration, delegate: Quiet())
+        do {
+            try second.start()
+            Issue.record("second server bound a port already in use")
+            second.shutdown()
+        } catch let error as WebSocketError {
+            #expect(error.kind == .cannotListen)
+            #expect(error.description.contains("\(port)"))
+        }
+    }
+
+    @Test func missingPublicDirectoryThrows() {
+        var configuration = WebSocketServerConfiguration()
+        configuration.port = 0
+        configuration.publicDirectory = "/nonexistent/scrollcast-public"
+        let server = WebSocketServer(configuration: configuration, delegate: Quiet())
+        #expect(throws: WebSocketError.self) { try server.start() }
+        server.shutdown()
+    }
+
+    @Test func connectingToAClosedPortReportsFailure() throws {
+        // Bind and close a socket to find a port nobody listens on.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length); return getsockname(fd, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        close(fd)
+
+        let delegate = TestClientDelegate()
+        let client = WebSocketClient(delegate: delegate)
+        try client.start()
+        defer { client.shutdown() }
+        let id = try client.connect(url: "ws://127.0.0.1:\(port)/ws")
+        #expect(delegate.waitForOutcome(id) == false)
+    }
+
+    @Test func malformedURLsThrow() throws {
+        let client = WebSocketClient(delegate: TestClientDelegate())
+        try client.start()
+        defer { client.shutdown() }
+        for url in ["http://x/ws", "ws://", "ws://host:99999/", "wss://secure/", "ws://[::1/"] {
+            #expect(throws: WebSocketError.self) { try client.connect(url: url) }
+        }
+    }
+
+    @Test func connectBeforeStartThrows() {
+        let client = WebSocketClient(delegate: TestClientDelegate())
+        #expect(throws: WebSocketError.self) { try client.connect(url: "ws://127.0.0.1:1/ws") }
+    }
+}
+
+@Suite("Pure helpers")
+struct HelperTests {
+    @Test func parsesWebSocketURLs() throws {
+        let url = try WebSocketURL("ws://127.0.0.1:9001/ws?room=a")
+        #expect(url == WebSocketURL.make(host: "127.0.0.1", port: 9001, path: "/ws?room=a"))
+        #expect(try WebSocketURL("ws://example.test").pathAndQuery == "/")
+        #expect(try WebSocketURL("ws://example.test").port == 80)
+        #expect(try WebSocketURL("ws://[::1]:8080?x").host == "::1")
+        #expect(try WebSocketURL("ws://[::1]:8080?x").pathAndQuery == "/?x")
+    }
+
+    @Test func contentTypes() {
+        #expect(StaticFiles.contentType(for: "/a/b.MJS") == "text/javascript; charset=utf-8")
+        #expect(StaticFiles.contentType(for: "/a/.hidden") == "application/octet-stream")
+        #expect(StaticFiles.contentType(for: "/a/noext") == "application/octet-stream")
+    }
+
+    @Test func assemblerCapsAndValidates() {
+        var assembler = MessageAssembler(maxBytes: 4)
+        let ok: [UInt8] = [0xE2, 0x9C]
+        let rest: [UInt8] = [0x93]
+        #expect(ok.withUnsafeBytes { assembler.append($0, binary: false, final: false) } == .incomplete)
+        #expect(rest.withUnsafeBytes { assembler.append($0, binary: false, final: true) } == .message(.text("✓")))
+        let bad: [UInt8] = [0xFF]
+        #expect(bad.withUnsafeBytes { assembler.append($0, binary: false, final: true) } == .invalidUTF8)
+        let five: [UInt8] = [1, 2, 3, 4, 5]
+        #expect(five.withUnsafeBytes { assembler.append($0, binary: true, final: true) } == .tooBig)
+        #expect(bad.withUnsafeBytes { assembler.append($0, binary: true, final: true) } == .message(.binary([0xFF])))
+    }
+}
+
+extension WebSocketURL {
+    static func make(host: String, port: Int, path: String) -> WebSocketURL? {
+        try? WebSocketURL("ws://\(host):\(port)\(path)")
+    }
+}

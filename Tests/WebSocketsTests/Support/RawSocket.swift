@@ -1,0 +1,132 @@
+import Foundation
+import Glibc
+
+/// A plain TCP connection to 127.0.0.1 for tests that need exact bytes on the wire.
+final class RawSocket {
+    let fd: Int32
+    private var pending: [UInt8] = []
+
+    init(port: Int, timeoutSeconds: Int = 10) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if result != 0 { Glibc.close(fd); throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    /// Reads more bytes; false on EOF, error or timeout.
+    private func fill() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { return false }
+        pending.append(contentsOf: buffer[..<n])
+        return true
+    }
+
+    /// Everything until the peer closes (or the timeout).
+    func readToEnd() -> [UInt8] {
+        while fill() {}
+        defer { pending.removeAll() }
+        return pending
+    }
+
+    /// Reads up to and including "\r\n\r\n"; nil on EOF first.
+    func readHTTPHead() -> String? {
+        let marker: [UInt8] = [13, 10, 13, 10]
+        while true {
+            if let range = pending.firstRange(of: marker) {
+                let head = String(decoding: pending[..<range.upperBound], as: UTF8.self)
+                pending.removeFirst(range.upperBound)
+                return head
+            }
+            guard fill() else { return nil }
+        }
+    }
+
+    private func take(_ count: Int) -> [UInt8]? {
+        while pending.count < count { guard fill() else { return nil } }
+        defer { pending.removeFirst(count) }
+        return Array(pending[..<count])
+    }
+
+    /// Reads one (unmasked, server-sent) frame: (fin, opcode, payload).
+    func readFrame() -> (fin: Bool, opcode: UInt8, payload: [UInt8])? {
+        guard let head = take(2) else { return nil }
+        var length = Int(head[1] & 0x7f)
+        if length == 126 {
+            guard let ext = take(2) else { return nil }
+            length = Int(ext[0]) << 8 | Int(ext[1])
+        } else if length == 127 {
+            guard let ext = take(8) else { return nil }
+            length = ext.reduce(0) { $0 << 8 | Int($1) }
+        }
+        guard let payload = take(length) else { return nil }
+        return (head[0] & 0x80 != 0, head[0] & 0x0f, payload)
+    }
+
+    /// Performs a WebSocket handshake; returns the response head.
+    func handshake(path: String = "/ws", subprotocol: String? = "scrollcast.v1", origin: String? = nil,
+                   extensions: String? = nil) -> String? {
+        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        if let subprotocol { request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n" }
+        if let origin { request += "Origin: \(origin)\r\n" }
+        if let extensions { request += "Sec-WebSocket-Extensions: \(extensions)\r\n" }
+        send(request + "\r\n")
+        return readHTTPHead()
+    }
+
+    /// A masked client frame.
+    static func frame(fin: Bool, opcode: UInt8, payload: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+        if payload.count < 126 {
+            out.append(0x80 | UInt8(payload.count))
+        } else if payload.count < 65536 {
+            out.append(0x80 | 126)
+            out += [UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+        } else {
+            out.append(0x80 | 127)
+            out += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xff) }
+        }
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        out += mask
+        out += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        return out
+    }
+}
+
+/// Sends a one-shot HTTP request and returns (status, headers lowercased, body).
+func httpGet(port: Int, _ path: String, extraHeaders: String = "") throws -> (status: Int, headers: [String: String], body: [UInt8]) {
+    let socket = try RawSocket(port: port)
+    socket.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\(extraHeaders)\r\n")
+    let response = socket.readToEnd()
+    guard let split = response.firstRange(of: [13, 10, 13, 10]) else { return (0, [:], response) }
+    let head = String(decoding: response[..<split.lowerBound], as: UTF8.self)
+    let lines = head.components(separatedBy: "\r\n")
+    let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+    var headers: [String: String] = [:]
+    for line in lines.dropFirst() {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    return (status, headers, Array(response[split.upperBound...]))
+}

@@ -1,0 +1,158 @@
+"""A small protocol-v1 test client over Python `websockets` (for Tests/e2e/test_server_*.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import time
+from pathlib import Path
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+SUBPROTOCOL = "scrollcast.v1"
+REPO = Path(__file__).resolve().parents[2]
+PUBLIC = REPO / "Public"
+
+
+class Viewer:
+    """One WebSocket viewer: everything it receives is kept, raw and parsed, in order."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.received: list[tuple[str, dict]] = []
+        self._arrived = asyncio.Condition()
+        self._closed = False
+        self._next_id = 1
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, ws_url: str, **connect_args) -> "Viewer":
+        ws = await connect(ws_url, subprotocols=[SUBPROTOCOL], max_size=2**22, **connect_args)
+        return cls(ws)
+
+    @classmethod
+    async def join(cls, ws_url: str, room: str, **join_fields) -> "Viewer":
+        viewer = await cls.open(ws_url)
+        await viewer.send({"type": "join", "room": room, **join_fields})
+        return viewer
+
+    async def _read(self):
+        try:
+            async for raw in self.ws:
+                async with self._arrived:
+                    self.received.append((raw, json.loads(raw) if isinstance(raw, str) else {"type": "<binary>"}))
+                    self._arrived.notify_all()
+        except ConnectionClosed:
+            pass
+        finally:
+            async with self._arrived:
+                self._closed = True
+                self._arrived.notify_all()
+
+    async def send(self, message: dict):
+        await self.ws.send(json.dumps(message))
+
+    async def input(self, kind: str, t: float, **fields) -> int:
+        """Sends an input with the next id; returns the id."""
+        input_id = self._next_id
+        self._next_id += 1
+        await self.send({"type": "input", "id": input_id, "t": t, "kind": kind, **fields})
+        return input_id
+
+    async def wait_for(self, predicate, timeout: float = 10.0, start: int = 0) -> tuple[int, str, dict]:
+        """Waits for the first message at index ≥ start matching predicate(obj); returns (index, raw, obj).
+        Fails if the connection closes or the timeout passes first."""
+        deadline = time.monotonic() + timeout
+        async with self._arrived:
+            while True:
+                for index in range(start, len(self.received)):
+                    raw, obj = self.received[index]
+                    if predicate(obj):
+                        return index, raw, obj
+                if self._closed:
+                    raise AssertionError(f"connection closed ({self.close_code} {self.close_reason!r}) while waiting; got {self.types()}")
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise AssertionError(f"timed out waiting; got {self.types()}")
+                try:
+                    await asyncio.wait_for(self._arrived.wait(), remaining)
+                except asyncio.TimeoutError:
+                    pass
+
+    async def wait_type(self, type_: str, timeout: float = 10.0, start: int = 0, where=lambda m: True):
+        return await self.wait_for(lambda m: m.get("type") == type_ and where(m), timeout, start)
+
+    async def wait_closed(self, timeout: float = 10.0):
+        await asyncio.wait_for(self._reader, timeout)
+        return self.close_code, self.close_reason
+
+    async def assert_silent(self, seconds: float):
+        """Asserts that nothing arrives for `seconds` (an assertion of absence)."""
+        count = len(self.received)
+        await asyncio.sleep(seconds)
+        extra = [obj.get("type") for _, obj in self.received[count:]]
+        assert not extra, f"expected silence, got {extra}"
+
+    def types(self) -> list[str]:
+        return [obj.get("type") for _, obj in self.received]
+
+    def frames(self) -> list[tuple[str, dict]]:
+        return [(raw, obj) for raw, obj in self.received if obj.get("type") == "frame"]
+
+    @property
+    def close_code(self):
+        return self.ws.close_code
+
+    @property
+    def close_reason(self):
+        return self.ws.close_reason
+
+    async def close(self):
+        await self.ws.close()
+        await asyncio.wait_for(self._reader, 10)
+
+
+class ClientClock:
+    """Client timestamps `t` (ms), as a page's event.timeStamp would give."""
+
+    def __init__(self, start: float = 10_000.0):
+        self.origin = time.monotonic()
+        self.start = start
+
+    def now(self) -> float:
+        return self.start + (time.monotonic() - self.origin) * 1000
+
+
+async def drag(viewer: Viewer, clock: ClientClock, x: float, y0: float, y1: float, steps: int = 12,
+               interval: float = 0.016, release: bool = True):
+    """A pointer drag from y0 to y1, paced like a user's (one move per display frame).
+    Returns the id of the last input sent."""
+    last = await viewer.input("pointerDown", clock.now(), x=x, y=y0)
+    for i in range(1, steps + 1):
+        await asyncio.sleep(interval)
+        last = await viewer.input("pointerMove", clock.now(), x=x, y=y0 + (y1 - y0) * i / steps)
+    if release:
+        last = await viewer.input("pointerUp", clock.now(), x=x, y=y1)
+    return last
+
+
+async def settle(viewer: Viewer, last_input: int, start: int = 0) -> int:
+    """Waits until the room comes to rest after `last_input` (this viewer's input id): a frame that
+    names it (or a later input) with animating = false. Returns that frame's index."""
+    me = next(obj for _, obj in viewer.received if obj.get("type") == "snapshot")["viewer"]
+
+    def at_rest(frame):
+        named = frame.get("input") or {}
+        return frame["animating"] is False and (named.get("viewer") != me or named.get("id", 0) >= last_input)
+
+    index, _, _ = await viewer.wait_type("frame", timeout=30, start=start, where=at_rest)
+    return index
+
+
+def run(coro):
+    """Runs a test scenario to completion (at most 60 s). In its own thread, because the browser
+    tests' sync Playwright keeps an event loop running on the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coro, 60)).result()
