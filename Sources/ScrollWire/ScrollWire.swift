@@ -1,5 +1,86 @@
-/// The Scrollcast wire protocol, version 1 (subprotocol `scrollcast.v1`).
+/// The Scrollcast wire protocol, version 1 (subprotocol `scrollcast.v1`): names, version and
+/// every limit a message is checked against. docs/protocol.md is the contract these follow.
 public enum ScrollWire {
     /// The WebSocket subprotocol name clients must ask for.
     public static let subprotocol = "scrollcast.v1"
+    /// The protocol version, sent as `protocol` in every `snapshot`.
+    public static let version = 1
+
+    /// Largest message, in bytes, a client may send (16 KiB). Larger ones close with 1009.
+    public static let maxMessageBytes = 16 * 1024
+    /// Largest server message `ServerMessageDecoder` accepts (4 MiB). Server messages are not
+    /// bound by `maxMessageBytes`: a snapshot lists every row id and can exceed 16 KiB.
+    public static let maxServerMessageBytes = 4 * 1024 * 1024
+    /// Deepest nesting of JSON objects/arrays a client message may have. Real messages are flat;
+    /// the bound keeps the parser's recursion (and so its stack) small on hostile input.
+    public static let maxNestingDepth = 16
+
+    /// Room names: 1…`maxRoomNameLength` characters, each in `roomNameCharacters`.
+    public static let maxRoomNameLength = 64
+    /// Human-readable form of the room name rule, used in error messages and docs.
+    public static let roomNameRule = "room name must be 1–64 characters of A–Z a–z 0–9 _ - ."
+    /// Longest `client` string in `join`, in Unicode scalars.
+    public static let maxClientLength = 64
+    /// Longest `driverKey` in `join`, in characters (printable ASCII, no spaces).
+    public static let maxDriverKeyLength = 128
+
+    /// Smallest and largest viewport side a `resize` may ask for, in points.
+    public static let resizeRange: ClosedRange<Double> = 100...4000
+    /// Input ids (and other ids) are integers in this range: what a JSON number (an IEEE double)
+    /// carries exactly, so JavaScript clients can count without losing precision.
+    public static let idRange: ClosedRange<UInt64> = 1...maxSafeInteger
+    /// 2^53 − 1, the largest integer every JSON implementation represents exactly.
+    public static let maxSafeInteger: UInt64 = 9_007_199_254_740_991
+    /// Bound on the magnitude of coordinates and wheel deltas, in points. Far beyond any screen;
+    /// it keeps the engine's arithmetic well inside the range where doubles stay precise.
+    public static let maxCoordinateMagnitude: Double = 1_000_000
+    /// Largest section or row index `scrollToRow` may name (the engine checks the real table).
+    public static let maxIndex = 1_000_000
+
+    /// Returns true when `name` satisfies the room name rule.
+    public static func isValidRoomName(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard !utf8.isEmpty, utf8.count <= maxRoomNameLength else { return false }
+        return utf8.allSatisfy(isRoomNameByte)
+    }
+
+    static func isRoomNameByte(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Returns true when `key` is a well-formed driver key: 1…128 characters of printable ASCII
+    /// without spaces (servers generate them; clients only echo them back).
+    public static func isValidDriverKey(_ key: String) -> Bool {
+        let utf8 = key.utf8
+        guard !utf8.isEmpty, utf8.count <= maxDriverKeyLength else { return false }
+        return utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+}
+
+/// WebSocket close codes the protocol uses (RFC 6455 §7.4.1).
+public enum CloseCode {
+    /// Normal close.
+    public static let normal: UInt16 = 1000
+    /// Server shutting down.
+    public static let goingAway: UInt16 = 1001
+    /// WebSocket protocol error.
+    public static let protocolError: UInt16 = 1002
+    /// A binary message (the protocol is text only).
+    public static let unsupportedData: UInt16 = 1003
+    /// A text message that is not valid UTF-8.
+    public static let invalidPayload: UInt16 = 1007
+    /// Malformed message, unknown type, missing or invalid field, no `join`, rate limit.
+    public static let policyViolation: UInt16 = 1008
+    /// A message over `ScrollWire.maxMessageBytes`.
+    public static let messageTooBig: UInt16 = 1009
+    /// The server failed.
+    public static let internalError: UInt16 = 1011
+    /// Server full (`--max-viewers` or `--max-rooms`).
+    public static let tryAgainLater: UInt16 = 1013
 }

@@ -1,0 +1,91 @@
+import ScrollEngine
+
+/// A client message, validated: every field present, of the right type and within its limits.
+public enum ClientMessage: Sendable, Equatable {
+    /// `join`: the first message on a connection.
+    case join(JoinRequest)
+    /// `input`: one raw input for the room's scene.
+    case input(InputMessage)
+}
+
+/// A `join` message: the room to watch and, optionally, how to drive it.
+public struct JoinRequest: Sendable, Equatable {
+    /// Room name; satisfies `ScrollWire.isValidRoomName`.
+    public var room: String
+    /// Free text describing the client, for logs (≤ 64 scalars, no control characters).
+    public var client: String?
+    /// Key of a locked room, to drive it; satisfies `ScrollWire.isValidDriverKey`.
+    public var driverKey: String?
+    /// When this join creates the room: only holders of its driver key may drive.
+    public var lock: Bool
+
+    /// Creates a join request.
+    public init(room: String, client: String? = nil, driverKey: String? = nil, lock: Bool = false) {
+        self.room = room; self.client = client; self.driverKey = driverKey; self.lock = lock
+    }
+}
+
+/// An `input` message: the client's id and timestamp for one raw input.
+public struct InputMessage: Sendable, Equatable {
+    /// Chosen by the client, in `ScrollWire.idRange`; frames name the last one applied.
+    public var id: UInt64
+    /// The client's own event time, ms (`t` on the wire). Only differences between one
+    /// client's times carry meaning; the server maps them onto the room clock.
+    public var clientTime: Double
+    /// What happened.
+    public var kind: InputKind
+
+    /// Creates an input message.
+    public init(id: UInt64, clientTime: Double, kind: InputKind) {
+        self.id = id; self.clientTime = clientTime; self.kind = kind
+    }
+}
+
+/// Wire names of the input kinds (`kind` in an `input` message), one per `InputKind` case.
+public enum InputKindName: String, Sendable, CaseIterable {
+    /// `InputKind.pointerDown`.
+    case pointerDown
+    /// `InputKind.pointerMoved`.
+    case pointerMove
+    /// `InputKind.pointerUp`.
+    case pointerUp
+    /// `InputKind.pointerCancelled`.
+    case pointerCancel
+    /// `InputKind.wheel`.
+    case wheel
+    /// `InputKind.key`.
+    case key
+    /// `InputKind.scrollToRow`.
+    case scrollToRow
+    /// `InputKind.longPressBegan`.
+    case longPressBegan
+    /// `InputKind.longPressMoved`.
+    case longPressMove
+    /// `InputKind.longPressEnded`.
+    case longPressEnd
+    /// `InputKind.longPressCancelled`.
+    case longPressCancel
+    /// `InputKind.resize`.
+    case resize
+    /// `InputKind.reducedMotion`.
+    case reducedMotion
+
+    /// The wire name of an input kind.
+    public init(_ kind: InputKind) {
+        switch kind {
+        case .pointerDown: self = .pointerDown
+        case .pointerMoved: self = .pointerMove
+        case .pointerUp: self = .pointerUp
+        case .pointerCancelled: self = .pointerCancel
+        case .wheel: self = .wheel
+        case .key: self = .key
+        case .scrollToRow: self = .scrollToRow
+        case .longPressBegan: self = .longPressBegan
+        case .longPressMoved: self = .longPressMove
+        case .longPressEnded: self = .longPressEnd
+        case .longPressCancelled: self = .longPressCancel
+        case .resize: self = .resize
+        case .reducedMotion: self = .reducedMotion
+        }
+    }
+}

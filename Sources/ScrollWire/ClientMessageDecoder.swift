@@ -1,0 +1,115 @@
+import ScrollEngine
+
+/// Decodes and validates client messages (docs/protocol.md, "Client → server").
+///
+/// Total: any byte string yields a message or a `WireError`, never a trap. Checks run in the
+/// order a server needs: size first (close 1009), then UTF-8 (1007), then JSON syntax, shape
+/// and every field (1008). Unknown extra fields are ignored, so clients may add their own.
+public enum ClientMessageDecoder {
+    /// Decodes one client message from its UTF-8 bytes.
+    public static func decode(_ utf8: some Collection<UInt8>) throws(WireError) -> ClientMessage {
+        let bytes = try MessageBytes.check(utf8)
+        let reader = try FieldReader(message: try JSONParser.parse(bytes))
+        let type = try reader.string("type")
+        switch type {
+        case "join": return .join(try join(reader))
+        case "input": return .input(try input(reader))
+        default: throw WireError("unknown message type '\(JSONParser.printable(type))'")
+        }
+    }
+
+    /// Decodes one client message from a string.
+    public static func decode(_ text: String) throws(WireError) -> ClientMessage {
+        try decode(Array(text.utf8))
+    }
+
+    private static func join(_ r: FieldReader) throws(WireError) -> JoinRequest {
+        let room = try r.string("room")
+        guard ScrollWire.isValidRoomName(room) else { throw WireError(ScrollWire.roomNameRule) }
+        let client = try r.optionalString("client")
+        if let client {
+            guard client.unicodeScalars.count <= ScrollWire.maxClientLength else {
+                throw WireError("field 'client' must be at most \(ScrollWire.maxClientLength) characters")
+            }
+            guard !client.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw WireError("field 'client' must not contain control characters")
+            }
+        }
+        let driverKey = try r.optionalString("driverKey")
+        if let driverKey, !ScrollWire.isValidDriverKey(driverKey) {
+            throw WireError("field 'driverKey' must be 1–\(ScrollWire.maxDriverKeyLength) characters of printable ASCII without spaces")
+        }
+        let lock = try r.optionalBool("lock") ?? false
+        return JoinRequest(room: room, client: client, driverKey: driverKey, lock: lock)
+    }
+
+    private static func input(_ r: FieldReader) throws(WireError) -> InputMessage {
+        let id = try r.id("id")
+        let time = try r.number("t")
+        let kindText = try r.string("kind")
+        guard let kindName = InputKindName(rawValue: kindText) else {
+            throw WireError("unknown input kind '\(JSONParser.printable(kindText))'")
+        }
+        return InputMessage(id: id, clientTime: time, kind: try kind(kindName, r))
+    }
+
+    private static func kind(_ name: InputKindName, _ r: FieldReader) throws(WireError) -> InputKind {
+        switch name {
+        case .pointerDown: return .pointerDown(try point(r))
+        case .pointerMove: return .pointerMoved(try point(r))
+        case .pointerUp: return .pointerUp(try point(r))
+        case .pointerCancel: return .pointerCancelled
+        case .longPressBegan: return .longPressBegan(try point(r))
+        case .longPressMove: return .longPressMoved(try point(r))
+        case .longPressEnd: return .longPressEnded(try point(r))
+        case .longPressCancel: return .longPressCancelled
+        case .wheel:
+            return .wheel(dx: try coordinate("dx", r), dy: try coordinate("dy", r),
+                          mode: try r.choice("mode", [WheelDeltaMode.pixel, .line, .page]))
+        case .key:
+            return .key(try r.choice("key", ScrollKey.allCases))
+        case .scrollToRow:
+            let indexPath = IndexPath(section: try r.int("section", in: 0...ScrollWire.maxIndex),
+                                      row: try r.int("row", in: 0...ScrollWire.maxIndex))
+            return .scrollToRow(indexPath, position: try r.choice("position", ScrollPosition.allCases),
+                                animated: try r.bool("animated"))
+        case .resize:
+            return .resize(Size(width: try r.number("width", in: ScrollWire.resizeRange),
+                                height: try r.number("height", in: ScrollWire.resizeRange)))
+        case .reducedMotion:
+            return .reducedMotion(try r.bool("on"))
+        }
+    }
+
+    private static func point(_ r: FieldReader) throws(WireError) -> Point {
+        Point(x: try coordinate("x", r), y: try coordinate("y", r))
+    }
+
+    private static func coordinate(_ field: String, _ r: FieldReader) throws(WireError) -> Double {
+        let m = ScrollWire.maxCoordinateMagnitude
+        return try r.number(field, in: -m...m)
+    }
+}
+
+/// The checks every incoming message gets before parsing.
+enum MessageBytes {
+    /// Size first (so a huge message costs nothing more), then UTF-8 validity.
+    static func check(_ utf8: some Collection<UInt8>, limit: Int = ScrollWire.maxMessageBytes) throws(WireError) -> [UInt8] {
+        let count = utf8.count
+        guard count <= limit else {
+            throw WireError("message is \(count) bytes; the limit is \(limit)",
+                            closeCode: CloseCode.messageTooBig)
+        }
+        let bytes = Array(utf8)
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: break loop
+            case .error: throw WireError("message is not valid UTF-8", closeCode: CloseCode.invalidPayload)
+            }
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,62 @@
+import ScrollEngine
+
+/// Encodes client messages, for the load generator, test clients and tests. The output is
+/// what `ClientMessageDecoder` accepts (given values within the protocol's limits).
+public enum ClientMessageEncoder {
+    /// A `join` message. `client` and `driverKey` are left out when nil, `lock` when false.
+    public static func join(_ request: JoinRequest) -> String {
+        var w = JSONWriter(capacity: 96)
+        w.beginObject()
+        w.key("type"); w.string("join")
+        w.key("room"); w.string(request.room)
+        if let client = request.client { w.key("client"); w.string(client) }
+        if let key = request.driverKey { w.key("driverKey"); w.string(key) }
+        if request.lock { w.key("lock"); w.bool(true) }
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// An `input` message with its kind's fields.
+    public static func input(_ input: InputMessage) -> String {
+        var w = JSONWriter(capacity: 128)
+        w.beginObject()
+        w.key("type"); w.string("input")
+        w.key("id"); w.integer(input.id)
+        w.key("t"); w.number(input.clientTime)
+        w.key("kind"); w.string(InputKindName(input.kind).rawValue)
+        switch input.kind {
+        case .pointerDown(let p), .pointerMoved(let p), .pointerUp(let p),
+             .longPressBegan(let p), .longPressMoved(let p), .longPressEnded(let p):
+            w.key("x"); w.number(p.x)
+            w.key("y"); w.number(p.y)
+        case .pointerCancelled, .longPressCancelled:
+            break
+        case .wheel(let dx, let dy, let mode):
+            w.key("dx"); w.number(dx)
+            w.key("dy"); w.number(dy)
+            w.key("mode"); w.string(mode.rawValue)
+        case .key(let key):
+            w.key("key"); w.string(key.rawValue)
+        case .scrollToRow(let indexPath, let position, let animated):
+            w.key("section"); w.integer(indexPath.section)
+            w.key("row"); w.integer(indexPath.row)
+            w.key("position"); w.string(position.rawValue)
+            w.key("animated"); w.bool(animated)
+        case .resize(let size):
+            w.key("width"); w.number(size.width)
+            w.key("height"); w.number(size.height)
+        case .reducedMotion(let on):
+            w.key("on"); w.bool(on)
+        }
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// Either message.
+    public static func encode(_ message: ClientMessage) -> String {
+        switch message {
+        case .join(let request): return join(request)
+        case .input(let message): return Self.input(message)
+        }
+    }
+}

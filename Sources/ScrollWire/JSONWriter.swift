@@ -1,0 +1,168 @@
+/// A minimal JSON writer appending compact JSON to a byte buffer. It is on the server's hot
+/// path (one frame per room per tick), so it writes straight into a reserved `[UInt8]` with no
+/// intermediate strings except for non-integral doubles.
+///
+/// Output is deterministic: keys come out in the order they are written, numbers have one
+/// spelling (see `number(_:)`), strings one escaping. Commas are placed by a single flag: every
+/// value, `{` and `[` is preceded by a comma when something precedes it at the same level.
+struct JSONWriter {
+    private(set) var bytes: [UInt8]
+    private var needsComma = false
+
+    init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func appendStatic(_ s: StaticString) {
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Writes `"name":`. Names are static ASCII identifiers, so they need no escaping.
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        appendStatic(name)
+        appendStatic("\":")
+        needsComma = false
+    }
+
+    mutating func null() {
+        separate()
+        appendStatic("null")
+        needsComma = true
+    }
+
+    mutating func bool(_ value: Bool) {
+        separate()
+        if value { appendStatic("true") } else { appendStatic("false") }
+        needsComma = true
+    }
+
+    mutating func integer(_ value: Int) {
+        separate()
+        appendInteger(magnitude: value.magnitude, negative: value < 0)
+        needsComma = true
+    }
+
+    mutating func integer(_ value: UInt64) {
+        separate()
+        appendInteger(magnitude: UInt(value), negative: false)
+        needsComma = true
+    }
+
+    /// Writes a double with one deterministic spelling:
+    /// - integral values of magnitude below 2^53 as plain integers ("64", not "64.0");
+    ///   -0 as "0";
+    /// - other finite values as Swift's shortest round-trip `description` ("96.5", "1e-07",
+    ///   "1e+300"), which is valid JSON and parses back to the same double;
+    /// - non-finite values, which JSON cannot express, never reach the output: NaN is written
+    ///   as 0 and ±infinity as ±1.7976931348623157e+308 (the largest finite double). The engine
+    ///   never produces them; this only keeps a bug from breaking every viewer's JSON parser.
+    mutating func number(_ value: Double) {
+        separate()
+        let finite: Double
+        if value.isNaN {
+            finite = 0
+        } else if value.isInfinite {
+            finite = value < 0 ? -Double.greatestFiniteMagnitude : Double.greatestFiniteMagnitude
+        } else {
+            finite = value
+        }
+        if finite.magnitude < 9_007_199_254_740_992, finite == finite.rounded(.towardZero) {
+            let integral = Int64(finite)
+            appendInteger(magnitude: UInt(integral.magnitude), negative: integral < 0)
+        } else {
+            var text = finite.description
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+        needsComma = true
+    }
+
+    private mutating func appendInteger(magnitude: UInt, negative: Bool) {
+        if negative { bytes.append(UInt8(ascii: "-")) }
+        if magnitude < 10 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(magnitude))
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 ASCII digits
+        var count = 0
+        var rest = magnitude
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                count += 1
+                buffer[24 - count] = UInt8(ascii: "0") &+ UInt8(rest % 10)
+                rest /= 10
+            }
+            bytes.append(contentsOf: buffer[(24 - count)...])
+        }
+    }
+
+    /// Writes a JSON string: `"` and `\` escaped, control characters as \n \r \t \b \f or
+    /// \u00XX, everything else (including non-ASCII) passed through as UTF-8.
+    mutating func string(_ value: String) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        var copy = value
+        copy.withUTF8 { utf8 in
+            var runStart = 0
+            for i in 0..<utf8.count {
+                let b = utf8[i]
+                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+                runStart = i + 1
+                switch b {
+                case 0x22: appendStatic("\\\"")
+                case 0x5C: appendStatic("\\\\")
+                case 0x0A: appendStatic("\\n")
+                case 0x0D: appendStatic("\\r")
+                case 0x09: appendStatic("\\t")
+                case 0x08: appendStatic("\\b")
+                case 0x0C: appendStatic("\\f")
+                default:
+                    appendStatic("\\u00")
+                    bytes.append(Self.hexDigit(b >> 4))
+                    bytes.append(Self.hexDigit(b & 0x0F))
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// Writes a string or `null`.
+    mutating func optionalString(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}

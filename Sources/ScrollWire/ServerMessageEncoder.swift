@@ -1,0 +1,287 @@
+import ScrollEngine
+
+/// Encodes server → client messages as compact JSON bytes (docs/protocol.md, "Server → client").
+///
+/// A frame is encoded once per room and tick and the same bytes go to every viewer, so the
+/// output is deterministic: identical inputs give identical bytes (fixed key order, one number
+/// spelling — see `JSONWriter.number` — and one string escaping). Non-finite numbers are never
+/// written: NaN becomes 0 and ±infinity the largest finite double.
+public enum ServerMessageEncoder {
+    /// A `frame` message. `input` is the last input applied from the driving viewer; `sentAt`
+    /// is the server's wall clock in ms since the Unix epoch.
+    public static func frame(_ frame: EffectFrame, input: AppliedInput?, sentAt: Double) -> [UInt8] {
+        var w = JSONWriter(capacity: 512 + frame.rows.count * 160)
+        writeFrame(frame, input: input, sentAt: sentAt, into: &w)
+        return w.bytes
+    }
+
+    /// A `snapshot` message: the scene, current row order and latest frame for a joining viewer.
+    public static func snapshot(_ snapshot: Snapshot) -> [UInt8] {
+        let rowCount = snapshot.sections.reduce(0) { $0 + $1.rows.count }
+        var w = JSONWriter(capacity: 1024 + rowCount * 8 + snapshot.frame.rows.count * 160)
+        w.beginObject()
+        w.key("type"); w.string("snapshot")
+        w.key("protocol"); w.integer(ScrollWire.version)
+        w.key("room"); w.string(snapshot.room)
+        w.key("viewer"); w.string(snapshot.viewer)
+        w.key("viewers"); w.integer(snapshot.viewers)
+        w.key("driver"); w.optionalString(snapshot.driver)
+        w.key("scene")
+        w.beginObject()
+        let configuration = snapshot.configuration
+        w.key("viewport"); writeSize(snapshot.frame.viewport, into: &w)
+        w.key("insets")
+        w.beginObject()
+        w.key("top"); w.number(configuration.insets.top)
+        w.key("left"); w.number(configuration.insets.left)
+        w.key("bottom"); w.number(configuration.insets.bottom)
+        w.key("right"); w.number(configuration.insets.right)
+        w.endObject()
+        w.key("headerHeight"); w.number(configuration.headerHeight)
+        w.key("background")
+        if let background = configuration.background {
+            w.beginObject()
+            w.key("image"); w.string(background.image)
+            w.key("height"); w.number(background.height)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.key("layers")
+        w.beginArray()
+        for layer in configuration.parallaxLayers {
+            w.beginObject()
+            w.key("image"); w.string(layer.image)
+            w.key("width"); w.number(layer.size.width)
+            w.key("height"); w.number(layer.size.height)
+            w.key("restingY"); w.number(layer.restingY)
+            w.key("pullFactor"); w.number(layer.pullFactor)
+            w.key("scrollFactor"); w.number(layer.scrollFactor)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("rowCount"); w.integer(rowCount)
+        w.key("sections")
+        w.beginArray()
+        for section in snapshot.sections {
+            w.beginObject()
+            w.key("title"); w.string(section.title)
+            w.key("headerHeight"); w.number(section.headerHeight)
+            w.key("rows")
+            w.beginArray()
+            for row in section.rows { w.integer(row.id) }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        w.key("frame"); writeFrame(snapshot.frame, input: snapshot.frameInput, sentAt: snapshot.frameSentAt, into: &w)
+        if let key = snapshot.driverKey { w.key("driverKey"); w.string(key) }
+        w.endObject()
+        return w.bytes
+    }
+
+    /// A `rowMoved` message (sent reliably to every viewer).
+    public static func rowMoved(rowID: Int, from: IndexPath, to: IndexPath, by viewer: String, version: Int) -> [UInt8] {
+        var w = JSONWriter(capacity: 128)
+        w.beginObject()
+        w.key("type"); w.string("rowMoved")
+        w.key("rowId"); w.integer(rowID)
+        w.key("from"); writeIndexPath(from, into: &w)
+        w.key("to"); writeIndexPath(to, into: &w)
+        w.key("by"); w.string(viewer)
+        w.key("version"); w.integer(version)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// A `presence` message.
+    public static func presence(viewers: Int, driver: String?) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.beginObject()
+        w.key("type"); w.string("presence")
+        w.key("viewers"); w.integer(viewers)
+        w.key("driver"); w.optionalString(driver)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// A `refused` message: `input` is the refused input's id (nil when the refusal is not
+    /// about one input).
+    public static func refused(input: UInt64?, reason: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 64 + reason.utf8.count)
+        w.beginObject()
+        w.key("type"); w.string("refused")
+        w.key("input")
+        if let input { w.integer(input) } else { w.null() }
+        w.key("reason"); w.string(reason)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// An `error` message, sent just before closing the connection.
+    public static func error(message: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 32 + message.utf8.count)
+        w.beginObject()
+        w.key("type"); w.string("error")
+        w.key("message"); w.string(message)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// Re-encodes a decoded message: `encode(decode(bytes)) == bytes` for anything this encoder
+    /// produced. For test servers, proxies and tests. (A snapshot's `scene.viewport` is taken
+    /// from its frame, as `snapshot(_:)` does.)
+    public static func encode(_ message: ServerMessage) -> [UInt8] {
+        switch message {
+        case .frame(let f):
+            return frame(f.effectFrame(insets: .zero), input: f.input, sentAt: f.sentAt)
+        case .snapshot(let s):
+            let configuration = SceneConfiguration(
+                viewport: s.scene.viewport, insets: s.scene.insets, headerHeight: s.scene.headerHeight,
+                parallaxLayers: s.scene.layers, background: s.scene.background, sections: [])
+            let sections = s.scene.sections.map { section in
+                TableSection(title: section.title, headerHeight: section.headerHeight,
+                             rows: section.rowIDs.map { TableRow(id: $0, title: "") })
+            }
+            return snapshot(Snapshot(
+                room: s.room, viewer: s.viewer, viewers: s.viewers, driver: s.driver, configuration: configuration,
+                sections: sections, frame: s.frame.effectFrame(insets: s.scene.insets), frameInput: s.frame.input,
+                frameSentAt: s.frame.sentAt, driverKey: s.driverKey))
+        case .rowMoved(let m):
+            return rowMoved(rowID: m.rowID, from: m.from, to: m.to, by: m.by, version: m.version)
+        case .presence(let viewers, let driver):
+            return presence(viewers: viewers, driver: driver)
+        case .refused(let input, let reason):
+            return refused(input: input, reason: reason)
+        case .error(let message):
+            return error(message: message)
+        }
+    }
+
+    // MARK: - Pieces
+
+    static func writeFrame(_ frame: EffectFrame, input: AppliedInput?, sentAt: Double, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("type"); w.string("frame")
+        w.key("seq"); w.integer(frame.sequence)
+        w.key("t"); w.number(frame.time)
+        w.key("sentAt"); w.number(sentAt)
+        w.key("input")
+        if let input {
+            w.beginObject()
+            w.key("viewer"); w.string(input.viewer)
+            w.key("id"); w.integer(input.id)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.key("phase"); w.string(frame.phase.rawValue)
+        w.key("animating"); w.bool(frame.isAnimating)
+        w.key("viewport"); writeSize(frame.viewport, into: &w)
+        w.key("offset"); w.number(frame.contentOffset)
+        w.key("contentHeight"); w.number(frame.contentHeight)
+        w.key("rows")
+        w.beginArray()
+        for row in frame.rows {
+            w.beginObject()
+            writeRowFields(row, into: &w)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("headers")
+        w.beginArray()
+        for header in frame.sectionHeaders {
+            w.beginObject()
+            w.key("s"); w.integer(header.section)
+            w.key("y"); w.number(header.y)
+            w.key("h"); w.number(header.height)
+            w.key("title"); w.string(header.title)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("background")
+        w.beginObject()
+        w.key("offset"); w.number(frame.backgroundOffset)
+        w.endObject()
+        w.key("layers")
+        w.beginArray()
+        for layer in frame.parallaxLayers {
+            w.beginObject()
+            w.key("i"); w.integer(layer.index)
+            w.key("y"); w.number(layer.y)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("indicator")
+        w.beginObject()
+        writeRect(frame.indicator.rect, into: &w)
+        w.key("alpha"); w.number(frame.indicator.alpha)
+        w.endObject()
+        w.key("panel")
+        if let panel = frame.infoPanel {
+            w.beginObject()
+            writeRect(panel.rect, into: &w)
+            w.key("alpha"); w.number(panel.alpha)
+            w.key("title"); w.string(panel.title)
+            w.key("detail"); w.string(panel.detail)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.key("lifted")
+        if let lifted = frame.liftedRow {
+            w.beginObject()
+            writeRowFields(lifted.row, into: &w)
+            w.key("lift"); w.number(lifted.lift)
+            w.key("settling"); w.bool(lifted.isSettling)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.key("placeholder")
+        if let placeholder = frame.placeholder {
+            w.beginObject()
+            w.key("s"); w.integer(placeholder.indexPath.section)
+            w.key("r"); w.integer(placeholder.indexPath.row)
+            w.key("y"); w.number(placeholder.y)
+            w.key("h"); w.number(placeholder.height)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.endObject()
+    }
+
+    private static func writeRowFields(_ row: VisibleRow, into w: inout JSONWriter) {
+        w.key("s"); w.integer(row.indexPath.section)
+        w.key("r"); w.integer(row.indexPath.row)
+        w.key("id"); w.integer(row.id)
+        w.key("y"); w.number(row.y)
+        w.key("h"); w.number(row.height)
+        w.key("title"); w.string(row.title)
+        w.key("subtitle"); w.string(row.subtitle)
+        w.key("detail"); w.string(row.detail)
+    }
+
+    private static func writeRect(_ rect: Rect, into w: inout JSONWriter) {
+        w.key("x"); w.number(rect.origin.x)
+        w.key("y"); w.number(rect.origin.y)
+        w.key("w"); w.number(rect.size.width)
+        w.key("h"); w.number(rect.size.height)
+    }
+
+    private static func writeSize(_ size: Size, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("width"); w.number(size.width)
+        w.key("height"); w.number(size.height)
+        w.endObject()
+    }
+
+    private static func writeIndexPath(_ indexPath: IndexPath, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("s"); w.integer(indexPath.section)
+        w.key("r"); w.integer(indexPath.row)
+        w.endObject()
+    }
+}
