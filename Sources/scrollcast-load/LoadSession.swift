@@ -272,14 +272,19 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         }
         let size = text.utf8.count
         if measuring { statistics.bytesReceived += UInt64(size) }
-        let header = text.utf8.withContiguousStorageIfAvailable { ServerMessageDecoder.frameHeader($0) }
-            ?? ServerMessageDecoder.frameHeader(Array(text.utf8))
-        if let header {
+        if let header = ServerMessageDecoder.frameHeader(text.utf8) {
             receivedFrame(seq: header.seq, sentAt: header.sentAt, input: header.input, bytes: size, on: connection)
             return
         }
-        switch ServerMessageDecoder.decode(Array(text.utf8)) {
-        case .success(.snapshot(let snapshot)):
+        let decoded: ServerMessage
+        do {
+            decoded = try ServerMessageDecoder.decode(text.utf8)
+        } catch {
+            statistics.error("undecodable message from the server: \(error)")
+            return
+        }
+        switch decoded {
+        case .snapshot(let snapshot):
             guard connection.phase == .joining else { return }
             connection.phase = .live
             connection.viewerName = snapshot.viewer
@@ -288,16 +293,17 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
             connectedNow += 1
             statistics.peakConnected = max(statistics.peakConnected, connectedNow)
             if connection.role == .driver { startScript(connection) }
-        case .success(.refused(let refusal)):
-            if let input = refusal.input, connection.pending.remove(id: input), measuring {
+        case .frame(let frame):
+            // A frame another encoder wrote (the fast path only knows the server's own layout).
+            receivedFrame(seq: frame.seq, sentAt: frame.sentAt, input: frame.input, bytes: size, on: connection)
+        case .refused(let input, _):
+            if let input, connection.pending.remove(id: input), measuring {
                 statistics.inputsRefused += 1
             }
-        case .success(.error(let message)):
+        case .error(let message):
             statistics.error("server error: \(message)")
-        case .success:
-            break // presence, rowMoved: nothing to measure
-        case .failure(let error):
-            statistics.error("undecodable message from the server: \(error)")
+        case .rowMoved, .presence:
+            break // nothing to measure
         }
     }
 

@@ -8,9 +8,9 @@ struct ScrollcastLoad: ParsableCommand {
         commandName: "scrollcast-load",
         abstract: "Load generator for the Scrollcast server: viewers watch, drivers play gesture scripts.",
         discussion: """
-            Opens rooms × (viewers + drivers) WebSocket connections over --ramp seconds, then measures
-            for --duration seconds: frames delivered, sequence gaps, input-to-frame latency at the
-            drivers and fan-out delay at every connection. Exits non-zero when connections fail or
+            Opens rooms × (viewers + drivers) WebSocket connections over --ramp seconds, then measures \
+            for --duration seconds: frames delivered, sequence gaps, input-to-frame latency at the \
+            drivers and fan-out delay at every connection. Exits non-zero when connections fail or \
             nothing could be measured. Field meanings: docs/benchmarks.md.
             """)
 
