@@ -1,2 +1,144 @@
 #include "CWebSocketsShim.h"
+#include <stdlib.h>
+#include <string.h>
+
 unsigned int scws_lws_pre(void) { return LWS_PRE; }
+
+scws_timer *scws_timer_from_sul(lws_sorted_usec_list_t *sul) {
+    return lws_container_of(sul, scws_timer, sul);
+}
+
+struct scws_context {
+    struct lws_context *lws;
+    struct lws_protocols protocols[2];
+    struct lws_extension extensions[2];
+    lws_retry_bo_t retry;
+    char *host;
+    char *protocol_name;
+};
+
+
+static void scws_fill_extensions(struct scws_context *c) {
+    memset(c->extensions, 0, sizeof(c->extensions));
+    c->extensions[0].name = "permessage-deflate";
+    c->extensions[0].callback = lws_extension_callback_pm_deflate;
+    c->extensions[0].client_offer = "permessage-deflate; client_max_window_bits";
+}
+
+scws_context *scws_server_create(const scws_server_options *o) {
+    struct scws_context *c = calloc(1, sizeof(*c));
+    if (!c) return NULL;
+    c->host = o->host ? strdup(o->host) : NULL;
+    c->protocol_name = strdup(o->protocol_name ? o->protocol_name : "ws");
+    c->protocols[0].name = c->protocol_name;
+    c->protocols[0].callback = o->callback;
+    c->protocols[0].per_session_data_size = 0;
+    c->protocols[0].rx_buffer_size = o->rx_buffer_size;
+    scws_fill_extensions(c);
+    c->retry.secs_since_valid_ping = (uint16_t)o->ping_seconds;
+    c->retry.secs_since_valid_hangup = (uint16_t)o->hangup_seconds;
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof(info));
+    info.port = o->port;
+    info.iface = c->host;
+    info.protocols = c->protocols;
+    info.extensions = c->extensions;
+    info.user = o->user;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.max_http_header_data = (unsigned short)o->max_http_header_bytes;
+    info.timeout_secs = o->http_timeout_seconds;
+    info.retry_and_idle_policy = &c->retry;
+    c->lws = lws_create_context(&info);
+    if (!c->lws) {
+        free(c->host); free(c->protocol_name); free(c);
+        return NULL;
+    }
+    return c;
+}
+
+scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size) {
+    struct scws_context *c = calloc(1, sizeof(*c));
+    if (!c) return NULL;
+    c->protocol_name = strdup("scws-client");
+    c->protocols[0].name = c->protocol_name;
+    c->protocols[0].callback = callback;
+    c->protocols[0].rx_buffer_size = rx_buffer_size;
+    scws_fill_extensions(c);
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof(info));
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    info.protocols = c->protocols;
+    info.extensions = c->extensions;
+    info.user = user;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+    info.timeout_secs = 10;
+    info.connect_timeout_secs = 10;
+    c->lws = lws_create_context(&info);
+    if (!c->lws) {
+        free(c->protocol_name); free(c);
+        return NULL;
+    }
+    return c;
+}
+
+struct lws_context *scws_context_lws(scws_context *c) { return c->lws; }
+
+int scws_context_listen_port(scws_context *c) {
+    struct lws_vhost *vh = lws_get_vhost_by_name(c->lws, "default");
+    return vh ? lws_get_vhost_listen_port(vh) : -1;
+}
+
+void scws_context_destroy(scws_context *c) {
+    if (!c) return;
+    lws_context_destroy(c->lws);
+    free(c->host);
+    free(c->protocol_name);
+    free(c);
+}
+
+struct lws *scws_client_connect(scws_context *c, const char *address, int port, const char *path,
+                                const char *host, const char *origin, const char *protocol, void *userdata) {
+    struct lws_client_connect_info i;
+    memset(&i, 0, sizeof(i));
+    i.context = c->lws;
+    i.address = address;
+    i.port = port;
+    i.path = path;
+    i.host = host;
+    i.origin = origin;
+    i.protocol = protocol;
+    i.local_protocol_name = c->protocol_name;
+    i.userdata = userdata;
+    i.ietf_version_or_minus_one = -1;
+    return lws_client_connect_via_info(&i);
+}
+
+int scws_http_write_headers(struct lws *wsi, unsigned int status, const char *content_type,
+                            uint64_t content_length, const char *const *names,
+                            const char *const *values, int count) {
+    unsigned char buffer[LWS_PRE + 4096];
+    unsigned char *start = buffer + LWS_PRE, *p = start, *end = buffer + sizeof(buffer) - 1;
+    if (lws_add_http_common_headers(wsi, status, content_type, (lws_filepos_t)content_length, &p, end))
+        return 1;
+    for (int n = 0; n < count; n++) {
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)names[n],
+                                        (const unsigned char *)values[n], (int)strlen(values[n]), &p, end))
+            return 1;
+    }
+    return lws_finalize_write_http_header(wsi, start, &p, end) ? 1 : 0;
+}
+
+int scws_http_write_body(struct lws *wsi, const void *bytes, size_t length) {
+    unsigned char *buffer = malloc(LWS_PRE + length + 1);
+    if (!buffer) return -1;
+    if (length) memcpy(buffer + LWS_PRE, bytes, length);
+    int n = lws_write(wsi, buffer + LWS_PRE, length, LWS_WRITE_HTTP_FINAL);
+    free(buffer);
+    return n;
+}
+
+int scws_ws_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t length, int is_binary) {
+    return lws_write(wsi, buffer_with_headroom + LWS_PRE, length, is_binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
+}

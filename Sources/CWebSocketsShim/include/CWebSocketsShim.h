@@ -1,6 +1,69 @@
 #ifndef CWEBSOCKETSSHIM_H
 #define CWEBSOCKETSSHIM_H
 #include <libwebsockets.h>
+#include <stddef.h>
+#include <stdint.h>
+
 /// LWS_PRE is built with a padding macro Swift cannot import.
 unsigned int scws_lws_pre(void);
+
+/// lws_sul_schedule hands back only the list node: the owner pointer sits beside it in one struct.
+typedef struct scws_timer {
+    lws_sorted_usec_list_t sul;
+    void *owner;
+    uint64_t id;
+} scws_timer;
+
+/// container_of is a macro; recovers the timer from the node lws gives the callback.
+scws_timer *scws_timer_from_sul(lws_sorted_usec_list_t *sul);
+
+/// Options for a listening context; plain C so the Swift side never fills lws's large info struct.
+typedef struct scws_server_options {
+    const char *host;
+    int port;
+    const char *protocol_name;
+    lws_callback_function *callback;
+    void *user;
+    unsigned int max_http_header_bytes;
+    unsigned int http_timeout_seconds;
+    unsigned int ping_seconds;
+    unsigned int hangup_seconds;
+    size_t rx_buffer_size;
+} scws_server_options;
+
+/// The protocols array, extension list, retry policy and strings must outlive the context, so one
+/// malloc'd bundle owns them and is freed only after lws_context_destroy.
+typedef struct scws_context scws_context;
+
+/// Creates a listening context (permessage-deflate on, UTF-8 validation on); NULL on failure.
+scws_context *scws_server_create(const scws_server_options *options);
+
+/// Creates a non-listening client context with one protocol and permessage-deflate offered.
+scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size);
+
+/// The lws context inside the bundle.
+struct lws_context *scws_context_lws(scws_context *context);
+
+/// Port the default vhost actually listens on (port 0 asks the kernel for any free one).
+int scws_context_listen_port(scws_context *context);
+
+/// Destroys the lws context, then frees everything it borrowed.
+void scws_context_destroy(scws_context *context);
+
+/// lws_client_connect_info has many fields; this fills the few the client uses.
+struct lws *scws_client_connect(scws_context *context, const char *address, int port, const char *path,
+                                const char *host, const char *origin, const char *protocol, void *userdata);
+
+/// The header helpers advance an unsigned char ** cursor through a buffer with LWS_PRE headroom:
+/// done in C. Writes status + content type + length + extra headers; returns nonzero on failure.
+int scws_http_write_headers(struct lws *wsi, unsigned int status, const char *content_type,
+                            uint64_t content_length, const char *const *names,
+                            const char *const *values, int count);
+
+/// HTTP body writes need LWS_PRE headroom too; copies and writes as the final body chunk.
+int scws_http_write_body(struct lws *wsi, const void *bytes, size_t length);
+
+/// One WebSocket message frame from a buffer whose first LWS_PRE bytes are headroom.
+int scws_ws_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t length, int is_binary);
+
 #endif

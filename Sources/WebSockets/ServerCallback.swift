@@ -1,0 +1,190 @@
+import CLibWebSockets
+import CWebSocketsShim
+
+/// The protocol callback for every server connection, HTTP and WebSocket alike.
+func serverCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else {
+        return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+    let server = Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue()
+    switch reason {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        server.loop.drainJobs()
+        return 0
+    case LWS_CALLBACK_HTTP:
+        let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
+        return server.handleHTTP(wsi, path: path)
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return server.writePendingHTTPBody(wsi)
+    case LWS_CALLBACK_CLOSED_HTTP:
+        server.pendingHTTPBodies[wsi] = nil
+        server.pendingUpgrades[wsi] = nil
+        return 0
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        return server.confirmUpgrade(wsi)
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        // Every upgrade passes CONFIRM_UPGRADE first; anything that did not is refused here.
+        return server.pendingUpgrades[wsi] == nil ? 1 : 0
+    case LWS_CALLBACK_ESTABLISHED:
+        return server.established(wsi)
+    case LWS_CALLBACK_RECEIVE:
+        return server.receive(wsi, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return server.writeable(wsi)
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        if let state = server.connectionsByWSI[wsi], state.closeCode == nil {
+            (state.closeCode, state.closeReason) = parseClosePayload(
+                UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+        }
+        return 0
+    case LWS_CALLBACK_CLOSED:
+        server.closed(wsi)
+        return 0
+    default:
+        return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+}
+
+// MARK: - WebSocket
+
+extension WebSocketServer {
+    /// Decides an upgrade while the HTTP headers are still at hand, so a refusal can be a real 403.
+    func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        let uri = LWS.header(wsi, WSI_TOKEN_GET_URI) ?? ""
+        let offered = (LWS.header(wsi, WSI_TOKEN_PROTOCOL) ?? "")
+            .split(separator: ",").map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
+        let request = UpgradeRequest(
+            path: uri,
+            query: LWS.header(wsi, WSI_TOKEN_HTTP_URI_ARGS) ?? "",
+            origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
+            host: LWS.header(wsi, WSI_TOKEN_HOST),
+            subprotocols: offered,
+            remoteAddress: LWS.peerAddress(wsi))
+        if let refusal = refusal(for: request) {
+            statsBox.withLock { $0.upgradesRefused += 1 }
+            pendingUpgrades[wsi] = nil
+            return refusal.status == 0 ? -1 : respondWithStatus(wsi, refusal.status, refusal.message)
+        }
+        pendingUpgrades[wsi] = request
+        return 0
+    }
+
+    private func refusal(for request: UpgradeRequest) -> (status: UInt32, message: String)? {
+        if isShuttingDown { return (503, "server shutting down") }
+        if request.path != configuration.webSocketPath { return (404, "no WebSocket endpoint at this path") }
+        if let allowed = configuration.allowedOrigins {
+            guard let origin = request.origin, allowed.contains(origin) else { return (403, "origin not allowed") }
+        }
+        if request.subprotocols.isEmpty {
+            if !configuration.acceptsMissingSubprotocol {
+                return (400, "subprotocol \(configuration.subprotocol) required")
+            }
+        } else if !request.subprotocols.contains(configuration.subprotocol) {
+            return (400, "subprotocol \(configuration.subprotocol) required")
+        }
+        if case .reject(let reason) = delegate.server(self, shouldAccept: request) { return (403, reason) }
+        return nil
+    }
+
+    func established(_ wsi: OpaquePointer) -> Int32 {
+        let request = pendingUpgrades.removeValue(forKey: wsi) ?? UpgradeRequest(path: configuration.webSocketPath)
+        nextConnectionNumber += 1
+        let id = ConnectionID(rawValue: nextConnectionNumber)
+        let state = ServerConnection(id: id, wsi: wsi, request: request, maxMessageBytes: configuration.maxMessageBytes)
+        connections[id] = state
+        connectionsByWSI[wsi] = state
+        statsBox.withLock {
+            $0.openConnections += 1
+            $0.connectionsOpened += 1
+        }
+        delegate.server(self, didOpen: id, request: request)
+        return 0
+    }
+
+    func receive(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
+        guard let state = connectionsByWSI[wsi] else { return -1 }
+        let final = lws_is_final_fragment(wsi) != 0
+        let binary = lws_frame_is_binary(wsi) != 0
+        switch state.assembler.append(chunk, binary: binary, final: final) {
+        case .incomplete:
+            return 0
+        case .message(let message):
+            statsBox.withLock {
+                $0.messagesReceived += 1
+                $0.bytesReceived += message.byteCount
+            }
+            delegate.server(self, didReceive: message, from: state.id)
+            return 0
+        case .tooBig:
+            return closeNow(state, .messageTooBig, "message too big")
+        case .invalidUTF8:
+            return closeNow(state, .invalidPayload, "invalid UTF-8 in text message")
+        }
+    }
+
+    /// Closes from inside a callback for this connection: lws sends the close frame when we return -1.
+    private func closeNow(_ state: ServerConnection, _ code: CloseCode, _ reason: String) -> Int32 {
+        statsBox.withLock { $0.badMessages += 1 }
+        if state.closeCode == nil { (state.closeCode, state.closeReason) = (code, reason) }
+        LWS.setCloseReason(state.wsi, code, reason)
+        return -1
+    }
+
+    func writeable(_ wsi: OpaquePointer) -> Int32 {
+        guard let state = connectionsByWSI[wsi] else { return 0 }
+        if let close = state.pendingClose, close.immediate || state.reliable.isEmpty {
+            if state.closeCode == nil { (state.closeCode, state.closeReason) = (close.code, close.reason) }
+            LWS.setCloseReason(wsi, close.code, close.reason)
+            return -1
+        }
+        guard let message = state.reliable.popFirst() ?? state.latest.take() else { return 0 }
+        guard LWS.write(wsi, message.storage, count: message.count, isText: message.isText) else { return -1 }
+        statsBox.withLock {
+            $0.messagesSent += 1
+            $0.bytesSent += message.count
+        }
+        if !state.reliable.isEmpty || state.latest != nil || state.pendingClose != nil {
+            lws_callback_on_writable(wsi)
+        }
+        return 0
+    }
+
+    func closed(_ wsi: OpaquePointer) {
+        pendingUpgrades[wsi] = nil
+        guard let state = connectionsByWSI.removeValue(forKey: wsi) else { return }
+        connections[state.id] = nil
+        statsBox.withLock { $0.openConnections -= 1 }
+        delegate.server(self, didClose: state.id, code: state.closeCode, reason: state.closeReason)
+        stopIfDrained()
+    }
+}
+
+extension InboundMessage {
+    /// Payload size in bytes.
+    var byteCount: Int {
+        switch self {
+        case .text(let text): text.utf8.count
+        case .binary(let bytes): bytes.count
+        }
+    }
+}
+
+extension Optional {
+    /// Returns the value and leaves nil behind.
+    mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        var slice = Substring(self)
+        while let first = slice.first, set.contains(first) { slice.removeFirst() }
+        while let last = slice.last, set.contains(last) { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,68 @@
+import CLibWebSockets
+import CWebSocketsShim
+
+/// Plain HTTP on the WebSocket port: dynamic routes from the delegate first, then static files.
+extension WebSocketServer {
+    func handleHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
+        statsBox.withLock { $0.httpRequests += 1 }
+        let method = WebSocketServer.method(of: wsi)
+        let query = LWS.header(wsi, WSI_TOKEN_HTTP_URI_ARGS) ?? ""
+        if let response = delegate.server(self, respondTo: method, path: path, query: query) {
+            return respond(wsi, response, includeBody: method != "HEAD")
+        }
+        guard method == "GET" || method == "HEAD", let staticFiles, let file = staticFiles.resolve(path) else {
+            return respondWithStatus(wsi, 404, "not found")
+        }
+        let result = lws_serve_http_file(wsi, file.path, file.contentType, nil, 0)
+        if result < 0 || (result > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
+        return 0
+    }
+
+    /// Sends a small status page; returns what the callback should return.
+    func respondWithStatus(_ wsi: OpaquePointer, _ status: UInt32, _ message: String) -> Int32 {
+        respond(wsi, HTTPResponse(status: Int(status), text: message + "\n"), includeBody: true)
+    }
+
+    /// Writes headers now and the body on the next HTTP_WRITEABLE.
+    func respond(_ wsi: OpaquePointer, _ response: HTTPResponse, includeBody: Bool) -> Int32 {
+        let names = response.headers.map { strdup($0.0.hasSuffix(":") ? $0.0 : $0.0 + ":") }
+        let values = response.headers.map { strdup($0.1) }
+        defer {
+            names.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        let failed = response.contentType.withCString { contentType in
+            names.map { UnsafePointer($0) }.withUnsafeBufferPointer { namePointers in
+                values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
+                    scws_http_write_headers(
+                        wsi, UInt32(clamping: response.status), contentType, UInt64(response.body.count),
+                        namePointers.baseAddress, valuePointers.baseAddress, Int32(names.count))
+                }
+            }
+        }
+        guard failed == 0 else { return -1 }
+        guard includeBody, !response.body.isEmpty else {
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        }
+        pendingHTTPBodies[wsi] = response.body
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    func writePendingHTTPBody(_ wsi: OpaquePointer) -> Int32 {
+        guard let body = pendingHTTPBodies.removeValue(forKey: wsi) else { return 0 }
+        let written = body.withUnsafeBytes { scws_http_write_body(wsi, $0.baseAddress, $0.count) }
+        guard written >= 0 else { return -1 }
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    }
+
+    private static func method(of wsi: OpaquePointer) -> String {
+        let methods: [(lws_token_indexes, String)] = [
+            (WSI_TOKEN_GET_URI, "GET"), (WSI_TOKEN_HEAD_URI, "HEAD"), (WSI_TOKEN_POST_URI, "POST"),
+            (WSI_TOKEN_PUT_URI, "PUT"), (WSI_TOKEN_DELETE_URI, "DELETE"), (WSI_TOKEN_PATCH_URI, "PATCH"),
+            (WSI_TOKEN_OPTIONS_URI, "OPTIONS"),
+        ]
+        for (token, name) in methods where lws_hdr_total_length(wsi, token) > 0 { return name }
+        return "GET"
+    }
+}

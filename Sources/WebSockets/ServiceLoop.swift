@@ -1,0 +1,164 @@
+import CLibWebSockets
+import CWebSocketsShim
+import Dispatch
+import Foundation
+import Synchronization
+
+/// One libwebsockets context and the single thread that services it.
+///
+/// Every lws call happens on that thread. Other threads hand it closures through a locked queue and
+/// wake it with `lws_cancel_service`, the one lws call documented as thread-safe.
+final class ServiceLoop: @unchecked Sendable {
+    private struct Shared {
+        var jobs: [@Sendable () -> Void] = []
+        /// Non-nil while the context exists; read under the lock so a wake-up never races destroy.
+        var lws: OpaquePointer?
+        var accepting = false
+    }
+
+    private let shared = Mutex(Shared())
+    private let name: String
+    /// Set on the service thread before `start` returns; read-only afterwards.
+    private var serviceThread: pthread_t?
+    /// The bundle that owns the context (service thread only).
+    private(set) var bundle: OpaquePointer?
+    /// The lws context (service thread only).
+    private(set) var lws: OpaquePointer?
+    private var stopRequested = false
+    private let stopped = DispatchSemaphore(value: 0)
+    private var hasStarted = false
+    private var nextTimerID: UInt64 = 0
+    private var timers: [UInt64: (node: UnsafeMutablePointer<scws_timer>, work: () -> Void)] = [:]
+    /// Runs on the service thread right before the context is destroyed.
+    var willDestroy: (() -> Void)?
+
+    init(name: String) {
+        self.name = name
+        LibWebSocketsLog.installDefaultOnce()
+    }
+
+    /// Whether the caller is this loop's service thread.
+    var isOnServiceThread: Bool {
+        guard let serviceThread else { return false }
+        return pthread_equal(pthread_self(), serviceThread) != 0
+    }
+
+    /// Starts the thread, creates the context on it with `create`, and returns what `create` said.
+    /// `create` returns the bundle or an error; on error the thread ends.
+    func start(create: @escaping @Sendable () -> Result<OpaquePointer, WebSocketError>) throws {
+        if hasStarted { throw WebSocketError(.alreadyStarted, "\(name): start() was already called") }
+        hasStarted = true
+        let ready = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<OpaquePointer, WebSocketError>?
+        let thread = Thread { [self] in
+            serviceThread = pthread_self()
+            let result = create()
+            outcome = result
+            guard case .success(let bundle) = result else {
+                ready.signal()
+                stopped.signal()
+                return
+            }
+            self.bundle = bundle
+            self.lws = scws_context_lws(bundle)
+            shared.withLock {
+                $0.lws = self.lws
+                $0.accepting = true
+            }
+            ready.signal()
+            run()
+        }
+        thread.name = name
+        thread.stackSize = 1 << 20
+        thread.start()
+        ready.wait()
+        if case .failure(let error) = outcome { throw error }
+    }
+
+    private func run() {
+        while !stopRequested {
+            _ = lws_service(lws, 0)
+            drainJobs()
+        }
+        willDestroy?()
+        shared.withLock {
+            $0.lws = nil
+            $0.accepting = false
+        }
+        drainJobs()
+        scws_context_destroy(bundle)
+        bundle = nil
+        lws = nil
+        for (_, timer) in timers { timer.node.deallocate() }
+        timers.removeAll()
+        stopped.signal()
+    }
+
+    /// Runs queued closures; called from EVENT_WAIT_CANCELLED and after each service pass.
+    func drainJobs() {
+        let jobs = shared.withLock { shared -> [@Sendable () -> Void] in
+            let jobs = shared.jobs
+            shared.jobs.removeAll()
+            return jobs
+        }
+        for job in jobs { job() }
+    }
+
+    /// Queues `work` for the service thread and wakes it. Returns false if the loop is not running.
+    @discardableResult
+    func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
+        shared.withLock { shared in
+            guard shared.accepting, let lws = shared.lws else { return false }
+            let needsWake = shared.jobs.isEmpty
+            shared.jobs.append(work)
+            // A non-empty queue already has a wake-up on its way.
+            if needsWake { lws_cancel_service(lws) }
+            return true
+        }
+    }
+
+    /// Makes the loop end after the current pass (service thread only).
+    func requestStop() {
+        precondition(isOnServiceThread, "\(name): requestStop off the service thread")
+        stopRequested = true
+        shared.withLock { $0.accepting = false }
+        if let lws { lws_cancel_service(lws) }
+    }
+
+    /// Whether the loop still accepts work.
+    var isRunning: Bool { shared.withLock { $0.accepting } }
+
+    /// Blocks until the service thread has destroyed the context.
+    func waitUntilStopped() {
+        stopped.wait()
+        stopped.signal()
+    }
+
+    /// One-shot timer on the service thread (lws_sul_schedule).
+    func schedule(afterMilliseconds ms: Double, _ work: @escaping () -> Void) {
+        precondition(isOnServiceThread, "\(name): schedule must be called on the service thread")
+        guard let lws, !stopRequested else { return }
+        nextTimerID += 1
+        let id = nextTimerID
+        let node = UnsafeMutablePointer<scws_timer>.allocate(capacity: 1)
+        node.initialize(to: scws_timer())
+        node.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        node.pointee.id = id
+        timers[id] = (node, work)
+        let microseconds = lws_usec_t(max(0, ms) * 1000)
+        lws_sul_schedule(lws, 0, &node.pointee.sul, serviceLoopTimerFired, microseconds)
+    }
+
+    fileprivate func timerFired(id: UInt64) {
+        guard let timer = timers.removeValue(forKey: id) else { return }
+        timer.node.deallocate()
+        timer.work()
+    }
+}
+
+/// The C timer callback: recovers the loop from the node's neighbour field.
+private func serviceLoopTimerFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let timer = scws_timer_from_sul(sul), let owner = timer.pointee.owner else { return }
+    let loop = Unmanaged<ServiceLoop>.fromOpaque(owner).takeUnretainedValue()
+    loop.timerFired(id: timer.pointee.id)
+}

@@ -1,0 +1,32 @@
+/// Everything a `WebSocketServer` needs to know before it binds.
+public struct WebSocketServerConfiguration: Sendable {
+    /// Address to listen on (an IPv4 address or interface name).
+    public var host = "127.0.0.1"
+    /// TCP port; 0 asks for any free port (read it back from `WebSocketServer.port`).
+    public var port = 8080
+    /// Folder of static files served over HTTP on the same port; nil serves none.
+    public var publicDirectory: String? = nil
+    /// The only path a WebSocket upgrade is accepted on.
+    public var webSocketPath = "/ws"
+    /// The subprotocol clients must offer in Sec-WebSocket-Protocol.
+    public var subprotocol = "scrollcast.v1"
+    /// Accept clients that offer no subprotocol at all (the Autobahn echo endpoint needs this).
+    public var acceptsMissingSubprotocol = false
+    /// Largest reassembled inbound message; larger ones close the connection with 1009.
+    public var maxMessageBytes = 16 * 1024
+    /// Reliable messages queued per connection; one more closes it with 1008 "send queue overflow".
+    public var reliableQueueLimit = 256
+    /// Seconds of silence before the server pings a connection.
+    public var pingInterval: Int = 20
+    /// Seconds of silence (no valid pong or data) before the server hangs up.
+    public var idleTimeout: Int = 60
+    /// Allowed Origin values, exact matches like "http://host:port"; nil allows any origin.
+    public var allowedOrigins: [String]? = nil
+    /// Total HTTP request header bytes accepted; larger requests are refused.
+    public var maxHTTPHeaderBytes = 4096
+    /// Seconds an HTTP request may take before the connection is dropped.
+    public var httpTimeoutSeconds = 10
+
+    /// A configuration with every default (listen on 127.0.0.1:8080).
+    public init() {}
+}
