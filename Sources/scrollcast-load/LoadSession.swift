@@ -195,7 +195,7 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         guard let gesture = connection.gesture else { return }
         let due = connection.gestureOriginMs + gesture.inputs[connection.step].atMs
         let wait = max(0, due - Clock.monotonicMs())
-        client.schedule(afterMilliseconds: Int(wait.rounded())) { self.sendNextInput(connection) }
+        client.schedule(afterMilliseconds: wait) { self.sendNextInput(connection) }
     }
 
     private func sendNextInput(_ connection: LoadConnection) {
@@ -227,7 +227,7 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
 
     // MARK: WebSocketClientDelegate
 
-    func didConnect(connection id: ConnectionID) {
+    func client(_ client: WebSocketClient, didConnect id: ConnectionID) {
         guard let connection = byID[id] else { return }
         if stopping {
             client.close(id, code: .normal, reason: "load test done")
@@ -237,7 +237,7 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         client.send(OutboundMessage(text: ClientMessageEncoder.join(join)), on: id)
     }
 
-    func didFailToConnect(connection id: ConnectionID, reason: String) {
+    func client(_ client: WebSocketClient, didFailToConnect id: ConnectionID, reason: String) {
         guard let connection = byID.removeValue(forKey: id) else { return }
         connection.phase = .closed
         statistics.connectFailures += 1
@@ -245,7 +245,7 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         finishIfEveryoneLeft()
     }
 
-    func didClose(connection id: ConnectionID, code: CloseCode?, reason: String) {
+    func client(_ client: WebSocketClient, didClose id: ConnectionID, code: WebSockets.CloseCode?, reason: String) {
         guard let connection = byID.removeValue(forKey: id) else { return }
         let wasLive = connection.phase == .live
         connection.phase = .closed
@@ -264,7 +264,7 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         finishIfEveryoneLeft()
     }
 
-    func didReceive(message: InboundMessage, from id: ConnectionID) {
+    func client(_ client: WebSocketClient, didReceive message: InboundMessage, from id: ConnectionID) {
         guard let connection = byID[id] else { return }
         guard case .text(let text) = message else {
             statistics.error("binary message from the server")
@@ -340,7 +340,7 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         }
     }
 
-    private func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
+    private func milliseconds(_ seconds: Double) -> Double { seconds * 1000 }
 }
 
 extension String {
