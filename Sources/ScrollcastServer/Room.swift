@@ -1,0 +1,233 @@
+import Dispatch
+import ScrollEngine
+import ScrollWire
+import WebSockets
+
+/// One shared table and the viewers watching it. Everything here runs on one thread (the
+/// WebSocket service thread, or a test's thread); the room never touches the network itself,
+/// only the `ViewerSink`s it is given.
+///
+/// Frame policy: at most one frame per tick window. Input gets a frame at once if none was sent
+/// in the current window, otherwise at the next tick; `tick()` sends one while the engine says
+/// it is animating. An idle room sends nothing.
+public final class Room {
+    /// The room's name (what viewers join by).
+    public let name: String
+    /// Whether only holders of `driverKey` may drive.
+    public let driverKey: String?
+
+    private let clock: RoomClock
+    private let wallClock: WallClock
+    private let origin: Double
+    private let metrics: ServerMetrics
+    private var scene: ScrollScene
+    private var viewers: [Viewer] = []
+    private var claim: (viewer: String, gesture: GestureKind)?
+
+    /// The latest time handed to the engine (room ms); inputs are never mapped before it.
+    private var lastInputTime: Double = 0
+    private var lastApplied: AppliedInput?
+    private var sequence: UInt64 = 0
+    private var lastFrame: EffectFrame
+    private var lastFrameInput: AppliedInput?
+    private var lastFrameSentAt: Double
+    private var frameWindowOpen = true
+    private var framePending = false
+    private var rowVersion = 0
+
+    /// Room time (ms) since which the room has had no viewers, or nil while it has some.
+    public private(set) var emptySince: Double?
+
+    struct Viewer {
+        let id: String
+        let sink: ViewerSink
+        let canDrive: Bool
+        var timeMapper = InputTimeMapper()
+        var lastInputID: UInt64?
+    }
+
+    /// A room showing `configuration`, its clock starting now. With a `driverKey`, only
+    /// viewers who present it may drive.
+    public init(name: String, configuration: SceneConfiguration, driverKey: String? = nil,
+                clock: RoomClock, wallClock: @escaping WallClock, metrics: ServerMetrics) {
+        self.name = name
+        self.driverKey = driverKey
+        self.clock = clock
+        self.wallClock = wallClock
+        self.origin = clock.nowMilliseconds()
+        self.metrics = metrics
+        self.scene = ScrollScene(configuration: configuration)
+        self.lastFrame = scene.frame(at: 0)
+        self.lastFrameSentAt = wallClock()
+        self.emptySince = 0
+    }
+
+    /// Milliseconds since the room was created.
+    public var now: Double { clock.nowMilliseconds() - origin }
+    /// Number of viewers.
+    public var viewerCount: Int { viewers.count }
+    /// The viewer holding a gesture claim, if any.
+    public var driver: String? { claim?.viewer }
+    /// Sequence number of the last frame produced (0 before the first).
+    public var frameSequence: UInt64 { sequence }
+    /// Moves dropped so far.
+    public var rowMoveVersion: Int { rowVersion }
+    /// Whether the room wants `tick()` calls: it is animating, has a frame waiting, or sent one
+    /// in the current tick window.
+    public var needsTicks: Bool { framePending || lastFrame.isAnimating || !frameWindowOpen }
+
+    // MARK: Viewers
+
+    /// Adds a viewer: it gets the snapshot (scene, row order, latest frame) at once, and the
+    /// other viewers get `presence`. `canDrive` is false for viewers of a locked room without its key.
+    public func join(viewer id: String, sink: ViewerSink, canDrive: Bool = true) {
+        viewers.append(Viewer(id: id, sink: sink, canDrive: canDrive))
+        emptySince = nil
+        let snapshot = Snapshot(
+            room: name, viewer: id, viewers: viewers.count, driver: claim?.viewer,
+            configuration: scene.configuration, sections: scene.sections, frame: lastFrame,
+            frameInput: lastFrameInput, frameSentAt: lastFrameSentAt,
+            driverKey: canDrive ? driverKey : nil)
+        send(reliable: ServerMessageEncoder.snapshot(snapshot), to: sink)
+        broadcastPresence(except: id)
+    }
+
+    /// Removes a viewer. A gesture it was driving ends as a cancel, so a lifted row goes back
+    /// and someone else may drive at once.
+    public func leave(viewer id: String) {
+        guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
+        let leaving = viewers.remove(at: index)
+        if let claim, claim.viewer == id {
+            let time = max(now, lastInputTime)
+            let cancel = InputEvent(id: leaving.lastInputID ?? 0, time: time, kind: claim.gesture.cancellation)
+            // The cancel cannot be refused for a valid gesture; if the engine disagrees the
+            // claim still goes, so the room never stays locked by a departed viewer.
+            if (try? scene.apply(cancel)) != nil { lastInputTime = time }
+            self.claim = nil
+            requestFrame()
+        }
+        if viewers.isEmpty { emptySince = now }
+        broadcastPresence(except: nil)
+    }
+
+    // MARK: Input
+
+    /// Applies one input from a viewer, or answers it with `refused`.
+    public func handle(_ input: InputMessage, from id: String) {
+        guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
+        let sink = viewers[index].sink
+        guard viewers[index].canDrive else {
+            return refuse(input.id, "room '\(name)' is locked; join with its driver key to drive", to: sink)
+        }
+        if let claim, claim.viewer != id {
+            return refuse(input.id, "\(claim.viewer) is driving; try again when the gesture ends", to: sink)
+        }
+        let startsGesture = input.kind.startsGesture
+        if startsGesture != nil, claim != nil {
+            return refuse(input.id, "a gesture is already in progress; end it first", to: sink)
+        }
+        let current = now
+        let time: Double
+        do {
+            time = try viewers[index].timeMapper.map(
+                clientTime: input.clientTime, now: current, floor: lastInputTime,
+                startsGesture: startsGesture != nil)
+        } catch {
+            switch error {
+            case .wentBackwards(let previous, let got):
+                return refuse(input.id, "t went backwards: \(got) after \(previous)", to: sink)
+            }
+        }
+        let changes: [SceneChange]
+        do {
+            changes = try scene.apply(InputEvent(id: input.id, time: time, kind: input.kind))
+        } catch {
+            return refuse(input.id, error.reason, to: sink)
+        }
+        metrics.inputs.increment()
+        lastInputTime = time
+        lastApplied = AppliedInput(viewer: id, id: input.id)
+        viewers[index].lastInputID = input.id
+        if let gesture = startsGesture {
+            claim = (id, gesture)
+            broadcastPresence(except: nil)
+        } else if let gesture = input.kind.endsGesture, claim?.viewer == id, claim?.gesture == gesture {
+            claim = nil
+            broadcastPresence(except: nil)
+        }
+        for change in changes { broadcast(change, by: id) }
+        requestFrame()
+    }
+
+    /// Answers an input with `refused` (also used by the connection layer for rate limits).
+    public func refuse(_ inputID: UInt64, _ reason: String, to sink: ViewerSink) {
+        metrics.refusedInputs.increment()
+        send(reliable: ServerMessageEncoder.refused(input: inputID, reason: reason), to: sink)
+    }
+
+    // MARK: Frames
+
+    /// Starts a new tick window: sends a frame if one is waiting or the scene is animating.
+    public func tick() {
+        if framePending || lastFrame.isAnimating {
+            emitFrame()
+            frameWindowOpen = false
+        } else {
+            frameWindowOpen = true
+        }
+        framePending = false
+    }
+
+    private func requestFrame() {
+        if frameWindowOpen {
+            emitFrame()
+            frameWindowOpen = false
+        } else {
+            framePending = true
+        }
+    }
+
+    private func emitFrame() {
+        sequence += 1
+        var frame = scene.frame(at: max(now, lastInputTime))
+        frame.sequence = sequence
+        let sentAt = wallClock()
+        let started = DispatchTime.now().uptimeNanoseconds
+        let message = OutboundMessage(utf8: ServerMessageEncoder.frame(frame, input: lastApplied, sentAt: sentAt))
+        metrics.frameEncodeTime.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
+        lastFrame = frame
+        lastFrameInput = lastApplied
+        lastFrameSentAt = sentAt
+        for viewer in viewers {
+            if viewer.sink.sendLatest(message) { metrics.framesSkipped.increment() }
+            metrics.framesSent.increment()
+            metrics.bytesOut.increment(by: message.count)
+        }
+    }
+
+    // MARK: Reliable fan-out
+
+    private func broadcast(_ change: SceneChange, by id: String) {
+        switch change {
+        case .rowMoved(let rowID, let from, let to):
+            rowVersion += 1
+            let message = OutboundMessage(utf8: ServerMessageEncoder.rowMoved(
+                rowID: rowID, from: from, to: to, by: id, version: rowVersion))
+            for viewer in viewers { send(reliable: message, to: viewer.sink) }
+        }
+    }
+
+    private func broadcastPresence(except excluded: String?) {
+        let message = OutboundMessage(utf8: ServerMessageEncoder.presence(viewers: viewers.count, driver: claim?.viewer))
+        for viewer in viewers where viewer.id != excluded { send(reliable: message, to: viewer.sink) }
+    }
+
+    private func send(reliable bytes: [UInt8], to sink: ViewerSink) {
+        send(reliable: OutboundMessage(utf8: bytes), to: sink)
+    }
+
+    private func send(reliable message: OutboundMessage, to sink: ViewerSink) {
+        sink.sendReliable(message)
+        metrics.bytesOut.increment(by: message.count)
+    }
+}

@@ -1,0 +1,64 @@
+import ScrollEngine
+
+/// The live rooms by name: creates a room on first join, keeps an empty one for a grace
+/// period, and ticks the rooms that animate.
+public final class RoomRegistry {
+    private let limits: ServerLimits
+    private let clock: RoomClock
+    private let wallClock: WallClock
+    private let metrics: ServerMetrics
+    private let makeConfiguration: () -> SceneConfiguration
+    private var rooms: [String: Room] = [:]
+
+    /// A registry making rooms with `makeConfiguration()` (the demo scene, in the server).
+    public init(limits: ServerLimits, clock: RoomClock, wallClock: @escaping WallClock,
+                metrics: ServerMetrics, makeConfiguration: @escaping () -> SceneConfiguration) {
+        self.limits = limits
+        self.clock = clock
+        self.wallClock = wallClock
+        self.metrics = metrics
+        self.makeConfiguration = makeConfiguration
+    }
+
+    /// Why a room could not be joined.
+    public enum JoinFailure: Error, Sendable, Hashable {
+        /// Creating the room would exceed `maxRooms`.
+        case tooManyRooms(limit: Int)
+    }
+
+    /// Number of live rooms.
+    public var count: Int { rooms.count }
+
+    /// The room called `name`, if it lives.
+    public func room(named name: String) -> Room? { rooms[name] }
+
+    /// The room called `name`, created (locked with `lockKey` if given) when it does not exist.
+    public func roomForJoin(named name: String, lockKey: String?) throws(JoinFailure) -> Room {
+        if let room = rooms[name] { return room }
+        guard rooms.count < limits.maxRooms else { throw .tooManyRooms(limit: limits.maxRooms) }
+        let room = Room(name: name, configuration: makeConfiguration(), driverKey: lockKey,
+                        clock: clock, wallClock: wallClock, metrics: metrics)
+        rooms[name] = room
+        metrics.rooms.record(rooms.count)
+        return room
+    }
+
+    /// Whether any room wants ticks.
+    public var needsTicks: Bool { rooms.values.contains { $0.needsTicks } }
+
+    /// Ticks every room that wants it.
+    public func tick() {
+        for room in rooms.values where room.needsTicks { room.tick() }
+    }
+
+    /// Drops rooms that have had no viewers for the grace period.
+    public func removeExpiredRooms() {
+        let expired = rooms.values.filter { room in
+            guard let since = room.emptySince else { return false }
+            return room.now - since >= limits.roomGraceMilliseconds
+        }
+        guard !expired.isEmpty else { return }
+        for room in expired { rooms[room.name] = nil }
+        metrics.rooms.record(rooms.count)
+    }
+}

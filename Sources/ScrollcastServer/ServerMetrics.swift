@@ -1,0 +1,67 @@
+import Metrics
+import Prometheus
+
+/// The server's metrics, created from a factory handed in (so tests can each use their own
+/// Prometheus registry instead of the process-wide bootstrap).
+public final class ServerMetrics: @unchecked Sendable {
+    /// Open viewer connections.
+    let viewers: Gauge
+    /// Live rooms.
+    let rooms: Gauge
+    /// Frames handed to connections (one per viewer per frame).
+    let framesSent: Counter
+    /// Frames replaced by a newer one before a slow viewer's connection could write them.
+    let framesSkipped: Counter
+    /// Inputs applied to a scene.
+    let inputs: Counter
+    /// Inputs answered with `refused`.
+    let refusedInputs: Counter
+    /// Payload bytes handed to connections.
+    let bytesOut: Counter
+    /// Time to encode one room frame (once per room per tick).
+    let frameEncodeTime: Metrics.Timer
+
+    /// Metric names, as they appear on `/metrics`.
+    public enum Name {
+        /// Gauge of open viewer connections.
+        public static let viewers = "scrollcast_viewers"
+        /// Gauge of live rooms.
+        public static let rooms = "scrollcast_rooms"
+        /// Counter of frames sent (per viewer).
+        public static let framesSent = "scrollcast_frames_sent_total"
+        /// Counter of frames skipped for slow viewers.
+        public static let framesSkipped = "scrollcast_frames_skipped_total"
+        /// Counter of inputs applied.
+        public static let inputs = "scrollcast_inputs_total"
+        /// Counter of inputs refused.
+        public static let refusedInputs = "scrollcast_refused_inputs_total"
+        /// Counter of payload bytes sent.
+        public static let bytesOut = "scrollcast_bytes_out_total"
+        /// Histogram of frame encode time, seconds.
+        public static let frameEncodeTime = "scrollcast_frame_encode_seconds"
+    }
+
+    /// Metrics made by `factory`.
+    public init(factory: any MetricsFactory) {
+        viewers = Gauge(label: Name.viewers, factory: factory)
+        rooms = Gauge(label: Name.rooms, factory: factory)
+        framesSent = Counter(label: Name.framesSent, factory: factory)
+        framesSkipped = Counter(label: Name.framesSkipped, factory: factory)
+        inputs = Counter(label: Name.inputs, factory: factory)
+        refusedInputs = Counter(label: Name.refusedInputs, factory: factory)
+        bytesOut = Counter(label: Name.bytesOut, factory: factory)
+        frameEncodeTime = Metrics.Timer(label: Name.frameEncodeTime, factory: factory)
+    }
+
+    /// A Prometheus factory over `registry` whose encode-time histogram has buckets fine enough
+    /// for microsecond-scale work.
+    public static func prometheusFactory(registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets[Name.frameEncodeTime] = [
+            .microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100),
+            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(100),
+        ]
+        return factory
+    }
+}

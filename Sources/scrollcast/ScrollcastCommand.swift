@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Metrics
+import Prometheus
+import ScrollEngine
+import ScrollcastServer
+import WebSockets
+
+/// `scrollcast`: serves the page and runs the rooms.
+@main
+struct ScrollcastCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scrollcast",
+        abstract: "Serve the Scrollcast page and stream iOS-style scroll effects to every viewer of a room.",
+        discussion: """
+            Open http://HOST:PORT/?room=NAME in a browser. The first stdout line is \
+            "scrollcast listening on http://HOST:PORT". SIGINT/SIGTERM close every viewer with 1001 and exit 0.
+            """)
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "TCP port; 0 picks any free port (see the first stdout line).")
+    var port = 8080
+
+    @Option(name: .customLong("public"),
+            help: "Folder with the page (index.html and its modules). Default: the package's Public/ next to the executable or in the current directory.")
+    var publicDirectory: String?
+
+    @Option(help: "Frames per second while a room animates (1…240).")
+    var fps = 60
+
+    @Option(help: "Most open viewer connections; more are closed with 1013.")
+    var maxViewers = 10_000
+
+    @Option(help: "Most live rooms; a join that would create one more is closed with 1013.")
+    var maxRooms = 1_000
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    @Option(help: "Comma-separated origins allowed to open a WebSocket, e.g. http://example.com:8080; '*' allows any. Default: the server's own http://HOST:PORT.")
+    var allowedOrigins: String?
+
+    @Option(help: "Seconds a room with no viewers lives on before it is dropped.")
+    var roomGrace: Double = 30
+
+    func validate() throws {
+        guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240, got \(fps)") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
+        guard maxViewers >= 1 else { throw ValidationError("--max-viewers must be at least 1") }
+        guard maxRooms >= 1 else { throw ValidationError("--max-rooms must be at least 1") }
+        guard roomGrace >= 0, roomGrace.isFinite else { throw ValidationError("--room-grace must be 0 or more seconds") }
+        guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(logLevel)'")
+        }
+    }
+
+    func run() throws {
+        let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "scrollcast")
+        routeLibWebSocketsLog(to: Logger(label: "lws"), level: level)
+
+        let registry = PrometheusCollectorRegistry()
+        let factory = ServerMetrics.prometheusFactory(registry: registry)
+        MetricsSystem.bootstrap(factory)
+
+        var configuration = ScrollcastServerConfiguration(
+            publicDirectory: try PublicDirectory.resolve(publicDirectory),
+            allowedOrigins: allowedOrigins.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } })
+        configuration.host = host
+        configuration.port = port
+        configuration.limits.framesPerSecond = fps
+        configuration.limits.maxViewers = maxViewers
+        configuration.limits.maxRooms = maxRooms
+        configuration.limits.roomGraceMilliseconds = roomGrace * 1000
+
+        let server = ScrollcastServer(configuration: configuration, metricsFactory: factory, prometheus: registry,
+                                      logger: logger, makeConfiguration: DefaultScene.configuration)
+        let boundPort: Int
+        do {
+            boundPort = try server.start()
+        } catch {
+            throw ValidationError("cannot listen on \(host):\(port): \(error)")
+        }
+        print("scrollcast listening on http://\(host):\(boundPort)")
+        fflush(stdout)
+        logger.info("serving", metadata: ["public": "\(configuration.publicDirectory)", "fps": "\(fps)"])
+
+        ShutdownSignals.install { signal in
+            logger.info("shutting down", metadata: ["signal": "\(signal)"])
+            server.shutdown()
+            exit(0)
+        }
+        dispatchMain()
+    }
+}
+
+/// lws log lines go to swift-log, at a matching level.
+private func routeLibWebSocketsLog(to logger: Logger, level: Logger.Level) {
+    let lwsLevel: LibWebSocketsLog.Level
+    switch level {
+    case .trace, .debug: lwsLevel = .info
+    case .info, .notice: lwsLevel = .notice
+    case .warning: lwsLevel = .warning
+    case .error, .critical: lwsLevel = .error
+    }
+    LibWebSocketsLog.route(maximumLevel: lwsLevel) { lineLevel, line in
+        switch lineLevel {
+        case .error: logger.error("\(line)")
+        case .warning: logger.warning("\(line)")
+        case .notice: logger.notice("\(line)")
+        case .info: logger.info("\(line)")
+        case .debug: logger.debug("\(line)")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import WebSockets
+@testable import ScrollcastServer
+
+@Suite("Driving: claims, refusals, disconnects")
+struct ClaimTests {
+    @Test func aDragClaimsTheRoomAndOthersAreRefusedNotMixedIn() throws {
+        let h = Harness()
+        let (first, a) = h.viewer()
+        let (second, b) = h.viewer()
+        a.clear(); b.clear()
+        h.input(1, t: 0, "pointerDown", #""x":100,"y":400"#, from: first)
+        #expect(b.messages(ofType: "presence").last?["driver"] as? String == "v1")
+
+        let framesBefore = b.messages(ofType: "frame").count
+        h.tick()
+        h.input(1, t: 5, "wheel", #""dx":0,"dy":100,"mode":"pixel""#, from: second)
+        h.input(2, t: 6, "pointerDown", #""x":50,"y":200"#, from: second)
+        let refused = b.messages(ofType: "refused")
+        #expect(refused.count == 2)
+        #expect(refused.first?["input"] as? Int == 1)
+        #expect((refused.first?["reason"] as? String)?.contains("v1 is driving") == true)
+        #expect(b.messages(ofType: "frame").count == framesBefore, "refused input produces no frame")
+        #expect(a.messages(ofType: "refused").isEmpty)
+
+        h.input(2, t: 30, "pointerUp", #""x":100,"y":400"#, from: first)
+        #expect(b.messages(ofType: "presence").last?["driver"] is NSNull)
+        h.tick()
+        h.input(3, t: 60, "wheel", #""dx":0,"dy":100,"mode":"pixel""#, from: second)
+        #expect(b.messages(ofType: "refused").count == 2, "once the gesture ends anyone may drive")
+        let last = try #require(b.messages(ofType: "frame").last)
+        #expect((last["input"] as? [String: Any])?["viewer"] as? String == "v2")
+    }
+
+    @Test func aDriverThatDisconnectsMidGestureReleasesTheRoomAtOnce() throws {
+        let h = Harness()
+        let (first, _) = h.viewer()
+        let (second, b) = h.viewer()
+        h.input(1, t: 0, "pointerDown", #""x":100,"y":400"#, from: first)
+        h.input(2, t: 10, "pointerMove", #""x":100,"y":300"#, from: first)
+        b.clear()
+        h.hub.closed(first)
+        let presence = try #require(b.messages(ofType: "presence").last)
+        #expect(presence["viewers"] as? Int == 1)
+        #expect(presence["driver"] is NSNull)
+        h.tick()
+        h.input(1, t: 0, "pointerDown", #""x":100,"y":400"#, from: second)
+        #expect(b.messages(ofType: "refused").isEmpty)
+        #expect(b.messages(ofType: "presence").last?["driver"] as? String == "v2")
+    }
+
+    @Test func presenceOnJoinAndLeave() {
+        let h = Harness()
+        let (_, a) = h.viewer()
+        let (second, _) = h.viewer()
+        #expect(a.messages(ofType: "presence").last?["viewers"] as? Int == 2)
+        h.hub.closed(second)
+        #expect(a.messages(ofType: "presence").last?["viewers"] as? Int == 1)
+    }
+
+    @Test func lockedRoomOnlyLetsKeyHoldersDrive() throws {
+        let h = Harness()
+        let (owner, a) = h.viewer(joining: "locked", extra: #","lock":true,"driverKey":"secret""#)
+        let (guest, g) = h.viewer(joining: "locked")
+        let (friend, f) = h.viewer(joining: "locked", extra: #","driverKey":"secret""#)
+        h.input(1, t: 0, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: guest)
+        #expect((g.messages(ofType: "refused").first?["reason"] as? String)?.contains("locked") == true)
+        h.input(1, t: 0, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: owner)
+        h.tick()
+        h.input(1, t: 0, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: friend)
+        #expect(a.messages(ofType: "refused").isEmpty)
+        #expect(f.messages(ofType: "refused").isEmpty)
+    }
+
+    @Test func inputTimeGoingBackwardsIsRefused() {
+        let h = Harness()
+        let (driver, a) = h.viewer()
+        h.input(1, t: 100, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: driver)
+        h.tick()
+        h.input(2, t: 50, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: driver)
+        #expect(a.messages(ofType: "refused").first?["input"] as? Int == 2)
+    }
+}
+

@@ -1,0 +1,137 @@
+import Testing
+import WebSockets
+@testable import ScrollcastServer
+
+@Suite("Frames and fan-out")
+struct FanOutTests {
+    @Test func joinerGetsSnapshotFirstAndNothingElseWhileIdle() throws {
+        let h = Harness()
+        let (_, sink) = h.viewer()
+        let first = try #require(sink.messages.first)
+        #expect(first["type"] as? String == "snapshot")
+        #expect(first["room"] as? String == "demo")
+        #expect(first["viewers"] as? Int == 1)
+        let scene = try #require(first["scene"] as? [String: Any])
+        let sections = try #require(scene["sections"] as? [[String: Any]])
+        #expect(sections.count == 2)
+        #expect((sections[1]["rows"] as? [Int])?.first == 20)
+        #expect(first["frame"] is [String: Any])
+        #expect(sink.messages.count == 1)
+    }
+
+    @Test func idleRoomSendsNothing() {
+        let h = Harness()
+        let (_, a) = h.viewer()
+        let (_, b) = h.viewer()
+        a.clear(); b.clear()
+        h.tick(120)
+        #expect(a.received.isEmpty)
+        #expect(b.received.isEmpty)
+        #expect(!h.hub.registry.needsTicks)
+    }
+
+    @Test func inputGetsAFrameAtOnceAndEveryViewerGetsTheSameMessage() throws {
+        let h = Harness()
+        let (driver, a) = h.viewer()
+        let (_, b) = h.viewer()
+        let (_, other) = h.viewer(joining: "elsewhere")
+        a.clear(); b.clear(); other.clear()
+
+        h.input(1, t: 100, "wheel", #""dx":0,"dy":40,"mode":"pixel""#, from: driver)
+
+        let frameA = try #require(a.received.last)
+        let frameB = try #require(b.received.last)
+        #expect(frameA === frameB, "one encoded message is shared by all viewers of the room")
+        #expect(frameA.bytes == frameB.bytes)
+        let json = decodeJSON(frameA)
+        #expect(json["type"] as? String == "frame")
+        #expect(json["seq"] as? Int == 1)
+        let input = try #require(json["input"] as? [String: Any])
+        #expect(input["viewer"] as? String == "v1")
+        #expect(input["id"] as? Int == 1)
+        #expect(other.received.isEmpty, "a viewer of another room gets none of these frames")
+    }
+
+    @Test func neverMoreThanOneFramePerTickWindow() throws {
+        let h = Harness()
+        let (driver, a) = h.viewer()
+        a.clear()
+        h.input(1, t: 0, "pointerDown", #""x":100,"y":400"#, from: driver)
+        h.input(2, t: 4, "pointerMove", #""x":100,"y":390"#, from: driver)
+        h.input(3, t: 8, "pointerMove", #""x":100,"y":380"#, from: driver)
+        #expect(a.messages(ofType: "frame").count == 1, "later inputs in the same window wait for the tick")
+        h.tick()
+        let frames = a.messages(ofType: "frame")
+        #expect(frames.count == 2)
+        #expect((frames.last?["input"] as? [String: Any])?["id"] as? Int == 3, "the waiting frame names the last input")
+        #expect(frames.last?["seq"] as? Int == 2)
+    }
+
+    @Test func lateJoinerGetsSnapshotOfLatestFrameThenTheSameFrames() throws {
+        let h = Harness()
+        let (driver, a) = h.viewer()
+        h.input(1, t: 0, "pointerDown", #""x":100,"y":400"#, from: driver)
+        h.tick()
+        h.input(2, t: 20, "pointerMove", #""x":100,"y":300"#, from: driver)
+        let lastSeq = try #require(a.messages(ofType: "frame").last?["seq"] as? Int)
+        let lastOffset = try #require(a.messages(ofType: "frame").last?["offset"] as? Double)
+
+        let (_, late) = h.viewer()
+        let snapshot = try #require(late.messages.first)
+        #expect(snapshot["type"] as? String == "snapshot")
+        let frame = try #require(snapshot["frame"] as? [String: Any])
+        #expect(frame["seq"] as? Int == lastSeq)
+        #expect(frame["offset"] as? Double == lastOffset)
+        #expect(snapshot["driver"] as? String == "v1")
+
+        a.clear(); late.clear()
+        h.tick()
+        h.input(3, t: 40, "pointerMove", #""x":100,"y":250"#, from: driver)
+        let aFrames = a.received.filter { decodeJSON($0)["type"] as? String == "frame" }
+        let lateFrames = late.received.filter { decodeJSON($0)["type"] as? String == "frame" }
+        #expect(!aFrames.isEmpty)
+        #expect(aFrames.map(\.bytes) == lateFrames.map(\.bytes))
+        #expect(decodeJSON(lateFrames[0])["seq"] as? Int == lastSeq + 1)
+    }
+
+    @Test func slowViewerSkipsFramesAndTheSkipsAreCounted() throws {
+        let h = Harness()
+        let (driver, a) = h.viewer()
+        let (_, slow) = h.viewer()
+        slow.isSlow = true
+        h.input(1, t: 0, "pointerDown", #""x":100,"y":400"#, from: driver)
+        for i in 0..<5 {
+            h.tick()
+            h.input(UInt64(i + 2), t: Double(20 * (i + 1)), "pointerMove", #""x":100,"y":\#(380 - 10 * i)"#, from: driver)
+        }
+        let sent = a.messages(ofType: "frame").count
+        #expect(sent >= 5)
+        #expect(h.metric(ServerMetrics.Name.framesSkipped) == Double(sent - 1))
+        #expect(h.metric(ServerMetrics.Name.framesSent) == Double(2 * sent))
+    }
+
+    @Test func animatingRoomSendsAFramePerTickUntilItSettlesThenNothing() throws {
+        let h = Harness()
+        let (driver, a) = h.viewer()
+        a.clear()
+        // A quick fling: the engine decelerates for a while after pointerUp.
+        h.input(1, t: 0, "pointerDown", #""x":100,"y":600"#, from: driver)
+        for i in 1...5 {
+            h.tick()
+            h.input(UInt64(i + 1), t: Double(16 * i), "pointerMove", #""x":100,"y":\#(600 - 40 * i)"#, from: driver)
+        }
+        h.tick()
+        h.input(7, t: 96, "pointerUp", #""x":100,"y":400"#, from: driver)
+        var ticks = 0
+        while ticks < 5000, (a.messages(ofType: "frame").last?["animating"] as? Bool) != false {
+            let before = a.received.count
+            h.tick()
+            #expect(a.received.count - before <= 1, "at most one frame per tick")
+            ticks += 1
+        }
+        #expect(a.messages(ofType: "frame").last?["animating"] as? Bool == false)
+        a.clear()
+        h.tick(60)
+        #expect(a.received.isEmpty, "a settled room sends nothing")
+    }
+}
