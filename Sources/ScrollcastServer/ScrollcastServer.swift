@@ -146,7 +146,7 @@ public final class ScrollcastServer: WebSocketServerDelegate, @unchecked Sendabl
     private func scheduleTick(at deadline: Double) {
         tickScheduled = true
         let delay = max(0, (deadline - clock.nowMilliseconds()).rounded())
-        socketServer.schedule(afterMilliseconds: Int(delay)) { [self] in
+        socketServer.schedule(afterMilliseconds: delay) { [self] in
             tickScheduled = false
             hub.registry.tick()
             guard hub.registry.needsTicks else { return }

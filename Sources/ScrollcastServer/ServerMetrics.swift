@@ -5,19 +5,19 @@ import Prometheus
 /// Prometheus registry instead of the process-wide bootstrap).
 public final class ServerMetrics: @unchecked Sendable {
     /// Open viewer connections.
-    let viewers: Gauge
+    let viewers: Metrics.Gauge
     /// Live rooms.
-    let rooms: Gauge
+    let rooms: Metrics.Gauge
     /// Frames handed to connections (one per viewer per frame).
-    let framesSent: Counter
+    let framesSent: Metrics.Counter
     /// Frames replaced by a newer one before a slow viewer's connection could write them.
-    let framesSkipped: Counter
+    let framesSkipped: Metrics.Counter
     /// Inputs applied to a scene.
-    let inputs: Counter
+    let inputs: Metrics.Counter
     /// Inputs answered with `refused`.
-    let refusedInputs: Counter
+    let refusedInputs: Metrics.Counter
     /// Payload bytes handed to connections.
-    let bytesOut: Counter
+    let bytesOut: Metrics.Counter
     /// Time to encode one room frame (once per room per tick).
     let frameEncodeTime: Metrics.Timer
 
@@ -43,13 +43,13 @@ public final class ServerMetrics: @unchecked Sendable {
 
     /// Metrics made by `factory`.
     public init(factory: any MetricsFactory) {
-        viewers = Gauge(label: Name.viewers, factory: factory)
-        rooms = Gauge(label: Name.rooms, factory: factory)
-        framesSent = Counter(label: Name.framesSent, factory: factory)
-        framesSkipped = Counter(label: Name.framesSkipped, factory: factory)
-        inputs = Counter(label: Name.inputs, factory: factory)
-        refusedInputs = Counter(label: Name.refusedInputs, factory: factory)
-        bytesOut = Counter(label: Name.bytesOut, factory: factory)
+        viewers = Metrics.Gauge(label: Name.viewers, factory: factory)
+        rooms = Metrics.Gauge(label: Name.rooms, factory: factory)
+        framesSent = Metrics.Counter(label: Name.framesSent, factory: factory)
+        framesSkipped = Metrics.Counter(label: Name.framesSkipped, factory: factory)
+        inputs = Metrics.Counter(label: Name.inputs, factory: factory)
+        refusedInputs = Metrics.Counter(label: Name.refusedInputs, factory: factory)
+        bytesOut = Metrics.Counter(label: Name.bytesOut, factory: factory)
         frameEncodeTime = Metrics.Timer(label: Name.frameEncodeTime, factory: factory)
     }
 

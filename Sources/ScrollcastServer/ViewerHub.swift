@@ -71,7 +71,7 @@ public final class ViewerHub {
         switch message {
         case .binary:
             return fail(id, WireError("binary messages are not part of scrollcast.v1; send JSON text",
-                                      closeCode: ScrollWire.CloseCode.unsupportedData))
+                                      closeCode: WebSockets.CloseCode.unsupportedData.rawValue))
         case .text(let text):
             bytes = Array(text.utf8)
         }

@@ -89,14 +89,14 @@ struct ScrollcastCommand: ParsableCommand {
         } catch {
             throw ValidationError("cannot listen on \(host):\(port): \(error)")
         }
-        print("scrollcast listening on http://\(host):\(boundPort)")
-        fflush(stdout)
+        // Unbuffered write: scripts wait for this line to learn the port.
+        FileHandle.standardOutput.write(Data("scrollcast listening on http://\(host):\(boundPort)\n".utf8))
         logger.info("serving", metadata: ["public": "\(configuration.publicDirectory)", "fps": "\(fps)"])
 
         ShutdownSignals.install { signal in
             logger.info("shutting down", metadata: ["signal": "\(signal)"])
             server.shutdown()
-            exit(0)
+            Foundation.exit(0)
         }
         dispatchMain()
     }

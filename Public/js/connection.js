@@ -1,0 +1,123 @@
+// The WebSocket to the server (docs/protocol.md): join a room, hand every message to the page,
+// reconnect by itself with exponential backoff, and resync from the next snapshot.
+
+/** Subprotocol the server requires. */
+export const SUBPROTOCOL = "scrollcast.v1";
+
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 5000;
+
+/** The WebSocket URL for this page's origin: ws(s)://host/ws. */
+export function socketURL(loc = window.location) {
+  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${loc.host}/ws`;
+}
+
+/** Room names the protocol accepts: 1–64 of A–Z a–z 0–9 _ - . */
+export function isValidRoom(name) {
+  return typeof name === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(name);
+}
+
+/** The room from ?room=, or "demo" when absent or invalid. */
+export function roomFromLocation(loc = window.location) {
+  const room = new URLSearchParams(loc.search).get("room");
+  return isValidRoom(room) ? room : "demo";
+}
+
+/**
+ * One logical connection that survives socket losses.
+ * Callbacks: onMessage(msg), onStatus({connected, joined, retryInMs, attempt, closeCode, closeReason}).
+ */
+export class Connection {
+  constructor({ url, room, onMessage, onStatus }) {
+    this.url = url;
+    this.room = room;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.socket = null;
+    this.joined = false;
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.stopped = false;
+  }
+
+  start() {
+    this.stopped = false;
+    this.open();
+  }
+
+  /** Closes for good (no reconnect). */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    if (this.socket) this.socket.close(1000);
+  }
+
+  get isOpen() {
+    return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
+  }
+
+  /** Sends one message object; returns false when there is no joined socket to send on. */
+  send(message) {
+    if (!this.isOpen || !this.joined) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  open() {
+    let socket;
+    try {
+      socket = new WebSocket(this.url, SUBPROTOCOL);
+    } catch (error) {
+      this.scheduleRetry({ code: 0, reason: String(error) });
+      return;
+    }
+    this.socket = socket;
+    this.joined = false;
+    socket.onopen = () => {
+      socket.send(JSON.stringify({ type: "join", room: this.room, client: "scrollcast-page/1" }));
+      this.report({ connected: true, joined: false });
+    };
+    socket.onmessage = (event) => {
+      if (typeof event.data !== "string") return;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        console.warn("scrollcast: ignoring a message that is not JSON");
+        return;
+      }
+      if (!message || typeof message.type !== "string") return;
+      if (message.type === "snapshot") {
+        // A snapshot proves the join worked: the next loss starts the backoff afresh.
+        this.joined = true;
+        this.attempt = 0;
+        this.report({ connected: true, joined: true });
+      }
+      if (message.type === "error") console.warn("scrollcast server error:", message.message);
+      this.onMessage(message);
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.joined = false;
+      if (!this.stopped) this.scheduleRetry({ code: event.code, reason: event.reason });
+    };
+    // onerror is always followed by onclose, which does the work.
+    socket.onerror = () => {};
+  }
+
+  scheduleRetry({ code, reason }) {
+    const base = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** this.attempt);
+    // Jitter spreads the reconnects of many viewers after a server restart.
+    const delay = Math.round(base * (0.75 + Math.random() * 0.25));
+    this.attempt += 1;
+    this.report({ connected: false, joined: false, retryInMs: delay, attempt: this.attempt, closeCode: code, closeReason: reason });
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  report(status) {
+    this.onStatus({ retryInMs: 0, attempt: this.attempt, closeCode: null, closeReason: "", ...status });
+  }
+}

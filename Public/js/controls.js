@@ -1,0 +1,148 @@
+// The page's DOM controls: room and share link, scroll-to-row, presence, the stats overlay,
+// reduced motion, the disconnected banner and the refused toast. No canvas, no socket.
+
+const $ = (id) => document.getElementById(id);
+
+/** Wires the controls; callbacks: onScrollToRow({section,row,position,animated}), onReducedMotion(on). */
+export class Controls {
+  constructor({ room, onScrollToRow, onReducedMotion }) {
+    this.room = room;
+    this.scene = null;
+    this.toastTimer = null;
+    this.onScrollToRow = onScrollToRow;
+    this.onReducedMotion = onReducedMotion;
+
+    const shareURL = shareLinkFor(room);
+    $("room-name").textContent = room;
+    $("summary-room").textContent = `· ${room}`;
+    $("share-link").href = shareURL;
+    $("share-link").textContent = "share link";
+    $("room-input").value = room;
+    document.title = `Scrollcast · ${room}`;
+
+    $("copy-link").addEventListener("click", () => this.copyShareLink(shareURL));
+    $("room-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const input = $("room-input");
+      if (!input.checkValidity() || !input.value) { input.reportValidity(); return; }
+      window.location.search = `?room=${encodeURIComponent(input.value)}`;
+    });
+
+    $("scroll-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.submitScroll();
+    });
+
+    // Reduced motion starts from the system setting and follows it until the user toggles.
+    const query = window.matchMedia?.("(prefers-reduced-motion: reduce)");
+    this.reducedMotion = Boolean(query?.matches);
+    const box = $("reduced-motion");
+    box.checked = this.reducedMotion;
+    $("reduced-motion-hint").textContent = query?.matches ? "Your system asks for reduced motion." : "";
+    box.addEventListener("change", () => {
+      this.reducedMotion = box.checked;
+      this.onReducedMotion(box.checked);
+    });
+    query?.addEventListener?.("change", (e) => {
+      box.checked = e.matches;
+      this.reducedMotion = e.matches;
+      $("reduced-motion-hint").textContent = e.matches ? "Your system asks for reduced motion." : "";
+      this.onReducedMotion(e.matches);
+    });
+
+    // Phones: fold the controls so the table gets the screen.
+    if (window.matchMedia?.("(max-width: 720px)").matches) $("controls-details").open = false;
+  }
+
+  /** Adopts a scene's sections so scroll-to-row can check its numbers. */
+  setScene(scene) {
+    this.scene = scene;
+    const sections = scene?.sections ?? [];
+    $("scroll-section").max = String(Math.max(0, sections.length - 1));
+    this.updateRowLimit();
+    $("scroll-section").oninput = () => this.updateRowLimit();
+  }
+
+  updateRowLimit() {
+    const sections = this.scene?.sections ?? [];
+    const s = Number($("scroll-section").value);
+    const rows = sections[s]?.rows?.length ?? 0;
+    $("scroll-row").max = String(Math.max(0, rows - 1));
+  }
+
+  submitScroll() {
+    const status = $("scroll-status");
+    const section = Number($("scroll-section").value);
+    const row = Number($("scroll-row").value);
+    const sections = this.scene?.sections ?? [];
+    if (!Number.isInteger(section) || section < 0 || section >= sections.length) {
+      status.textContent = `Section must be 0–${Math.max(0, sections.length - 1)}.`;
+      return;
+    }
+    const rows = sections[section].rows?.length ?? 0;
+    if (!Number.isInteger(row) || row < 0 || row >= rows) {
+      status.textContent = `Row must be 0–${Math.max(0, rows - 1)} in section ${section}.`;
+      return;
+    }
+    const sent = this.onScrollToRow({
+      section,
+      row,
+      position: $("scroll-position").value,
+      animated: $("scroll-animated").checked,
+    });
+    status.textContent = sent ? "" : "Not connected.";
+  }
+
+  async copyShareLink(url) {
+    const status = $("copy-status");
+    try {
+      await navigator.clipboard.writeText(url);
+      status.textContent = "Copied.";
+    } catch {
+      // No clipboard permission (e.g. plain http on a LAN address): show it to copy by hand.
+      window.prompt("Copy this link:", url);
+      status.textContent = "";
+    }
+    setTimeout(() => { status.textContent = ""; }, 2500);
+  }
+
+  /** Viewer count and who drives ("you" when it is this viewer). */
+  setPresence({ viewers, driver, me }) {
+    const count = Number.isFinite(viewers) ? viewers : 0;
+    const who = driver == null ? "nobody is driving" : driver === me ? "you are driving" : `${driver} is driving`;
+    $("presence").textContent = `${count} viewer${count === 1 ? "" : "s"} · ${who}`;
+  }
+
+  /** The overlay: fps and latency (ms), null when unknown. */
+  setStats({ fps, median, p99 }) {
+    $("fps").textContent = `${Math.round(fps)} fps`;
+    $("latency").textContent = median == null
+      ? "latency –"
+      : `latency ${Math.round(median)} ms (p99 ${Math.round(p99)} ms)`;
+  }
+
+  /** Shows (text) or hides (null) the disconnected banner. */
+  setBanner(text) {
+    const banner = $("banner");
+    if (text == null) { banner.hidden = true; return; }
+    banner.textContent = text;
+    banner.hidden = false;
+  }
+
+  /** A short message that hides itself. */
+  toast(text) {
+    const toast = $("toast");
+    toast.textContent = text;
+    toast.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => { toast.hidden = true; }, 3000);
+  }
+}
+
+/** This page's URL for `room`, to share. */
+export function shareLinkFor(room, loc = window.location) {
+  const url = new URL(loc.href);
+  url.search = `?room=${encodeURIComponent(room)}`;
+  url.hash = "";
+  return url.toString();
+}

@@ -1,0 +1,222 @@
+// Raw input from the canvas to the server: pointer events (mouse, pen, touch) with their own
+// timestamps and coalesced samples, wheel deltas as the browser gave them, and scroll keys.
+// No physics here: positions are only mapped into the room's logical viewport.
+
+const WHEEL_MODES = ["pixel", "line", "page"];
+
+const KEY_COMMANDS = {
+  ArrowUp: "arrowUp",
+  ArrowDown: "arrowDown",
+  PageUp: "pageUp",
+  PageDown: "pageDown",
+  Home: "home",
+  End: "end",
+};
+
+/** The protocol key command for a keydown, or null when the key is not a scroll key. */
+export function keyCommand(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return null;
+  if (event.key === " " || event.code === "Space") return event.shiftKey ? "shiftSpace" : "space";
+  return KEY_COMMANDS[event.key] ?? null;
+}
+
+/** The protocol name of a WheelEvent.deltaMode. */
+export function wheelMode(deltaMode) {
+  return WHEEL_MODES[deltaMode] ?? "pixel";
+}
+
+// Stay under the server's limit (240/s sustained, bursts of 120) with room to spare.
+const BUCKET_CAPACITY = 100;
+const BUCKET_RATE_PER_MS = 0.2;
+
+/**
+ * Numbers inputs, keeps their timestamps from going backwards, paces them under the server's
+ * rate limit (merging surplus moves and wheel deltas, never dropping a down, up or key) and
+ * remembers when each id was sent so the overlay can measure input-to-frame latency.
+ */
+export class InputSender {
+  /** `transmit(message)` sends one message and returns false when it could not. */
+  constructor({ transmit, now = () => performance.now() }) {
+    this.transmit = transmit;
+    this.now = now;
+    this.nextId = 1;
+    this.lastT = 0;
+    this.tokens = BUCKET_CAPACITY;
+    this.tokensAt = now();
+    this.pending = null;
+    this.flushTimer = null;
+    /** id → performance.now() when sent. */
+    this.sentAt = new Map();
+    this.sentCount = 0;
+  }
+
+  /** Sends at once (flushing any merged input first). Returns the id, or null if not sent. */
+  sendNow(kind, fields, t) {
+    this.flushPending();
+    this.refill();
+    this.tokens = Math.max(this.tokens - 1, -BUCKET_CAPACITY);
+    return this.emit(kind, fields, t);
+  }
+
+  /** A pointer move: sent now if the budget allows, else merged into the next paced send. */
+  sendMove(fields, t) {
+    this.refill();
+    if (this.pending && this.pending.kind !== "pointerMove") this.flushPending();
+    if (!this.pending && this.tokens >= 1) {
+      this.tokens -= 1;
+      return this.emit("pointerMove", fields, t);
+    }
+    this.pending = { kind: "pointerMove", fields, t };
+    this.scheduleFlush();
+    return null;
+  }
+
+  /** Wheel deltas: sent now if the budget allows, else summed with others of the same mode. */
+  sendWheel(fields, t) {
+    this.refill();
+    if (this.pending && (this.pending.kind !== "wheel" || this.pending.fields.mode !== fields.mode)) this.flushPending();
+    if (!this.pending && this.tokens >= 1) {
+      this.tokens -= 1;
+      return this.emit("wheel", fields, t);
+    }
+    if (this.pending) {
+      this.pending.fields = { dx: this.pending.fields.dx + fields.dx, dy: this.pending.fields.dy + fields.dy, mode: fields.mode };
+      this.pending.t = t;
+    } else {
+      this.pending = { kind: "wheel", fields: { ...fields }, t };
+    }
+    this.scheduleFlush();
+    return null;
+  }
+
+  /** Drops a merged move (e.g. when its gesture was refused). */
+  discardPending() {
+    this.pending = null;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+  }
+
+  /** Forgets send times up to `id`: a frame naming `id` has covered them. */
+  forgetThrough(id) {
+    for (const key of this.sentAt.keys()) {
+      if (key <= id) this.sentAt.delete(key);
+      else break;
+    }
+  }
+
+  refill() {
+    const now = this.now();
+    this.tokens = Math.min(BUCKET_CAPACITY, this.tokens + (now - this.tokensAt) * BUCKET_RATE_PER_MS);
+    this.tokensAt = now;
+  }
+
+  scheduleFlush() {
+    if (this.flushTimer !== null) return;
+    const wait = Math.max(1, Math.ceil((1 - this.tokens) / BUCKET_RATE_PER_MS));
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.refill();
+      this.flushPending();
+    }, wait);
+  }
+
+  flushPending() {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    this.tokens -= 1;
+    this.emit(pending.kind, pending.fields, pending.t);
+  }
+
+  emit(kind, fields, t) {
+    // Timestamps from different sources (coalesced samples, keys, wheel) must never go backwards.
+    const stamp = Math.max(this.lastT, Number.isFinite(t) ? t : this.now());
+    const id = this.nextId;
+    const message = { type: "input", id, t: Math.round(stamp * 1000) / 1000, kind, ...fields };
+    if (!this.transmit(message)) return null;
+    this.nextId += 1;
+    this.lastT = stamp;
+    this.sentAt.set(id, this.now());
+    // Bound the map: ids never answered (refused, superseded) must not pile up.
+    if (this.sentAt.size > 2000) this.forgetThrough(id - 1000);
+    this.sentCount += 1;
+    return id;
+  }
+}
+
+/**
+ * Listens to the canvas and feeds `sender`. `toLogical(clientX, clientY)` maps to viewport pt.
+ * Returns an object with `refused(id)` so a refused gesture stops streaming its moves.
+ */
+export function attachInput({ canvas, sender, toLogical, onUserInput = () => {} }) {
+  let activePointer = null;   // pointerId of the gesture we are streaming
+  let gestureDownId = null;   // input id of its pointerDown
+  let gestureRefused = false;
+
+  const point = (e) => {
+    const p = toLogical(e.clientX, e.clientY);
+    return { x: round2(p.x), y: round2(p.y) };
+  };
+
+  canvas.addEventListener("pointerdown", (e) => {
+    if (activePointer !== null) return;              // one finger drives; others are ignored
+    if (e.pointerType === "mouse" && e.button !== 0) return;
+    e.preventDefault();
+    canvas.focus({ preventScroll: true });
+    try { canvas.setPointerCapture(e.pointerId); } catch { /* pointer already gone */ }
+    activePointer = e.pointerId;
+    gestureRefused = false;
+    gestureDownId = sender.sendNow("pointerDown", point(e), e.timeStamp);
+    onUserInput();
+  });
+
+  canvas.addEventListener("pointermove", (e) => {
+    if (e.pointerId !== activePointer || gestureRefused) return;
+    const samples = typeof e.getCoalescedEvents === "function" ? e.getCoalescedEvents() : [];
+    for (const sample of samples.length ? samples : [e]) sender.sendMove(point(sample), sample.timeStamp);
+  });
+
+  const finish = (e, kind) => {
+    if (e.pointerId !== activePointer) return;
+    activePointer = null;
+    if (gestureRefused) { sender.discardPending(); return; }
+    if (kind === "pointerUp") sender.sendNow("pointerUp", point(e), e.timeStamp);
+    else sender.sendNow("pointerCancel", {}, e.timeStamp);
+  };
+  canvas.addEventListener("pointerup", (e) => finish(e, "pointerUp"));
+  canvas.addEventListener("pointercancel", (e) => finish(e, "pointerCancel"));
+  canvas.addEventListener("lostpointercapture", (e) => finish(e, "pointerCancel"));
+
+  canvas.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    if (e.deltaX === 0 && e.deltaY === 0) return;
+    sender.sendWheel({ dx: e.deltaX, dy: e.deltaY, mode: wheelMode(e.deltaMode) }, e.timeStamp);
+    onUserInput();
+  }, { passive: false });
+
+  canvas.addEventListener("keydown", (e) => {
+    const key = keyCommand(e);
+    if (!key) return;
+    e.preventDefault();
+    sender.sendNow("key", { key }, e.timeStamp);
+    onUserInput();
+  });
+
+  // Long presses on touch screens would otherwise open a context menu.
+  canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+
+  return {
+    refused(id) {
+      if (id !== null && id === gestureDownId && activePointer !== null) {
+        gestureRefused = true;
+        sender.discardPending();
+      }
+    },
+  };
+}
+
+function round2(v) {
+  return Math.round(v * 100) / 100;
+}

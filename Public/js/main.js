@@ -1,0 +1,273 @@
+// Wires the page together: connection → state → one animation-frame loop → renderer, and
+// canvas input → server. This is the only place that calls requestAnimationFrame.
+
+import { Connection, roomFromLocation, socketURL } from "./connection.js";
+import { InputSender, attachInput } from "./input.js";
+import { Renderer } from "./draw.js";
+import { Controls } from "./controls.js";
+import { RollingWindow } from "./stats.js";
+
+const STATS_WINDOW_MS = 5000;
+
+const room = roomFromLocation();
+const canvas = document.getElementById("view");
+const phone = document.getElementById("phone");
+const stage = document.getElementById("stage");
+
+/** Page state, readable by tests through window.scrollcast.state; nothing reads it back to decide. */
+const state = {
+  room,
+  connected: false,
+  joined: false,
+  viewer: null,
+  viewers: 0,
+  driver: null,
+  snapshots: 0,
+  reconnectAttempt: 0,
+  lastFrame: null,          // the newest frame drawn (parsed)
+  lastReceivedSeq: null,
+  framesReceived: 0,
+  framesDrawn: 0,
+  framesSkipped: 0,         // received but superseded before an animation frame came
+  seqGaps: 0,               // frames the server produced that never reached us
+  refusedCount: 0,
+  lastRefused: null,
+  rowMoves: 0,
+  rowMoveVersion: 0,
+  order: [],                // row ids per section, kept current with rowMoved
+  inputsSent: 0,
+  lastInputId: 0,
+  latency: { median: null, p99: null, samples: 0 },
+  fps: 0,
+  reducedMotion: false,
+  canvas: { cssWidth: 0, cssHeight: 0, dpr: 1, width: 0, height: 0 },
+  errors: [],
+  images: { ready: false, background: "none", layers: [] },
+};
+
+let scene = null;
+let pendingFrame = null;      // newest frame not yet drawn: never a queue
+let redrawWanted = false;     // something besides a new frame changed the picture
+let rafHandle = 0;
+let laidOutViewport = null;   // the viewport size the phone frame was last fitted to
+
+const fpsWindow = new RollingWindow(2000);
+const latencyWindow = new RollingWindow(STATS_WINDOW_MS);
+
+const renderer = new Renderer(canvas, {
+  onNeedsRedraw: () => {
+    state.images = renderer.imageStatus();
+    redrawWanted = true;
+    scheduleDraw();
+  },
+});
+
+const connection = new Connection({
+  url: socketURL(),
+  room,
+  onMessage: handleMessage,
+  onStatus: handleStatus,
+});
+
+const sender = new InputSender({
+  transmit: (message) => {
+    if (!connection.send(message)) return false;
+    state.inputsSent += 1;
+    state.lastInputId = message.id;
+    return true;
+  },
+});
+
+const input = attachInput({
+  canvas,
+  sender,
+  toLogical: (x, y) => renderer.toLogical(x, y, state.lastFrame),
+});
+
+const controls = new Controls({
+  room,
+  onScrollToRow: ({ section, row, position, animated }) =>
+    sender.sendNow("scrollToRow", { section, row, position, animated }, performance.now()) !== null,
+  onReducedMotion: (on) => {
+    state.reducedMotion = on;
+    sender.sendNow("reducedMotion", { on }, performance.now());
+  },
+});
+state.reducedMotion = controls.reducedMotion;
+
+function handleStatus(status) {
+  state.connected = status.connected;
+  state.joined = status.joined;
+  state.reconnectAttempt = status.attempt;
+  if (status.joined) {
+    controls.setBanner(null);
+  } else if (status.connected) {
+    controls.setBanner(`Joining room “${room}”…`);
+  } else {
+    const seconds = Math.max(1, Math.round(status.retryInMs / 1000));
+    const why = status.closeCode === 1013 ? "Server is full. " : status.closeCode === 1001 ? "Server restarting. " : "";
+    controls.setBanner(`Disconnected. ${why}Reconnecting in ${seconds} s (attempt ${status.attempt})…`);
+    if (!scene) redrawWanted = true;
+    scheduleDraw();
+  }
+}
+
+function handleMessage(message) {
+  switch (message.type) {
+    case "snapshot": return adoptSnapshot(message);
+    case "frame": return receiveFrame(message);
+    case "presence": return setPresence(message.viewers, message.driver);
+    case "rowMoved": return applyRowMove(message);
+    case "refused": return handleRefused(message);
+    case "error":
+      state.errors.push(String(message.message ?? ""));
+      return undefined;
+    default:
+      return undefined;   // newer servers may add types; ignore them
+  }
+}
+
+function adoptSnapshot(message) {
+  scene = message.scene ?? {};
+  state.snapshots += 1;
+  state.viewer = message.viewer ?? null;
+  state.order = (scene.sections ?? []).map((section) => [...(section.rows ?? [])]);
+  state.rowMoveVersion = 0;
+  state.lastReceivedSeq = null;
+  renderer.setScene(scene, `Scrollcast · ${message.room ?? room}`);
+  state.images = renderer.imageStatus();
+  controls.setScene(scene);
+  setPresence(message.viewers, message.driver);
+  window.scrollcast.scene = scene;
+  layoutStage();
+  if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
+  if (message.frame) receiveFrame(message.frame);
+}
+
+function receiveFrame(frame) {
+  if (typeof frame.seq === "number" && state.lastReceivedSeq !== null) {
+    if (frame.seq <= state.lastReceivedSeq) return;   // stale or duplicate
+    state.seqGaps += frame.seq - state.lastReceivedSeq - 1;
+  }
+  if (typeof frame.seq === "number") state.lastReceivedSeq = frame.seq;
+  state.framesReceived += 1;
+  if (pendingFrame) state.framesSkipped += 1;
+  pendingFrame = frame;
+  scheduleDraw();
+}
+
+function setPresence(viewers, driver) {
+  state.viewers = Number.isFinite(viewers) ? viewers : state.viewers;
+  state.driver = driver ?? null;
+  controls.setPresence({ viewers: state.viewers, driver: state.driver, me: state.viewer });
+}
+
+function applyRowMove(move) {
+  const from = move.from ?? {};
+  const to = move.to ?? {};
+  const source = state.order[from.s];
+  const target = state.order[to.s];
+  if (!source || !target) return;
+  // Trust the row id over the index if they ever disagree.
+  let index = source[from.r] === move.rowId ? from.r : source.indexOf(move.rowId);
+  if (index < 0) return;
+  source.splice(index, 1);
+  target.splice(Math.min(Math.max(0, to.r), target.length), 0, move.rowId);
+  state.rowMoves += 1;
+  state.rowMoveVersion = Number.isFinite(move.version) ? move.version : state.rowMoveVersion + 1;
+  if (scene?.sections) {
+    scene.sections.forEach((section, i) => { section.rows = [...state.order[i]]; });
+    controls.setScene(scene);
+  }
+}
+
+function handleRefused(message) {
+  state.refusedCount += 1;
+  state.lastRefused = message;
+  input.refused(message.input ?? null);
+  const reason = message.reason || "Someone else is driving; try again when their gesture ends.";
+  controls.toast(`Input refused: ${reason}`);
+}
+
+function scheduleDraw() {
+  if (rafHandle) return;
+  rafHandle = requestAnimationFrame(drawNow);
+}
+
+function drawNow() {
+  rafHandle = 0;
+  const frame = pendingFrame;
+  pendingFrame = null;
+  const now = performance.now();
+  if (frame) {
+    renderer.draw(frame);
+    state.lastFrame = frame;
+    state.framesDrawn += 1;
+    fpsWindow.add(now, 1);
+    noteLatency(frame, now);
+    const v = renderer.viewport(frame);
+    if (!laidOutViewport || v.width !== laidOutViewport.width || v.height !== laidOutViewport.height) layoutStage();
+  } else if (redrawWanted) {
+    if (state.lastFrame) renderer.draw(state.lastFrame);
+    else renderer.drawWaiting(state.connected ? "Joining…" : "Connecting…");
+  }
+  redrawWanted = false;
+}
+
+function noteLatency(frame, now) {
+  const applied = frame.input;
+  if (!applied || applied.viewer !== state.viewer || typeof applied.id !== "number") return;
+  const sentAt = sender.sentAt.get(applied.id);
+  sender.forgetThrough(applied.id);
+  if (sentAt === undefined) return;
+  latencyWindow.add(now, now - sentAt);
+}
+
+function updateStats() {
+  const now = performance.now();
+  state.fps = fpsWindow.rate(now);
+  state.latency = {
+    median: latencyWindow.quantile(now, 0.5),
+    p99: latencyWindow.quantile(now, 0.99),
+    samples: latencyWindow.values.length,
+  };
+  controls.setStats({ fps: state.fps, median: state.latency.median, p99: state.latency.p99 });
+}
+
+/** Sizes the phone frame to the room's aspect ratio within the stage, and the canvas to match. */
+function layoutStage() {
+  const viewport = renderer.viewport(state.lastFrame ?? pendingFrame);
+  laidOutViewport = { width: viewport.width, height: viewport.height };
+  const box = stage.getBoundingClientRect();
+  const style = getComputedStyle(stage);
+  const availableW = box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const availableH = box.height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  const scale = Math.max(0.1, Math.min(availableW / viewport.width, availableH / viewport.height));
+  const width = Math.floor(viewport.width * scale);
+  const height = Math.floor(viewport.height * scale);
+  phone.style.width = `${width}px`;
+  phone.style.height = `${height}px`;
+  const dpr = window.devicePixelRatio || 1;
+  renderer.resize(width, height, dpr);
+  state.canvas = { cssWidth: width, cssHeight: height, dpr, width: canvas.width, height: canvas.height };
+  redrawWanted = true;
+  scheduleDraw();
+}
+
+new ResizeObserver(layoutStage).observe(stage);
+window.addEventListener("resize", layoutStage);   // also fires when devicePixelRatio changes (zoom)
+setInterval(updateStats, 500);
+
+window.scrollcast = {
+  state,
+  scene: null,
+  /** Client (CSS px) coordinates of a viewport point: lets tests aim at rows. */
+  clientPoint(x, y) {
+    const rect = canvas.getBoundingClientRect();
+    const { scale, left, top } = renderer.fit(renderer.viewport(state.lastFrame));
+    return { x: rect.left + left + x * scale, y: rect.top + top + y * scale };
+  },
+};
+
+layoutStage();
+connection.start();

@@ -1,0 +1,229 @@
+"""Fixtures and helpers for the page's browser tests (Tests/e2e/test_page_*.py).
+
+The server under test is the real binary in $SCROLLCAST_BIN, started on a free port with
+Public/ as its static root; it prints "scrollcast listening on http://127.0.0.1:PORT" first.
+Screenshots and console logs go to $SCROLLCAST_ARTIFACTS.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PUBLIC = REPO / "Public"
+LISTENING = re.compile(r"listening on (http://[^\s]+)")
+ARTIFACTS = Path(os.environ.get("SCROLLCAST_ARTIFACTS", REPO / "test-artifacts"))
+
+
+class ServerProcess:
+    """The scrollcast binary as a child process; restartable on the same port."""
+
+    def __init__(self, binary: str):
+        self.binary = binary
+        self.proc: subprocess.Popen | None = None
+        self.base_url: str | None = None
+        self.port = 0
+        self.stderr_lines: list[str] = []
+
+    def start(self, port: int = 0, attempts: int = 50) -> str:
+        """Starts the server (retrying while a just-freed port is still busy); returns its base URL."""
+        last_error = ""
+        for _ in range(attempts):
+            cmd = [self.binary, "--host", "127.0.0.1", "--port", str(port), "--public", str(PUBLIC)]
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+            line = proc.stdout.readline()
+            match = LISTENING.search(line)
+            if match:
+                self.proc = proc
+                self.base_url = match.group(1).rstrip("/")
+                self.port = int(self.base_url.rsplit(":", 1)[1])
+                # Drain both pipes so a chatty server never blocks on a full pipe.
+                threading.Thread(target=self._drain, args=(proc.stdout, None), daemon=True).start()
+                threading.Thread(target=self._drain, args=(proc.stderr, self.stderr_lines), daemon=True).start()
+                return self.base_url
+            proc.kill()
+            _, err = proc.communicate(timeout=10)
+            last_error = (line + (err or "")).strip()
+            if port == 0:
+                break
+            time.sleep(0.1)  # the old process's port is being released; not a synchronisation stand-in
+        raise RuntimeError(f"scrollcast did not start: {last_error}")
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def restart(self) -> str:
+        port = self.port
+        self.stop()
+        return self.start(port)
+
+    @staticmethod
+    def _drain(stream, sink):
+        for line in stream:
+            if sink is not None:
+                sink.append(line)
+
+
+def _binary() -> str:
+    binary = os.environ.get("SCROLLCAST_BIN", str(REPO / ".build" / "debug" / "scrollcast"))
+    if not Path(binary).exists():
+        pytest.skip(f"server binary {binary} not built (swift build --product scrollcast)")
+    return binary
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's Chromium; Playwright's own browsers are not installed here."""
+    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium"}
+
+
+@pytest.fixture(scope="session")
+def page_server():
+    """One server for the page tests that do not restart it."""
+    server = ServerProcess(_binary())
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture()
+def own_page_server():
+    """A server this test alone may stop and restart."""
+    server = ServerProcess(_binary())
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture()
+def room(request) -> str:
+    """A fresh room per test so tests never see each other's scrolling."""
+    name = re.sub(r"[^A-Za-z0-9_.-]", "-", request.node.name)[:40]
+    return f"{name}-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture()
+def artifacts(request):
+    """Saves screenshots and, at the end of the test, every watched page's console log."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    recorder = ArtifactRecorder(request.node.name)
+    yield recorder
+    recorder.write_logs()
+
+
+class ArtifactRecorder:
+    def __init__(self, test_name: str):
+        self.test_name = re.sub(r"[^A-Za-z0-9_.-]", "_", test_name)
+        self.logs: dict[str, list[str]] = {}
+
+    def watch(self, page, label: str = "page"):
+        lines = self.logs.setdefault(label, [])
+        page.on("console", lambda msg: lines.append(f"[{msg.type}] {msg.text}"))
+        page.on("pageerror", lambda err: lines.append(f"[pageerror] {err}"))
+        return page
+
+    def screenshot(self, page, name: str) -> Path:
+        path = ARTIFACTS / f"{self.test_name}--{name}.png"
+        page.screenshot(path=str(path))
+        return path
+
+    def write_logs(self):
+        for label, lines in self.logs.items():
+            (ARTIFACTS / f"{self.test_name}--{label}-console.log").write_text("\n".join(lines) + "\n")
+
+
+class ScrollcastPage:
+    """A Playwright page showing Scrollcast, with waits on window.scrollcast.state."""
+
+    def __init__(self, page, base_url: str, room: str):
+        self.page = page
+        self.base_url = base_url
+        self.room = room
+
+    def open(self, extra_query: str = "") -> "ScrollcastPage":
+        self.page.goto(f"{self.base_url}/?room={self.room}{extra_query}")
+        self.wait("s => s.joined && s.framesDrawn >= 1 && s.lastFrame !== null")
+        self.page.wait_for_function("window.scrollcast.state.images.ready")
+        return self
+
+    def state(self, expression: str = "s"):
+        return self.page.evaluate(f"(s => ({expression}))(window.scrollcast.state)")
+
+    def frame(self) -> dict:
+        return self.page.evaluate("window.scrollcast.state.lastFrame")
+
+    def insets(self) -> dict:
+        return self.page.evaluate("window.scrollcast.scene.insets")
+
+    def wait(self, predicate: str, arg=None, timeout: float = 15000):
+        """Waits until `predicate(state, arg)` (a JS arrow function) is truthy."""
+        self.page.wait_for_function(
+            f"([arg]) => ({predicate})(window.scrollcast.state, arg)", arg=[arg], timeout=timeout)
+
+    def wait_idle(self, timeout: float = 20000):
+        """Waits until the drawn frame says nothing will move without input."""
+        self.wait("s => s.lastFrame && s.lastFrame.animating === false", timeout=timeout)
+
+    def client_point(self, x: float, y: float) -> tuple[float, float]:
+        p = self.page.evaluate("([x, y]) => window.scrollcast.clientPoint(x, y)", [x, y])
+        return p["x"], p["y"]
+
+    def pixels(self) -> bytes:
+        """The canvas's device pixels (RGBA)."""
+        data = self.page.evaluate(
+            """() => { const c = document.getElementById('view');
+                       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                       let s = ''; for (let i = 0; i < d.length; i += 4096) s += String.fromCharCode.apply(null, d.subarray(i, i + 4096));
+                       return btoa(s); }""")
+        import base64
+        return base64.b64decode(data)
+
+    def region_stats(self, x: float, y: float, w: float, h: float) -> dict:
+        """Mean luminance and distinct colours of a viewport-pt rectangle of the canvas."""
+        return self.page.evaluate(
+            """([x, y, w, h]) => {
+                 const c = document.getElementById('view');
+                 const k = c.width / window.scrollcast.state.lastFrame.viewport.width;
+                 const d = c.getContext('2d').getImageData(Math.round(x * k), Math.round(y * k),
+                                                           Math.max(1, Math.round(w * k)), Math.max(1, Math.round(h * k))).data;
+                 let sum = 0; const colours = new Set();
+                 for (let i = 0; i < d.length; i += 4) {
+                   sum += 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+                   colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+                 }
+                 return { luminance: sum / (d.length / 4), colours: colours.size };
+               }""", [x, y, w, h])
+
+    def drag(self, x0: float, y0: float, x1: float, y1: float, steps: int = 20, release: bool = True):
+        """A mouse drag between viewport points."""
+        mouse = self.page.mouse
+        mouse.move(*self.client_point(x0, y0))
+        mouse.down()
+        cx, cy = self.client_point(x1, y1)
+        mouse.move(cx, cy, steps=steps)
+        if release:
+            mouse.up()
+
+
+def changed_fraction(a: bytes, b: bytes) -> float:
+    """Fraction of pixels whose RGBA differ between two equally sized captures."""
+    assert len(a) == len(b), "canvas size changed between captures"
+    n = len(a) // 4
+    diff = sum(1 for i in range(0, len(a), 4) if a[i:i + 4] != b[i:i + 4])
+    return diff / n

@@ -1,0 +1,59 @@
+"""The page draws what the server's frames say: first frame, HiDPI canvas, images, layout."""
+
+from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
+    ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
+)
+
+
+def test_first_frame_is_drawn_with_scene_images(page, page_server, room, artifacts):
+    artifacts.watch(page)
+    sc = ScrollcastPage(page, page_server.base_url, room).open()
+
+    images = sc.state("s.images")
+    assert images["background"] == "loaded", images
+    assert images["layers"] and all(s == "loaded" for s in images["layers"]), images
+
+    frame = sc.frame()
+    assert frame["type"] == "frame" and frame["rows"], "the first frame should show rows"
+    # Draw again after images settled, then look at the pixels.
+    sc.wait("s => s.framesDrawn >= 1")
+    pixels = sc.pixels()
+    distinct = {pixels[i:i + 3] for i in range(0, len(pixels), 4 * 97)}
+    assert len(distinct) > 50, f"canvas looks blank ({len(distinct)} colours)"
+
+    # The table header (180 pt below the top inset) shows the parallax layers, not a flat fill.
+    insets = sc.insets()
+    header = sc.region_stats(0, insets["top"] + 10, frame["viewport"]["width"], 150)
+    assert header["colours"] > 20, header
+    # Rows are semi-transparent: the background image shows through, so a row is not one flat colour.
+    row = frame["rows"][-2]
+    cells = sc.region_stats(frame["viewport"]["width"] * 0.55, row["y"] + 2, 60, row["h"] - 4)
+    assert cells["colours"] > 3, cells
+
+    artifacts.screenshot(page, "first-frame")
+
+
+def test_canvas_is_hidpi_and_keeps_the_room_aspect(browser, page_server, room, artifacts):
+    context = browser.new_context(device_scale_factor=2, viewport={"width": 1200, "height": 900})
+    page = artifacts.watch(context.new_page())
+    sc = ScrollcastPage(page, page_server.base_url, room).open()
+    canvas = sc.state("s.canvas")
+    assert canvas["dpr"] == 2
+    assert canvas["width"] == round(canvas["cssWidth"] * 2) and canvas["height"] == round(canvas["cssHeight"] * 2)
+    viewport = sc.frame()["viewport"]
+    assert abs(canvas["cssWidth"] / canvas["cssHeight"] - viewport["width"] / viewport["height"]) < 0.01
+    artifacts.screenshot(page, "desktop-hidpi")
+    context.close()
+
+
+def test_phone_sized_window_fills_the_screen_with_the_table(browser, page_server, room, artifacts):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=3,
+                                  has_touch=True, is_mobile=True)
+    page = artifacts.watch(context.new_page())
+    sc = ScrollcastPage(page, page_server.base_url, room).open()
+    box = page.locator("#view").bounding_box()
+    # Most of the screen is the table; the controls fold into a bar.
+    assert box["width"] >= 0.85 * 390 and box["height"] >= 0.8 * 844, box
+    assert page.locator("#controls-details").get_attribute("open") is None
+    artifacts.screenshot(page, "phone")
+    context.close()
