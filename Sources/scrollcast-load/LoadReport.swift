@@ -78,7 +78,7 @@ struct LoadReport: Codable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         var object = try JSONSerialization.jsonObject(with: encoder.encode(self)) as! [String: Any]
         for key in ["skippedFrames", "latencyMs", "fanoutMs"] where object[key] == nil { object[key] = NSNull() }
-        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 
     /// The human summary printed at the end of a run.
