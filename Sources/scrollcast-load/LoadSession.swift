@@ -41,6 +41,8 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
     private(set) var measuredSeconds = 0.0
     private var connectedNow = 0
     private let done = DispatchSemaphore(value: 0)
+    /// Longest wait after the ramp for connections to settle before measuring anyway.
+    private static let settleLimitMs = 30_000.0
 
     // Progress: counts since the last progress line.
     private var progress = ProgressLine()
@@ -121,8 +123,18 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         }
     }
 
+    /// Starts the window once the ramp is over and every connection has its snapshot or has
+    /// failed, so a slow handshake phase is not measured as steady state; a run whose
+    /// connections never settle starts anyway after `settleLimitMs`.
     private func startMeasuring() {
         guard !stopping else { return }
+        let settled = nextToOpen == connections.count
+            && connections.allSatisfy { $0.phase == .live || $0.phase == .closed }
+        let waited = Clock.monotonicMs() - runStartMs - milliseconds(plan.rampSeconds)
+        if !settled && waited < Self.settleLimitMs {
+            client.schedule(afterMilliseconds: 50) { self.startMeasuring() }
+            return
+        }
         measuring = true
         measureStartMs = Clock.monotonicMs()
         client.schedule(afterMilliseconds: milliseconds(plan.durationSeconds)) { self.stop() }
