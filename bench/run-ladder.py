@@ -63,7 +63,13 @@ def machine():
         "memory_gib": round(mem_kib / 1024 / 1024, 1),
         "cpu": model,
         "kernel": platform.release(),
+        "loadavg": load_average(),
     }
+
+
+def load_average():
+    """1-minute load average: other work on the machine competes with the server and the probe."""
+    return float(Path("/proc/loadavg").read_text().split()[0])
 
 
 def cpu_seconds(pid):
@@ -262,6 +268,9 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         f"- CPU: {info['cpu']}",
         f"- kernel: {info['kernel']}",
         f"- run took {total_seconds:.0f} s in all; idle server RSS {idle_rss / 1024:.1f} MiB",
+        f"- 1-minute load average {info['loadavg']:.1f} at the start and {load_average():.1f} at the end of the run"
+        + (f" on {info['cores']} cores: other processes competed for the CPU, so every figure (probe included)"
+           " is lower than on an idle machine" if max(info['loadavg'], load_average()) > info['cores'] else ""),
         "",
         "## Engine cost per frame",
         "",
