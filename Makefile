@@ -36,6 +36,14 @@ bench-engine: deps
 	swift build -c release --product scrollcast-bench-engine
 	.build/release/scrollcast-bench-engine
 
+# Load ladder against the release server on this machine, with the loopback probe as the
+# machine's own limit; rewrites docs/benchmarks.md and docs/benchmarks.svg (a few minutes).
+bench: deps
+	swift build -c release
+	mkdir -p .build/bench
+	$(CC) -O2 -Wall -Wextra -pthread -o .build/bench/loopback-probe bench/loopback-probe.c
+	python3 bench/run-ladder.py
+
 clean:
 	rm -rf .build test-artifacts reports
 

@@ -1,0 +1,85 @@
+import WebSockets
+
+/// One simulated browser: a viewer that only watches, or a driver that also plays a gesture
+/// script. Lives on the client's service thread.
+final class LoadConnection {
+    enum Role: String { case viewer, driver }
+
+    enum Phase {
+        /// Not opened yet (waiting for its turn in the ramp).
+        case waiting
+        /// Opening, or joined but without a snapshot yet.
+        case joining
+        /// Snapshot received: frames count from here.
+        case live
+        /// Closed, by us or by the server, or never connected.
+        case closed
+    }
+
+    let index: Int
+    let room: String
+    let role: Role
+    var id: ConnectionID?
+    var phase: Phase = .waiting
+    /// The server's name for this connection (`viewer` in the snapshot); frames name the driver by it.
+    var viewerName: String?
+    /// Sequence number of the last frame seen, and how late it arrived (ms after `sentAt`).
+    var lastSeq: UInt64?
+    var lastLagMs = 0.0
+
+    // Driver state.
+    var generator: GestureGenerator?
+    var gesture: Gesture?
+    var step = 0
+    /// Planned monotonic time (ms) at which the current gesture began.
+    var gestureOriginMs = 0.0
+    var nextInputID: UInt64 = 1
+    /// Inputs sent and not yet named by a frame, oldest first.
+    var pending = PendingInputs()
+
+    init(index: Int, room: String, role: Role) {
+        self.index = index
+        self.room = room
+        self.role = role
+    }
+}
+
+/// Inputs a driver sent and is waiting to see applied, in id order (ids only grow), so a
+/// frame naming id N settles every entry up to N from the front.
+struct PendingInputs {
+    struct Entry {
+        var id: UInt64
+        var sentMs: Double
+        /// Sent inside the measurement window, so its latency counts.
+        var counted: Bool
+    }
+
+    private var entries: [Entry] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == entries.count }
+    var count: Int { entries.count - head }
+
+    mutating func append(_ entry: Entry) { entries.append(entry) }
+
+    /// Removes and returns every entry with `id ≤ upTo`.
+    mutating func settle(upTo id: UInt64) -> ArraySlice<Entry> {
+        let start = head
+        while head < entries.count, entries[head].id <= id { head += 1 }
+        let settled = entries[start..<head]
+        if head > 1024, head * 2 > entries.count {
+            entries.removeFirst(head)
+            head = 0
+            return ArraySlice(settled)
+        }
+        return settled
+    }
+
+    /// Removes the entry for a refused input, wherever it is.
+    @discardableResult
+    mutating func remove(id: UInt64) -> Bool {
+        guard let position = entries[head...].firstIndex(where: { $0.id == id }) else { return false }
+        entries.remove(at: position)
+        return true
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// The result of a run: printed as a table, written as JSON with `--json`.
+/// Field meanings are documented in docs/benchmarks.md.
+struct LoadReport: Codable {
+    struct Fanout: Codable {
+        var count: UInt64
+        var p50: Double
+        var p99: Double
+        var max: Double
+    }
+
+    var url: String
+    var script: String
+    var seed: UInt64
+    var rooms: Int
+    /// Viewers in all rooms (watching only).
+    var viewers: Int
+    /// Drivers in all rooms (watching and playing the script).
+    var drivers: Int
+    var connections: Int
+    var peakConnected: Int
+    var measuredSeconds: Double
+    var connectFailures: Int
+    var disconnects: Int
+    var framesReceived: UInt64
+    var framesPerSecond: Double
+    var frameBytes: UInt64
+    var bytesPerFrame: Double
+    var missedFrames: UInt64
+    var lagGapFrames: UInt64
+    var keptUpMs: Double
+    /// Server counter delta over the run; nil when the server exposes no such counter.
+    var skippedFrames: Double?
+    var latencyMs: LatencySummary?
+    var fanoutMs: Fanout?
+    var bytesReceived: UInt64
+    var inputsSent: UInt64
+    var inputsRefused: UInt64
+    var errors: Int
+    var errorReasons: [String: Int]
+
+    init(plan: LoadPlan, statistics: LoadStatistics, measuredSeconds: Double, skippedFrames: Double?) {
+        url = plan.address.webSocketURL
+        script = plan.script.rawValue
+        seed = plan.seed
+        rooms = plan.rooms
+        viewers = plan.rooms * plan.viewersPerRoom
+        drivers = plan.rooms * plan.driversPerRoom
+        connections = plan.totalConnections
+        peakConnected = statistics.peakConnected
+        self.measuredSeconds = Self.round(measuredSeconds)
+        connectFailures = statistics.connectFailures
+        disconnects = statistics.disconnects
+        framesReceived = statistics.framesReceived
+        framesPerSecond = measuredSeconds > 0 ? Self.round(Double(statistics.framesReceived) / measuredSeconds) : 0
+        frameBytes = statistics.frameBytes
+        bytesPerFrame = statistics.framesReceived > 0 ? Self.round(Double(statistics.frameBytes) / Double(statistics.framesReceived)) : 0
+        missedFrames = statistics.missedFrames
+        lagGapFrames = statistics.lagGapFrames
+        keptUpMs = plan.keptUpMs
+        self.skippedFrames = skippedFrames
+        latencyMs = statistics.latency.summary()
+        fanoutMs = statistics.fanout.summary().map { Fanout(count: $0.count, p50: $0.p50, p99: $0.p99, max: $0.max) }
+        bytesReceived = statistics.bytesReceived
+        inputsSent = statistics.inputsSent
+        inputsRefused = statistics.inputsRefused
+        errors = statistics.errors
+        errorReasons = statistics.errorReasons
+    }
+
+    private static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    /// Pretty, key-sorted JSON; `skippedFrames` and the latency objects are written as `null`
+    /// when unmeasured, so readers can tell "not measured" from zero.
+    func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        var object = try JSONSerialization.jsonObject(with: encoder.encode(self)) as! [String: Any]
+        for key in ["skippedFrames", "latencyMs", "fanoutMs"] where object[key] == nil { object[key] = NSNull() }
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// The human summary printed at the end of a run.
+    func table() -> String {
+        func ms(_ value: Double?) -> String { value.map { String(format: "%.2f ms", $0) } ?? "–" }
+        var rows: [(String, String)] = [
+            ("url", url),
+            ("rooms × (viewers + drivers)", "\(rooms) × (\(viewers / max(rooms, 1)) + \(drivers / max(rooms, 1))) = \(connections)"),
+            ("script / seed", "\(script) / \(seed)"),
+            ("measured", String(format: "%.1f s", measuredSeconds)),
+            ("connected (peak)", "\(peakConnected)"),
+            ("connect failures", "\(connectFailures)"),
+            ("disconnects", "\(disconnects)"),
+            ("frames received", "\(framesReceived)"),
+            ("frames/s", String(format: "%.0f", framesPerSecond)),
+            ("bytes per frame", String(format: "%.0f", bytesPerFrame)),
+            ("missed frames (kept up, ≤ \(Int(keptUpMs)) ms)", "\(missedFrames)"),
+            ("gap frames while lagging", "\(lagGapFrames)"),
+            ("skipped frames (server)", skippedFrames.map { String(format: "%.0f", $0) } ?? "– (no counter)"),
+            ("latency p50 / p90", "\(ms(latencyMs?.p50)) / \(ms(latencyMs?.p90))"),
+            ("latency p99 / p99.9 / max", "\(ms(latencyMs?.p99)) / \(ms(latencyMs?.p999)) / \(ms(latencyMs?.max))"),
+            ("latency samples", "\(latencyMs?.count ?? 0)"),
+            ("fan-out p50 / p99", "\(ms(fanoutMs?.p50)) / \(ms(fanoutMs?.p99))"),
+            ("bytes received", "\(bytesReceived)"),
+            ("inputs sent / refused", "\(inputsSent) / \(inputsRefused)"),
+            ("errors", "\(errors)"),
+        ]
+        for (reason, count) in errorReasons.sorted(by: { $0.value > $1.value }).prefix(5) {
+            rows.append(("  \(count) ×", reason))
+        }
+        let width = rows.map { $0.0.count }.max() ?? 0
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,365 @@
+import Dispatch
+import ScrollEngine
+import ScrollWire
+import WebSockets
+
+/// What one run does, from the command line.
+struct LoadPlan: Sendable {
+    var address: ServerAddress
+    var rooms: Int
+    var viewersPerRoom: Int
+    var driversPerRoom: Int
+    var script: GestureScript
+    var seed: UInt64
+    var durationSeconds: Double
+    var rampSeconds: Double
+    var roomPrefix: String
+    /// A connection "keeps up" while its frames arrive within this many ms of their `sentAt`.
+    var keptUpMs: Double
+
+    var connectionsPerRoom: Int { viewersPerRoom + driversPerRoom }
+    var totalConnections: Int { rooms * connectionsPerRoom }
+}
+
+/// Runs one load test on the WebSocket client's single service thread: opens the connections
+/// over the ramp, plays the drivers' scripts, counts frames, measures latencies, then closes
+/// everything. Every method except `run` is called on the service thread, which is why the
+/// mutable state needs no lock (`@unchecked Sendable`).
+final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
+    private let plan: LoadPlan
+    private var client: WebSocketClient!
+    private var connections: [LoadConnection] = []
+    private var byID: [ConnectionID: LoadConnection] = [:]
+    private var nextToOpen = 0
+
+    private(set) var statistics = LoadStatistics()
+    private var measuring = false
+    private var stopping = false
+    private var finished = false
+    private var runStartMs = 0.0
+    private var measureStartMs = 0.0
+    private(set) var measuredSeconds = 0.0
+    private var connectedNow = 0
+    private let done = DispatchSemaphore(value: 0)
+    /// Longest wait after the ramp for connections to settle before measuring anyway.
+    private static let settleLimitMs = 30_000.0
+
+    // Progress: counts since the last progress line.
+    private var progress = ProgressLine()
+    private var intervalFrames: UInt64 = 0
+    private var intervalLatency = LatencyHistogram()
+    private var lastProgressMs = 0.0
+
+    init(plan: LoadPlan) {
+        self.plan = plan
+        var index = 0
+        for room in 0..<plan.rooms {
+            let name = "\(plan.roomPrefix)-\(room)"
+            for member in 0..<plan.connectionsPerRoom {
+                let role: LoadConnection.Role = member < plan.driversPerRoom ? .driver : .viewer
+                let connection = LoadConnection(index: index, room: name, role: role)
+                if role == .driver {
+                    connection.generator = GestureGenerator(
+                        script: plan.script, seed: plan.seed &+ UInt64(index) &* 0x9E37_79B9)
+                }
+                connections.append(connection)
+                index += 1
+            }
+        }
+        // Interleave rooms in the opening order so a ramp fills every room at the same pace.
+        connections.sort { ($0.index % plan.connectionsPerRoom, $0.index) < ($1.index % plan.connectionsPerRoom, $1.index) }
+    }
+
+    /// Runs the plan to the end and returns the statistics. Blocks the calling thread.
+    func run() throws -> LoadStatistics {
+        let client = WebSocketClient(delegate: self, maxMessageBytes: 4 << 20)
+        self.client = client
+        try client.start()
+        client.execute { self.begin() }
+        done.wait()
+        client.shutdown()
+        return statistics
+    }
+
+    // MARK: Schedule
+
+    private func begin() {
+        runStartMs = Clock.monotonicMs()
+        lastProgressMs = runStartMs
+        openDueConnections()
+        client.schedule(afterMilliseconds: milliseconds(plan.rampSeconds)) { self.startMeasuring() }
+        client.schedule(afterMilliseconds: 1000) { self.reportProgress() }
+    }
+
+    /// Opens every connection whose turn in the ramp has come, a bounded batch per tick so
+    /// the listen backlog never overflows, then comes back in 10 ms for the rest.
+    private func openDueConnections() {
+        guard !stopping else { return }
+        let elapsed = (Clock.monotonicMs() - runStartMs) / 1000
+        let total = connections.count
+        let due = plan.rampSeconds > 0 ? min(total, Int((elapsed / plan.rampSeconds * Double(total)).rounded(.up))) : total
+        var opened = 0
+        while nextToOpen < max(due, 1), nextToOpen < total, opened < 100 {
+            open(connections[nextToOpen])
+            nextToOpen += 1
+            opened += 1
+        }
+        if nextToOpen < total {
+            client.schedule(afterMilliseconds: 10) { self.openDueConnections() }
+        }
+    }
+
+    private func open(_ connection: LoadConnection) {
+        connection.phase = .joining
+        do {
+            let id = try client.connect(url: plan.address.webSocketURL, subprotocol: ScrollWire.subprotocol, origin: nil)
+            connection.id = id
+            byID[id] = connection
+        } catch {
+            connection.phase = .closed
+            statistics.connectFailures += 1
+            statistics.error("connect failed: \(error)")
+            finishIfEveryoneLeft()
+        }
+    }
+
+    /// Starts the window once the ramp is over and every connection has its snapshot or has
+    /// failed, so a slow handshake phase is not measured as steady state; a run whose
+    /// connections never settle starts anyway after `settleLimitMs`.
+    private func startMeasuring() {
+        guard !stopping else { return }
+        let settled = nextToOpen == connections.count
+            && connections.allSatisfy { $0.phase == .live || $0.phase == .closed }
+        let waited = Clock.monotonicMs() - runStartMs - milliseconds(plan.rampSeconds)
+        if !settled && waited < Self.settleLimitMs {
+            client.schedule(afterMilliseconds: 50) { self.startMeasuring() }
+            return
+        }
+        measuring = true
+        measureStartMs = Clock.monotonicMs()
+        client.schedule(afterMilliseconds: milliseconds(plan.durationSeconds)) { self.stop() }
+    }
+
+    private func stop() {
+        guard !stopping else { return }
+        if measuring { measuredSeconds = (Clock.monotonicMs() - measureStartMs) / 1000 }
+        measuring = false
+        stopping = true
+        for connection in connections where connection.phase == .live || connection.phase == .joining {
+            if let id = connection.id { client.close(id, code: .normal, reason: "load test done") }
+        }
+        // Closing handshakes normally finish in milliseconds; a server that never answers
+        // must not keep the report waiting.
+        client.schedule(afterMilliseconds: 3000) { self.finish() }
+        finishIfEveryoneLeft()
+    }
+
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        if measuring { measuredSeconds = (Clock.monotonicMs() - measureStartMs) / 1000 }
+        measuring = false
+        progress.finish()
+        done.signal()
+    }
+
+    /// Ends the run early when no connection is left open or opening: a server that is gone
+    /// or refused everyone leaves nothing to wait for.
+    private func finishIfEveryoneLeft() {
+        guard nextToOpen == connections.count else { return }
+        guard connections.allSatisfy({ $0.phase == .closed }) else { return }
+        if !stopping {
+            stopping = true
+            if measuring { measuredSeconds = (Clock.monotonicMs() - measureStartMs) / 1000 }
+            measuring = false
+        }
+        finish()
+    }
+
+    private func reportProgress() {
+        guard !finished else { return }
+        let now = Clock.monotonicMs()
+        let seconds = max((now - lastProgressMs) / 1000, 0.001)
+        let rate = Double(intervalFrames) / seconds
+        let p99 = intervalLatency.count > 0 ? String(format1: intervalLatency.milliseconds(atPercentile: 99)) + " ms" : "–"
+        let phase = stopping ? "closing" : measuring ? "measuring" : "ramping"
+        progress.show(
+            "[\(String(format1: (now - runStartMs) / 1000))s \(phase)] connected \(connectedNow)/\(connections.count)"
+                + "  frames/s \(Int(rate.rounded()))  p99 \(p99)  errors \(statistics.errors)")
+        intervalFrames = 0
+        intervalLatency.reset()
+        lastProgressMs = now
+        client.schedule(afterMilliseconds: 1000) { self.reportProgress() }
+    }
+
+    // MARK: Driving
+
+    private func startScript(_ connection: LoadConnection) {
+        guard var generator = connection.generator else { return }
+        connection.gesture = generator.next()
+        connection.generator = generator
+        connection.step = 0
+        connection.gestureOriginMs = Clock.monotonicMs()
+        scheduleNextInput(connection)
+    }
+
+    private func scheduleNextInput(_ connection: LoadConnection) {
+        guard let gesture = connection.gesture else { return }
+        let due = connection.gestureOriginMs + gesture.inputs[connection.step].atMs
+        let wait = max(0, due - Clock.monotonicMs())
+        client.schedule(afterMilliseconds: wait) { self.sendNextInput(connection) }
+    }
+
+    private func sendNextInput(_ connection: LoadConnection) {
+        guard connection.phase == .live, !stopping, let id = connection.id,
+              var gesture = connection.gesture, var generator = connection.generator else { return }
+        let input = gesture.inputs[connection.step]
+        let now = Clock.monotonicMs()
+        // `t` is the planned time, so the gesture's velocities are the script's own whatever
+        // the timer slack; it never goes backwards because plans only move forward.
+        let message = InputMessage(id: connection.nextInputID, clientTime: connection.gestureOriginMs + input.atMs, kind: input.kind)
+        client.send(OutboundMessage(text: ClientMessageEncoder.input(message)), on: id)
+        connection.pending.append(.init(id: connection.nextInputID, sentMs: now, counted: measuring))
+        connection.nextInputID += 1
+        if measuring { statistics.inputsSent += 1 }
+
+        connection.step += 1
+        if connection.step == gesture.inputs.count {
+            connection.gestureOriginMs += gesture.lengthMs
+            // A driver starved of timer time starts its next gesture now rather than
+            // replaying the backlog in a burst (which would trip the server's rate limit).
+            if now - connection.gestureOriginMs > 250 { connection.gestureOriginMs = now }
+            gesture = generator.next()
+            connection.generator = generator
+            connection.gesture = gesture
+            connection.step = 0
+        }
+        scheduleNextInput(connection)
+    }
+
+    // MARK: WebSocketClientDelegate
+
+    func client(_ client: WebSocketClient, didConnect id: ConnectionID) {
+        guard let connection = byID[id] else { return }
+        if stopping {
+            client.close(id, code: .normal, reason: "load test done")
+            return
+        }
+        let join = JoinRequest(room: connection.room, client: "scrollcast-load/1 \(connection.role.rawValue)")
+        client.send(OutboundMessage(text: ClientMessageEncoder.join(join)), on: id)
+    }
+
+    func client(_ client: WebSocketClient, didFailToConnect id: ConnectionID, reason: String) {
+        guard let connection = byID.removeValue(forKey: id) else { return }
+        connection.phase = .closed
+        statistics.connectFailures += 1
+        statistics.error("connect failed: \(reason)")
+        finishIfEveryoneLeft()
+    }
+
+    func client(_ client: WebSocketClient, didClose id: ConnectionID, code: WebSockets.CloseCode?, reason: String) {
+        guard let connection = byID.removeValue(forKey: id) else { return }
+        let wasLive = connection.phase == .live
+        connection.phase = .closed
+        if wasLive { connectedNow -= 1 }
+        if !stopping {
+            let how = code.map { "close \($0.rawValue)" } ?? "connection lost"
+            let why = reason.isEmpty ? "" : " \(reason)"
+            if wasLive {
+                statistics.disconnects += 1
+                statistics.error("server closed a joined connection: \(how)\(why)")
+            } else {
+                statistics.connectFailures += 1
+                statistics.error("server closed the connection before the snapshot: \(how)\(why)")
+            }
+        }
+        finishIfEveryoneLeft()
+    }
+
+    func client(_ client: WebSocketClient, didReceive message: InboundMessage, from id: ConnectionID) {
+        guard let connection = byID[id] else { return }
+        guard case .text(let text) = message else {
+            statistics.error("binary message from the server")
+            return
+        }
+        let size = text.utf8.count
+        if measuring { statistics.bytesReceived += UInt64(size) }
+        if let header = ServerMessageDecoder.frameHeader(text.utf8) {
+            receivedFrame(seq: header.seq, sentAt: header.sentAt, input: header.input, bytes: size, on: connection)
+            return
+        }
+        let decoded: ServerMessage
+        do {
+            decoded = try ServerMessageDecoder.decode(text.utf8)
+        } catch {
+            statistics.error("undecodable message from the server: \(error)")
+            return
+        }
+        switch decoded {
+        case .snapshot(let snapshot):
+            guard connection.phase == .joining else { return }
+            connection.phase = .live
+            connection.viewerName = snapshot.viewer
+            connection.lastSeq = snapshot.frame.seq
+            connection.lastLagMs = 0
+            connectedNow += 1
+            statistics.peakConnected = max(statistics.peakConnected, connectedNow)
+            if connection.role == .driver { startScript(connection) }
+        case .frame(let frame):
+            // A frame another encoder wrote (the fast path only knows the server's own layout).
+            receivedFrame(seq: frame.seq, sentAt: frame.sentAt, input: frame.input, bytes: size, on: connection)
+        case .refused(let input, _):
+            if let input, connection.pending.remove(id: input), measuring {
+                statistics.inputsRefused += 1
+            }
+        case .error(let message):
+            statistics.error("server error: \(message)")
+        case .rowMoved, .presence:
+            break // nothing to measure
+        }
+    }
+
+    private func receivedFrame(seq: UInt64, sentAt: Double, input: AppliedInput?, bytes: Int, on connection: LoadConnection) {
+        guard connection.phase == .live else { return }
+        let lag = Clock.wallMs() - sentAt
+        if let last = connection.lastSeq {
+            if seq > last + 1, measuring {
+                let gap = seq - last - 1
+                if connection.lastLagMs <= plan.keptUpMs && lag <= plan.keptUpMs {
+                    statistics.missedFrames += gap
+                } else {
+                    statistics.lagGapFrames += gap
+                }
+            } else if seq <= last {
+                statistics.error("frame sequence went backwards")
+            }
+        }
+        connection.lastSeq = seq
+        connection.lastLagMs = lag
+        intervalFrames += 1
+        if measuring {
+            statistics.framesReceived += 1
+            statistics.frameBytes += UInt64(bytes)
+            statistics.fanout.record(milliseconds: lag)
+        }
+        if connection.role == .driver, let input, input.viewer == connection.viewerName {
+            let now = Clock.monotonicMs()
+            for entry in connection.pending.settle(upTo: input.id) where entry.counted {
+                let latency = now - entry.sentMs
+                statistics.latency.record(milliseconds: latency)
+                intervalLatency.record(milliseconds: latency)
+            }
+        }
+    }
+
+    private func milliseconds(_ seconds: Double) -> Double { seconds * 1000 }
+}
+
+extension String {
+    /// One decimal place, without Foundation's format machinery.
+    init(format1 value: Double) {
+        let tenths = Int((value * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        self = "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
+    }
+}

@@ -1,0 +1,36 @@
+/// Everything counted during a run. Touched only on the WebSocket client's service thread while
+/// the run lasts, and read by the main thread after it ended.
+struct LoadStatistics {
+    /// Connections that never reached a snapshot: refused upgrade, unreachable, closed before joining.
+    var connectFailures = 0
+    /// Connections the server closed (or that broke) after they had joined.
+    var disconnects = 0
+    /// Every problem seen (connect failures, disconnects, server `error` messages, undecodable
+    /// messages, frames out of order), with a count per distinct reason.
+    var errorReasons: [String: Int] = [:]
+    var errors: Int { errorReasons.values.reduce(0, +) }
+
+    /// Frames received by all connections inside the measurement window.
+    var framesReceived: UInt64 = 0
+    /// Bytes of those frames.
+    var frameBytes: UInt64 = 0
+    /// Bytes of every message received inside the window.
+    var bytesReceived: UInt64 = 0
+    /// Frames missing from the sequence of a connection that kept up (see `docs/benchmarks.md`).
+    var missedFrames: UInt64 = 0
+    /// Frames missing from the sequence while the connection itself lagged behind.
+    var lagGapFrames: UInt64 = 0
+
+    var inputsSent: UInt64 = 0
+    var inputsRefused: UInt64 = 0
+
+    /// Input sent by a driver → first frame naming it (or a later input of the same driver).
+    var latency = LatencyHistogram()
+    /// Frame `sentAt` (server wall clock) → receipt.
+    var fanout = LatencyHistogram()
+
+    /// Most connections joined at one time.
+    var peakConnected = 0
+
+    mutating func error(_ reason: String) { errorReasons[reason, default: 0] += 1 }
+}

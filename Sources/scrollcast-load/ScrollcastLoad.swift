@@ -1,0 +1,146 @@
+import ArgumentParser
+import Foundation
+
+/// `scrollcast-load`: many simulated browsers against one server, from one thread.
+@main
+struct ScrollcastLoad: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scrollcast-load",
+        abstract: "Load generator for the Scrollcast server: viewers watch, drivers play gesture scripts.",
+        discussion: """
+            Opens rooms × (viewers + drivers) WebSocket connections over --ramp seconds, then measures \
+            for --duration seconds: frames delivered, sequence gaps, input-to-frame latency at the \
+            drivers and fan-out delay at every connection. Exits non-zero when connections fail or \
+            nothing could be measured. Field meanings: docs/benchmarks.md.
+            """)
+
+    @Option(help: "WebSocket URL of the server.")
+    var url = "ws://127.0.0.1:8080/ws"
+
+    @Option(help: "Number of rooms.")
+    var rooms = 1
+
+    @Option(help: "Viewers per room (they only watch).")
+    var viewers = 10
+
+    @Option(help: "Drivers per room (they watch and play the script).")
+    var drivers = 1
+
+    @Option(help: "Gesture script the drivers play: \(GestureScript.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var script: GestureScript = .fling
+
+    @Option(help: "Seed of the gesture scripts (same seed, same inputs).")
+    var seed: UInt64 = 1
+
+    @Option(help: "Seconds to measure, after the ramp.")
+    var duration: Double = 10
+
+    @Option(help: "Seconds over which to open the connections (0: all at once).")
+    var ramp: Double = 0
+
+    @Option(help: "Write the report as JSON to this path.")
+    var json: String?
+
+    @Option(help: "Rooms are named PREFIX-0, PREFIX-1, ...")
+    var roomPrefix = "load"
+
+    @Option(help: "A connection keeps up while frames arrive within this many ms of their sentAt; only its sequence gaps count as missed.")
+    var keptUpMs: Double = 50
+
+    func validate() throws {
+        guard rooms >= 1, rooms <= 100_000 else { throw ValidationError("--rooms must be 1...100000") }
+        guard viewers >= 0, drivers >= 0 else { throw ValidationError("--viewers and --drivers must not be negative") }
+        guard viewers + drivers >= 1 else { throw ValidationError("each room needs at least one viewer or driver") }
+        guard rooms * (viewers + drivers) <= 100_000 else { throw ValidationError("at most 100000 connections in all") }
+        guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration must be 0 < seconds ≤ 86400") }
+        guard ramp >= 0, ramp <= 3_600 else { throw ValidationError("--ramp must be 0...3600 seconds") }
+        guard keptUpMs > 0, keptUpMs.isFinite else { throw ValidationError("--kept-up-ms must be positive") }
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")
+        guard !roomPrefix.isEmpty, roomPrefix.count <= 50, roomPrefix.allSatisfy(allowed.contains) else {
+            throw ValidationError("--room-prefix must be 1–50 characters of A–Z a–z 0–9 _ - .")
+        }
+        do { _ = try ServerAddress(url: url) } catch { throw ValidationError("\(error)") }
+    }
+
+    func run() throws {
+        let address = try ServerAddress(url: url)
+        FileDescriptorLimit.raiseToMaximum()
+        try checkServerListens(address)
+
+        let scraper = MetricsScraper(address: address)
+        let before = scrapeSkipped(scraper)
+
+        let plan = LoadPlan(
+            address: address, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
+            script: script, seed: seed, durationSeconds: duration, rampSeconds: ramp,
+            roomPrefix: roomPrefix, keptUpMs: keptUpMs)
+        let session = LoadSession(plan: plan)
+        let statistics = try session.run()
+
+        let after = scrapeSkipped(scraper)
+        let skipped = before.flatMap { start in after.map { $0 - start } }
+        let report = LoadReport(plan: plan, statistics: statistics, measuredSeconds: session.measuredSeconds, skippedFrames: skipped)
+        print(report.table())
+        if let json {
+            do { try report.json().write(to: URL(fileURLWithPath: json)) } catch {
+                throw failure("cannot write --json \(json): \(error.localizedDescription)")
+            }
+        }
+        try judge(report)
+    }
+
+    /// Tells "nothing listens there" apart from a server that refuses WebSockets, before
+    /// thousands of connections fail one by one.
+    private func checkServerListens(_ address: ServerAddress) throws {
+        do {
+            _ = try TCPConnection(host: address.host, port: address.port)
+        } catch let failure as TCPConnection.Failure where failure.refused {
+            throw self.failure("no server at \(address.webSocketURL): connection refused (is scrollcast running on port \(address.port)?)")
+        } catch {
+            throw self.failure("cannot reach \(address.webSocketURL): \(error)")
+        }
+    }
+
+    private func scrapeSkipped(_ scraper: MetricsScraper) -> Double? {
+        do {
+            let samples = try scraper.scrape()
+            guard let skipped = MetricsScraper.skippedFrames(in: samples) else {
+                warn("\(scraper.address.metricsURL) has no skipped-frames counter; skippedFrames will be null")
+                return nil
+            }
+            return skipped
+        } catch {
+            warn("cannot read \(scraper.address.metricsURL): \(error); skippedFrames will be null")
+            return nil
+        }
+    }
+
+    /// Non-zero exit when the run failed or measured nothing, with the reason on stderr.
+    private func judge(_ report: LoadReport) throws {
+        var problems: [String] = []
+        if report.connectFailures > 0 {
+            let top = report.errorReasons.max { $0.value < $1.value }.map { " (most common: \($0.key), \($0.value)×)" } ?? ""
+            problems.append("\(report.connectFailures) of \(report.connections) connections failed\(top)")
+        }
+        if report.disconnects > 0 {
+            problems.append("the server closed \(report.disconnects) joined connections")
+        }
+        if report.framesReceived == 0 {
+            problems.append("nothing measured: no frames received in the measurement window")
+        } else if report.drivers > 0 && report.latencyMs == nil {
+            problems.append("nothing measured: no driver input was answered by a frame")
+        }
+        guard problems.isEmpty else { throw failure(problems.joined(separator: "; ")) }
+    }
+
+    private func warn(_ message: String) {
+        FileHandle.standardError.write(Data("scrollcast-load: warning: \(message)\n".utf8))
+    }
+
+    private func failure(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("scrollcast-load: error: \(message)\n".utf8))
+        return ExitCode(1)
+    }
+}
+
+extension GestureScript: ExpressibleByArgument {}

@@ -1,0 +1,418 @@
+#!/usr/bin/env python3
+"""The load ladder behind docs/benchmarks.md (run it with `make bench`).
+
+Starts the release server on a free port, runs `scrollcast-load` at each viewer count of the
+ladder (same machine), samples the server's CPU and memory from /proc while each step measures,
+runs the loopback probe at the same socket count and frame size to get the machine's own limit,
+adds the engine's cost per frame from `make bench-engine`, and writes the report with an SVG
+plot. The headline figure is printed last as name=value.
+
+Environment (all optional): BENCH_STEPS (viewer counts, default 100,250,500,1000,2000),
+BENCH_ROOMS (10), BENCH_DRIVERS (drivers per room, 1), BENCH_DURATION (seconds measured per
+step, 15), BENCH_RAMP (3), BENCH_SCRIPT (drag: the room moves all the time, so fan-out is loaded steadily), BENCH_PROBE_SECONDS (4), BENCH_OUT (docs).
+Only the standard library is used.
+"""
+import json
+import os
+import platform
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RELEASE = ROOT / ".build" / "release"
+SERVER = Path(os.environ.get("SCROLLCAST_BIN", RELEASE / "scrollcast"))
+LOAD = Path(os.environ.get("SCROLLCAST_LOAD_BIN", RELEASE / "scrollcast-load"))
+PROBE = Path(os.environ.get("LOOPBACK_PROBE_BIN", ROOT / ".build" / "bench" / "loopback-probe"))
+
+STEPS = [int(s) for s in os.environ.get("BENCH_STEPS", "100,250,500,1000,2000").split(",") if s.strip()]
+ROOMS = int(os.environ.get("BENCH_ROOMS", "10"))
+DRIVERS = int(os.environ.get("BENCH_DRIVERS", "1"))
+DURATION = float(os.environ.get("BENCH_DURATION", "15"))
+RAMP = float(os.environ.get("BENCH_RAMP", "3"))
+SCRIPT = os.environ.get("BENCH_SCRIPT", "drag")
+PROBE_SECONDS = float(os.environ.get("BENCH_PROBE_SECONDS", "4"))
+OUT = Path(os.environ.get("BENCH_OUT", ROOT / "docs"))
+HEADLINE_AT = 1000
+# A WebSocket frame from the server carries a 4-byte header for payloads of 126 B–64 KiB.
+WS_HEADER_BYTES = 4
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def log(message):
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+def machine():
+    model = "unknown"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    mem_kib = 0
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemTotal:"):
+            mem_kib = int(line.split()[1])
+    return {
+        "cores": os.cpu_count(),
+        "memory_gib": round(mem_kib / 1024 / 1024, 1),
+        "cpu": model,
+        "kernel": platform.release(),
+        "loadavg": load_average(),
+    }
+
+
+def load_average():
+    """1-minute load average: other work on the machine competes with the server and the probe."""
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+def cpu_seconds(pid):
+    """utime + stime of a process, in seconds (fields 14 and 15 of /proc/PID/stat)."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    # The command name may contain spaces; fields are counted after its closing parenthesis.
+    fields = text[text.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def rss_kib(pid):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+class Server:
+    """The release server on a free port; its output goes to a log file."""
+
+    def __init__(self):
+        self.log_file = tempfile.NamedTemporaryFile("w+", prefix="scrollcast-bench-", suffix=".log", delete=False)
+        self.process = subprocess.Popen(
+            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--public", str(ROOT / "Public")],
+            stdout=subprocess.PIPE, stderr=self.log_file, text=True, cwd=ROOT)
+        first = self.process.stdout.readline()
+        match = re.search(r"listening on http://([^:/\s]+):(\d+)", first)
+        if not match:
+            self.stop()
+            raise SystemExit(f"bench: the server did not announce its port (first line: {first!r}); log: {self.log_file.name}")
+        self.host, self.port = match.group(1), int(match.group(2))
+        # Keep draining stdout so a chatty server never blocks on a full pipe.
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.process.stdout:
+            self.log_file.write(line)
+
+    @property
+    def pid(self):
+        return self.process.pid
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def run_step(server, viewers):
+    per_room = max(1, viewers // ROOMS)
+    json_path = Path(tempfile.mkstemp(prefix="scrollcast-load-", suffix=".json")[1])
+    command = [
+        str(LOAD), "--url", f"ws://{server.host}:{server.port}/ws", "--rooms", str(ROOMS),
+        "--viewers", str(per_room), "--drivers", str(DRIVERS), "--script", SCRIPT,
+        "--duration", str(DURATION), "--ramp", str(RAMP), "--json", str(json_path),
+        "--room-prefix", f"ladder{viewers}",
+    ]
+    log(f"step {viewers} viewers: {' '.join(command)}")
+    started = time.monotonic()
+    load = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # scrollcast-load prints a progress line a second (plain lines: stderr is a pipe) naming its
+    # phase; the server is sampled at each, and only samples taken while it measured count.
+    samples = []
+    stderr_lines = []
+    for line in load.stderr:
+        stderr_lines.append(line)
+        if "measuring]" in line:
+            try:
+                samples.append((time.monotonic(), cpu_seconds(server.pid), cpu_seconds(load.pid), rss_kib(server.pid)))
+            except (OSError, ValueError):
+                pass
+    stdout = load.stdout.read()
+    load.wait(timeout=120)
+    stderr = "".join(stderr_lines)
+    elapsed = time.monotonic() - started
+    sys.stderr.write(stdout)
+    if load.returncode != 0:
+        log(f"step {viewers}: scrollcast-load exited {load.returncode}: {stderr.strip().splitlines()[-1:]}")
+    if len(samples) >= 2:
+        (t0, cpu0, load_cpu0, _), (t1, cpu1, load_cpu1, rss) = samples[0], samples[-1]
+    else:
+        t0, t1, cpu0, cpu1, load_cpu0, load_cpu1, rss = 0, 1, 0, 0, 0, 0, rss_kib(server.pid)
+    try:
+        report = json.loads(json_path.read_text())
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"bench: step {viewers}: no JSON report ({error}); stderr:\n{stderr}")
+    finally:
+        json_path.unlink(missing_ok=True)
+    return {
+        "viewers": report["viewers"],
+        "connections": report["connections"],
+        "report": report,
+        "exit": load.returncode,
+        "server_cpu_percent": 100 * (cpu1 - cpu0) / (t1 - t0),
+        "load_cpu_percent": 100 * (load_cpu1 - load_cpu0) / (t1 - t0),
+        "server_rss_kib": rss,
+        "seconds": elapsed,
+    }
+
+
+def run_probe(sockets, message_bytes):
+    out = subprocess.run([str(PROBE), str(sockets), str(message_bytes), str(PROBE_SECONDS)],
+                         capture_output=True, text=True, timeout=PROBE_SECONDS + 120)
+    if out.returncode != 0:
+        raise SystemExit(f"bench: probe failed: {out.stderr.strip()}")
+    values = dict(line.split("=", 1) for line in out.stdout.split() if "=" in line)
+    return float(values["probe_writes_per_second"])
+
+
+def engine_cost():
+    out = subprocess.run(["make", "--no-print-directory", "bench-engine"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    lines = [line for line in out.stdout.splitlines() if "=" in line]
+    if out.returncode != 0 or not lines or not lines[-1].startswith("engine_ns_per_frame="):
+        log(f"make bench-engine gave no engine_ns_per_frame (exit {out.returncode})")
+        return None, out.stdout[-2000:]
+    return float(lines[-1].split("=", 1)[1]), "\n".join(lines)
+
+
+def svg_plot(steps):
+    """p99 latency (left axis) and delivered frames/s (right axis) against viewers."""
+    width, height = 640, 360
+    left, right, top, bottom = 70, 80, 30, 50
+    plot_w, plot_h = width - left - right, height - top - bottom
+    xs = [s["viewers"] for s in steps]
+    p99 = [(s["report"].get("latencyMs") or {}).get("p99", 0) for s in steps]
+    fps = [s["report"]["framesPerSecond"] for s in steps]
+    x_max = max(xs) or 1
+    p_max = nice_ceiling(max(p99) or 1)
+    f_max = nice_ceiling(max(fps) or 1)
+
+    def x(v): return left + plot_w * v / x_max
+    def y_p(v): return top + plot_h * (1 - v / p_max)
+    def y_f(v): return top + plot_h * (1 - v / f_max)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="14">p99 input-to-frame latency and delivered frames/s ({ROOMS} rooms)</text>',
+        f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="black"/>',
+        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#c0392b"/>',
+        f'<line x1="{left + plot_w}" y1="{top}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="#2471a3"/>',
+    ]
+    for i in range(5):
+        fraction = i / 4
+        gy = top + plot_h * (1 - fraction)
+        parts.append(f'<line x1="{left}" y1="{gy:.1f}" x2="{left + plot_w}" y2="{gy:.1f}" stroke="#eee"/>')
+        parts.append(f'<text x="{left - 6}" y="{gy + 4:.1f}" text-anchor="end" fill="#c0392b">{p_max * fraction:g}</text>')
+        parts.append(f'<text x="{left + plot_w + 6}" y="{gy + 4:.1f}" fill="#2471a3">{int(f_max * fraction)}</text>')
+    for v in xs:
+        parts.append(f'<text x="{x(v):.1f}" y="{top + plot_h + 16}" text-anchor="middle">{v}</text>')
+    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 10}" text-anchor="middle">viewers</text>')
+    parts.append(f'<text x="16" y="{top + plot_h / 2}" fill="#c0392b" transform="rotate(-90 16 {top + plot_h / 2})" text-anchor="middle">p99 latency (ms)</text>')
+    parts.append(f'<text x="{width - 14}" y="{top + plot_h / 2}" fill="#2471a3" transform="rotate(90 {width - 14} {top + plot_h / 2})" text-anchor="middle">frames/s delivered</text>')
+    for values, scale, colour in ((p99, y_p, "#c0392b"), (fps, y_f, "#2471a3")):
+        points = " ".join(f"{x(v):.1f},{scale(w):.1f}" for v, w in zip(xs, values))
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for v, w in zip(xs, values):
+            parts.append(f'<circle cx="{x(v):.1f}" cy="{scale(w):.1f}" r="3.5" fill="{colour}"/>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def nice_ceiling(value):
+    """The next 1, 2, 2.5 or 5 × 10^n at or above value, for round axis labels."""
+    magnitude = 10 ** len(str(int(value))) / 10 if value >= 1 else 1
+    for factor in (1, 2, 2.5, 5, 10):
+        if value <= factor * magnitude:
+            return factor * magnitude
+    return 10 * magnitude
+
+
+def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seconds):
+    lines = [
+        "# Benchmarks",
+        "",
+        "Measured by `make bench` (script: `bench/run-ladder.py`; load generator: `scrollcast-load`;",
+        "probe: `bench/loopback-probe.c`). Regenerate with `make bench`; every figure below comes",
+        "from that one run. The load generator runs on the same machine as the server and shares",
+        "its cores, so the figures are a floor for what the server alone could do.",
+        "",
+        "## Command",
+        "",
+        "```",
+        "make bench",
+        f"# per step: {command}",
+        "```",
+        "",
+        "## Machine",
+        "",
+        f"- cores: {info['cores']}",
+        f"- memory: {info['memory_gib']} GiB",
+        f"- CPU: {info['cpu']}",
+        f"- kernel: {info['kernel']}",
+        f"- run took {total_seconds:.0f} s in all; idle server RSS {idle_rss / 1024:.1f} MiB",
+        f"- 1-minute load average {info['loadavg']:.1f} at the start and {load_average():.1f} at the end of the run"
+        + (f" on {info['cores']} cores: other processes competed for the CPU, so every figure (probe included)"
+           " is lower than on an idle machine" if max(info['loadavg'], load_average()) > info['cores'] else ""),
+        "",
+        "## Engine cost per frame",
+        "",
+        (f"`make bench-engine`: **engine_ns_per_frame={engine_ns:.0f}** ({engine_ns / 1000:.1f} µs to produce one frame of one room)."
+         if engine_ns is not None else "`make bench-engine` gave no figure in this run."),
+        "",
+        "## Ladder",
+        "",
+        f"{ROOMS} rooms, {DRIVERS} driver per room playing the `{SCRIPT}` script, {DURATION:g} s measured per step after a {RAMP:g} s ramp.",
+        "",
+        "| viewers | connections | frames/s delivered | latency p50 (ms) | latency p99 (ms) | fan-out p99 (ms) | missed | skipped | server CPU | server RSS (MiB) | RSS per viewer (KiB) | bytes per frame | probe writes/s | fraction of limit | load generator CPU |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for s in steps:
+        r = s["report"]
+        lat = r.get("latencyMs") or {}
+        fan = r.get("fanoutMs") or {}
+        skipped = "–" if r.get("skippedFrames") is None else f"{r['skippedFrames']:.0f}"
+        per_viewer = (s["server_rss_kib"] - idle_rss) / max(1, s["connections"])
+        lines.append(
+            f"| {s['viewers']} | {s['connections']} | {r['framesPerSecond']:.0f} | {fmt(lat.get('p50'))} | {fmt(lat.get('p99'))} "
+            f"| {fmt(fan.get('p99'))} | {r['missedFrames']} | {skipped} | {s['server_cpu_percent']:.0f}% | {s['server_rss_kib'] / 1024:.1f} "
+            f"| {per_viewer:.1f} | {r['bytesPerFrame']:.0f} | {s['probe']:.0f} | {s['fraction']:.2f} | {s['load_cpu_percent']:.0f}% |")
+    lines += ["", "Per step:", ""]
+    for s in steps:
+        r = s["report"]
+        note = "" if s["exit"] == 0 else f" (scrollcast-load exited {s['exit']}: {r['connectFailures']} connect failures, {r['errors']} errors)"
+        lines.append(f"- {s['viewers']} viewers: fraction of limit: {s['fraction']:.2f}; {r['framesReceived']} frames, "
+                     f"{r['lagGapFrames']} frames in gaps while the client lagged, {r['inputsSent']} inputs{note}")
+    lines += [
+        "",
+        "![p99 latency and delivered frames/s against viewers](benchmarks.svg)",
+        "",
+        "## What the columns mean",
+        "",
+        "- **frames/s delivered**: frames received by all connections of the step per second of the",
+        "  measurement window (`framesPerSecond` in `scrollcast-load --json`).",
+        "- **latency**: input-to-frame as the drivers see it: from sending input id N to receiving the",
+        "  first frame whose `input` names this driver with an id ≥ N. HDR histogram percentiles.",
+        "- **fan-out**: frame `sentAt` (server wall clock at encoding) to its receipt by a connection;",
+        "  same machine, same clock.",
+        "- **missed**: frames absent from the `seq` sequence of a connection that *kept up*: the frames",
+        "  on both sides of the gap arrived within `--kept-up-ms` (50 ms) of their `sentAt`. Gaps while",
+        "  the load generator itself lagged are counted apart (`lagGapFrames`): the server skips frames",
+        "  for a slow reader by design, and a slow reader here is the load generator.",
+        "- **skipped**: the server's `scrollcast_frames_skipped_total` counter, delta over the step.",
+        "- **server CPU**: utime+stime delta from `/proc/PID/stat` over the window, % of one core",
+        "  (100% = one core busy). **RSS** from `/proc/PID/status` at the end of the window;",
+        "  **RSS per viewer** is (RSS − idle RSS) ÷ connections.",
+        "- **bytes per frame**: mean size of the frame JSON received (after permessage-deflate",
+        "  inflation, if negotiated).",
+        "- **probe writes/s**: `bench/loopback-probe` with the same number of loopback TCP sockets and",
+        "  messages of the frame's size (+ 4 bytes of WebSocket header): one thread writes round",
+        "  robin as fast as it can, another reads all; no WebSocket, no engine. **fraction of limit**",
+        "  = frames/s delivered ÷ probe writes/s. The rooms only produce 60 frames/s each while they",
+        "  move, so a low fraction at small viewer counts means the demand was low, not the server.",
+        "",
+        "## scrollcast-load",
+        "",
+        "`scrollcast-load --help` lists the options. One process holds every connection on one",
+        "thread (the WebSocket client's service thread). Connections open over `--ramp` seconds; the",
+        "measurement window is the `--duration` seconds after the ramp. Each room gets `--viewers`",
+        "viewers (watch only) and `--drivers` drivers (watch and play the `--script` gesture loop",
+        "with `--seed`: `fling`, `drag`, `wheel`, `keys`, `reorder`, `mixed`; inputs carry the",
+        "script's planned timestamps `t`, moves every 8–16 ms, reorder holds ≥ 600 ms).",
+        "",
+        "It prints one progress line per second on stderr (redrawn in place on a terminal), a table",
+        "at the end, and with `--json PATH` a report with these fields:",
+        "",
+        "| field | meaning |",
+        "| --- | --- |",
+        "| `rooms`, `viewers`, `drivers`, `connections` | the plan: viewers and drivers summed over all rooms |",
+        "| `peakConnected` | most connections that had their snapshot at one time |",
+        "| `measuredSeconds` | length of the measurement window |",
+        "| `connectFailures` | connections that never got a snapshot (refused, unreachable, closed before it) |",
+        "| `disconnects` | joined connections the server closed or lost before the end |",
+        "| `framesReceived`, `framesPerSecond` | frames received by all connections in the window |",
+        "| `frameBytes`, `bytesPerFrame` | their size (JSON text) |",
+        "| `missedFrames` | `seq` gaps at connections that kept up (both neighbouring frames within `keptUpMs` of their `sentAt`) |",
+        "| `lagGapFrames` | `seq` gaps while the connection lagged (the server skips frames for slow readers) |",
+        "| `keptUpMs` | the threshold above (`--kept-up-ms`, default 50) |",
+        "| `skippedFrames` | delta of the server's `scrollcast_frames_skipped_total` over the run (`null` if `/metrics` has no such counter) |",
+        "| `latencyMs` | `{count, p50, p90, p99, p999, max}` of input-to-frame at the drivers (`null` if none) |",
+        "| `fanoutMs` | `{count, p50, p99, max}` of `sentAt` → receipt at every connection |",
+        "| `bytesReceived` | all message bytes received in the window |",
+        "| `inputsSent`, `inputsRefused` | driver inputs in the window, and those the server refused |",
+        "| `errors`, `errorReasons` | every problem seen, counted by reason |",
+        "",
+        "The exit status is non-zero when a connection failed or was dropped, when no frame arrived,",
+        "or when drivers ran but no input was answered; a server that is not there is reported as",
+        "`no server at URL: connection refused` before any WebSocket is opened.",
+        "",
+    ]
+    if engine_lines:
+        lines += ["`make bench-engine` output:", "", "```", engine_lines.strip(), "```", ""]
+    return "\n".join(lines)
+
+
+def fmt(value):
+    return "–" if value is None else f"{value:.1f}"
+
+
+def main():
+    for binary in (SERVER, LOAD, PROBE):
+        if not binary.exists():
+            raise SystemExit(f"bench: {binary} is missing; run `make bench` (it builds everything first)")
+    began = time.monotonic()
+    info = machine()
+    log(f"machine: {info}")
+    engine_ns, engine_lines = engine_cost()
+    server = Server()
+    log(f"server pid {server.pid} on port {server.port}")
+    try:
+        time.sleep(1)
+        idle_rss = rss_kib(server.pid)
+        steps = []
+        for viewers in STEPS:
+            step = run_step(server, viewers)
+            frame_bytes = step["report"]["bytesPerFrame"] or 2000
+            step["probe"] = run_probe(step["connections"], int(frame_bytes) + WS_HEADER_BYTES)
+            step["fraction"] = step["report"]["framesPerSecond"] / step["probe"] if step["probe"] else 0
+            log(f"step {viewers}: {step['report']['framesPerSecond']:.0f} frames/s, probe {step['probe']:.0f}/s, "
+                f"fraction {step['fraction']:.2f}, server CPU {step['server_cpu_percent']:.0f}%")
+            steps.append(step)
+            if server.process.poll() is not None:
+                raise SystemExit(f"bench: the server exited ({server.process.returncode}) during the {viewers}-viewer step; log: {server.log_file.name}")
+    finally:
+        server.stop()
+    OUT.mkdir(parents=True, exist_ok=True)
+    command = (f"scrollcast-load --url ws://127.0.0.1:PORT/ws --rooms {ROOMS} --viewers VIEWERS/{ROOMS} --drivers {DRIVERS} "
+               f"--script {SCRIPT} --duration {DURATION:g} --ramp {RAMP:g} --json STEP.json")
+    (OUT / "benchmarks.svg").write_text(svg_plot(steps))
+    (OUT / "benchmarks.md").write_text(markdown(steps, info, idle_rss, engine_ns, engine_lines, command, time.monotonic() - began))
+    log(f"wrote {OUT / 'benchmarks.md'} and {OUT / 'benchmarks.svg'}")
+    headline = min(steps, key=lambda s: abs(s["viewers"] - HEADLINE_AT))
+    if engine_ns is not None:
+        print(f"engine_ns_per_frame={engine_ns:.0f}")
+    for s in steps:
+        lat = s["report"].get("latencyMs") or {}
+        print(f"step_{s['viewers']}: frames_per_second={s['report']['framesPerSecond']:.0f} p99_ms={lat.get('p99', 0):.1f} fraction_of_limit={s['fraction']:.2f}")
+    print(f"fraction_of_limit_at_{headline['viewers']}={headline['fraction']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
