@@ -121,6 +121,15 @@ export class Controls {
       : `latency ${Math.round(median)} ms (p99 ${Math.round(p99)} ms)`;
   }
 
+  /** Tells screen readers where the table rests (the canvas itself says nothing to them). */
+  announcePosition(frame) {
+    const header = frame.headers?.[0]?.title ?? "";
+    const rows = (frame.rows ?? []).slice(0, 3).map((r) => [r.title, r.detail].filter(Boolean).join(" ")).join("; ");
+    const text = [header, rows].filter(Boolean).join(": ");
+    const where = $("where");
+    if (where.textContent !== text) where.textContent = text;
+  }
+
   /** Shows (text) or hides (null) the disconnected banner. */
   setBanner(text) {
     const banner = $("banner");

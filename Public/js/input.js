@@ -25,8 +25,9 @@ export function wheelMode(deltaMode) {
   return WHEEL_MODES[deltaMode] ?? "pixel";
 }
 
-// Stay under the server's limit (240/s sustained, bursts of 120) with room to spare.
-const BUCKET_CAPACITY = 100;
+// Stay under the server's token bucket (240/s sustained, bursts of 120) with room to spare
+// for network jitter bunching our messages together on arrival.
+const BUCKET_CAPACITY = 80;
 const BUCKET_RATE_PER_MS = 0.2;
 
 /**
@@ -58,11 +59,13 @@ export class InputSender {
     return this.emit(kind, fields, t);
   }
 
-  /** A pointer move: sent now if the budget allows, else merged into the next paced send. */
+  /** A pointer move: sent now if the budget allows (superseding any merged one), else kept as the
+   *  newest position for the next paced send. */
   sendMove(fields, t) {
     this.refill();
     if (this.pending && this.pending.kind !== "pointerMove") this.flushPending();
-    if (!this.pending && this.tokens >= 1) {
+    if (this.tokens >= 1) {
+      this.discardPending();
       this.tokens -= 1;
       return this.emit("pointerMove", fields, t);
     }
@@ -75,15 +78,16 @@ export class InputSender {
   sendWheel(fields, t) {
     this.refill();
     if (this.pending && (this.pending.kind !== "wheel" || this.pending.fields.mode !== fields.mode)) this.flushPending();
-    if (!this.pending && this.tokens >= 1) {
-      this.tokens -= 1;
-      return this.emit("wheel", fields, t);
-    }
     if (this.pending) {
       this.pending.fields = { dx: this.pending.fields.dx + fields.dx, dy: this.pending.fields.dy + fields.dy, mode: fields.mode };
       this.pending.t = t;
     } else {
       this.pending = { kind: "wheel", fields: { ...fields }, t };
+    }
+    if (this.tokens >= 1) {
+      const id = this.nextId;
+      this.flushPending();
+      return this.nextId > id ? id : null;
     }
     this.scheduleFlush();
     return null;

@@ -209,6 +209,7 @@ function drawNow() {
     state.framesDrawn += 1;
     fpsWindow.add(now, 1);
     noteLatency(frame, now);
+    if (frame.animating === false) controls.announcePosition(frame);
     const v = renderer.viewport(frame);
     if (!laidOutViewport || v.width !== laidOutViewport.width || v.height !== laidOutViewport.height) layoutStage();
   } else if (redrawWanted) {
