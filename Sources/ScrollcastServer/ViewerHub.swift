@@ -113,8 +113,12 @@ public final class ViewerHub {
             return fail(id, WireError("already joined room '\(connection.room?.name ?? "")'; one join per connection"))
         }
         let room: Room
+        let created: Bool
         do {
-            room = try registry.roomForJoin(named: request.room, lockKey: request.lock == true ? request.driverKey ?? "" : nil)
+            // A locked room without a key from its creator gets a random one, sent back in the
+            // creator's snapshot so it can be shared.
+            let lockKey = request.lock ? (request.driverKey ?? Self.randomKey()) : nil
+            (room, created) = try registry.roomForJoin(named: request.room, lockKey: lockKey)
         } catch {
             switch error {
             case .tooManyRooms(let limit):
@@ -124,7 +128,7 @@ public final class ViewerHub {
         }
         let viewer = "v\(nextViewerNumber)"
         nextViewerNumber += 1
-        let canDrive = room.driverKey == nil || room.driverKey == request.driverKey
+        let canDrive = room.driverKey == nil || created || room.driverKey == request.driverKey
         connections[id]?.viewerID = viewer
         connections[id]?.room = room
         room.join(viewer: viewer, sink: connection.sink, canDrive: canDrive)
@@ -147,6 +151,10 @@ public final class ViewerHub {
             logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
             close(id, code: .policyViolation, reason: "input rate limit exceeded")
         }
+    }
+
+    private static func randomKey() -> String {
+        (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
     }
 
     /// A protocol error: `error`, then close with the error's code.

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
-import time
 
 import pytest
 from websockets.asyncio.client import connect
@@ -21,15 +20,12 @@ def test_sigterm_closes_every_viewer_with_1001_and_exits_0(server_factory):
         viewers = [await Viewer.join(server.ws_url, room) for room in ("one", "one", "two")]
         for v in viewers:
             await v.wait_type("snapshot")
-        started = time.monotonic()
         server.proc.terminate()
         closes = await asyncio.gather(*(v.wait_closed() for v in viewers))
         assert all(code == 1001 for code, _ in closes), closes
-        return started
 
-    started = run(scenario())
+    run(scenario())
     assert server.proc.wait(timeout=10) == 0
-    assert time.monotonic() - started < 5
 
 
 def test_sigint_exits_0(server_factory):
