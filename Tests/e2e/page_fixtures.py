@@ -177,8 +177,9 @@ class ScrollcastPage:
             f"([arg]) => ({predicate})(window.scrollcast.state, arg)", arg=[arg], timeout=timeout)
 
     def wait_idle(self, timeout: float = 20000):
-        """Waits until the drawn frame says nothing will move without input."""
-        self.wait("s => s.lastFrame && s.lastFrame.animating === false", timeout=timeout)
+        """Waits until the drawn frame is at rest: idle phase (no finger down) and nothing animating."""
+        self.wait("s => s.lastFrame && s.lastFrame.animating === false && s.lastFrame.phase === 'idle'",
+                  timeout=timeout)
 
     def client_point(self, x: float, y: float) -> tuple[float, float]:
         p = self.page.evaluate("([x, y]) => window.scrollcast.clientPoint(x, y)", [x, y])

@@ -57,3 +57,33 @@ def test_phone_sized_window_fills_the_screen_with_the_table(browser, page_server
     assert page.locator("#controls-details").get_attribute("open") is None
     artifacts.screenshot(page, "phone")
     context.close()
+
+
+def test_a_busy_page_draws_only_the_newest_frame(page, page_server, room, artifacts):
+    """Frames that arrive while the page is busy are not queued up: the next animation frame
+    draws the newest one and skips the rest."""
+    artifacts.watch(page)
+    sc = ScrollcastPage(page, page_server.base_url, room).open()
+    sc.wait_idle()
+    # The End key animates to the bottom; frames then stream (the scroll, then the indicator fading).
+    page.locator("#view").focus()
+    page.keyboard.press("End")
+    sc.wait("s => s.lastFrame.animating")
+    result = page.evaluate("""() => new Promise((resolve) => {
+        const s = window.scrollcast.state;
+        const before = { drawn: s.framesDrawn, received: s.framesReceived, skipped: s.framesSkipped };
+        const until = performance.now() + 400;
+        while (performance.now() < until) { /* busy: frames pile up in the socket */ }
+        // Let the queued messages in, then wait for the drawing of the newest.
+        setTimeout(() => requestAnimationFrame(() => setTimeout(() => resolve({
+          before,
+          after: { drawn: s.framesDrawn, received: s.framesReceived, skipped: s.framesSkipped },
+          drawnSeq: s.lastFrame.seq, newestSeq: s.lastReceivedSeq }), 0)), 0);
+    })""")
+    received = result["after"]["received"] - result["before"]["received"]
+    drawn = result["after"]["drawn"] - result["before"]["drawn"]
+    assert received >= 5, result
+    assert drawn < received, result
+    assert result["after"]["skipped"] > result["before"]["skipped"], result
+    # The picture is of the newest frame the page has.
+    sc.wait("s => s.lastFrame.seq === s.lastReceivedSeq")

@@ -60,6 +60,7 @@ def test_touch_drag_scrolls_like_a_finger(page, page_server, room, artifacts):
     after = _scroll_markers(sc.frame())
     _assert_scrolled_down(before, after)
     assert changed_fraction(pixels_before, sc.pixels()) > 0.3
+    assert sc.frame()["panel"] is None, "the info panel is gone once scrolling ends"
     artifacts.screenshot(page, "after-touch-drag")
 
 
