@@ -1,15 +1,14 @@
 /// The scenes a room can be created with, by wire name (`join`'s `scene` field).
 ///
 /// `demo` is the Path-like timeline (`DemoScene`); `seed-table` reproduces the DemoTable of
-/// scroll-to-row-near-edges.txt so its "scroll to row 19, middle" can be tried literally;
-/// `large` is the demo timeline at 10,000 rows, to feel long tables.
+/// scroll-to-row-near-edges.txt so its "scroll to row 19, middle" can be tried literally.
+/// (No larger preset: a snapshot listing 10,000 row ids is over 32 KiB, and the WebSocket layer
+/// cannot yet send messages that large safely with permessage-deflate.)
 public enum ScenePreset: String, Sendable, Hashable, CaseIterable {
     /// The default: `DemoScene.configuration()`.
     case demo
     /// The seed's 20-row DemoTable (`SeedTableScene.configuration()`).
     case seedTable = "seed-table"
-    /// `DemoScene.configuration(rowCount: 10_000)`.
-    case large
 
     /// The preset used when a join names none.
     public static let `default` = ScenePreset.demo
@@ -22,7 +21,6 @@ public enum ScenePreset: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .demo: return DemoScene.configuration()
         case .seedTable: return SeedTableScene.configuration()
-        case .large: return DemoScene.configuration(rowCount: SeedTableScene.largeRowCount)
         }
     }
 }
@@ -41,8 +39,6 @@ public enum SeedTableScene {
     public static let checkedRow = 19
     /// Detail text of the checked row: the seed's `UITableViewCellAccessoryCheckmark`.
     public static let checkmark = "✓"
-    /// Row count of the `large` preset.
-    static let largeRowCount = 10_000
 
     /// The seed table's configuration.
     public static func configuration() -> SceneConfiguration {

@@ -5,11 +5,10 @@ import Testing
 struct SeedScenesTests {
     @Test("wire names are fixed and each preset builds a deterministic scene")
     func namesAndDeterminism() {
-        #expect(ScenePreset.allCases.map(\.rawValue) == ["demo", "seed-table", "large"])
-        #expect(ScenePreset.namesList == "demo, seed-table, large")
+        #expect(ScenePreset.allCases.map(\.rawValue) == ["demo", "seed-table"])
+        #expect(ScenePreset.namesList == "demo, seed-table")
         #expect(ScenePreset.default == .demo)
         #expect(ScenePreset.demo.configuration() == DemoScene.configuration())
-        #expect(ScenePreset.large.configuration().sections.flatMap(\.rows).map(\.id) == Array(0..<10_000))
         for preset in ScenePreset.allCases { #expect(preset.configuration() == preset.configuration()) }
     }
 

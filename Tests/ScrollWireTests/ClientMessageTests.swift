@@ -99,9 +99,9 @@ struct ClientMessageTests {
         ("{\"type\":\"join\",\"room\":\"demo\",\"client\":\"a\\nb\"}", "field 'client' must not contain control characters"),
         ("{\"type\":\"join\",\"room\":\"demo\",\"driverKey\":\"has space\"}", "field 'driverKey' must be 1–128 characters of printable ASCII without spaces"),
         ("{\"type\":\"join\",\"room\":\"demo\",\"driverKey\":\"\"}", "field 'driverKey' must be 1–128 characters of printable ASCII without spaces"),
-        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"seed\"}", "field 'scene' must be one of demo, seed-table, large; got 'seed'"),
-        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"Demo\"}", "field 'scene' must be one of demo, seed-table, large; got 'Demo'"),
-        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"\"}", "field 'scene' must be one of demo, seed-table, large; got ''"),
+        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"seed\"}", "field 'scene' must be one of demo, seed-table; got 'seed'"),
+        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"Demo\"}", "field 'scene' must be one of demo, seed-table; got 'Demo'"),
+        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"\"}", "field 'scene' must be one of demo, seed-table; got ''"),
         ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":1}", "field 'scene' must be a string"),
         ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":[\"demo\"]}", "field 'scene' must be a string"),
         // input: id and t.

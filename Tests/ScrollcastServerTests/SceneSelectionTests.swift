@@ -41,19 +41,11 @@ struct SceneSelectionTests {
         #expect(rows.first?["title"] as? String == "Option 0")
     }
 
-    @Test func largeSceneHasTenThousandRows() throws {
-        let h = Harness()
-        let (_, sink) = h.viewer(joining: "big", extra: #","scene":"large""#)
-        let s = try snapshot(sink)
-        #expect(s["sceneName"] as? String == "large")
-        #expect(try rowIDs(s).joined().count == 10_000)
-    }
-
     @Test func joiningAnExistingRoomGetsThatRoomsSceneWhateverItAsks() throws {
         let h = Harness()
         h.viewer(joining: "shared", extra: #","scene":"seed-table""#)
         let (_, plain) = h.viewer(joining: "shared")
-        let (_, other) = h.viewer(joining: "shared", extra: #","scene":"large""#)
+        let (_, other) = h.viewer(joining: "shared", extra: #","scene":"demo""#)
         for sink in [plain, other] {
             let s = try snapshot(sink)
             #expect(s["sceneName"] as? String == "seed-table")
@@ -66,7 +58,7 @@ struct SceneSelectionTests {
     @Test func unknownSceneIsRefusedWith1008NamingTheValidScenes() throws {
         let h = Harness()
         let (_, sink) = h.viewer(joining: "nope", extra: #","scene":"seed""#)
-        let expected = "field 'scene' must be one of demo, seed-table, large; got 'seed'"
+        let expected = "field 'scene' must be one of demo, seed-table; got 'seed'"
         #expect(sink.messages.map { $0["type"] as? String } == ["error"])
         #expect(sink.messages.first?["message"] as? String == expected)
         let closed = try #require(sink.closedWith)
