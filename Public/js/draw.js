@@ -262,16 +262,7 @@ export class Renderer {
         const fades = position.i === frontIndex && position.i > 0;
         const height = fades ? Math.min(gap, FRONT_FADE_PT) : gap;
         if (fades) {
-          // Slice by slice with falling alpha: a gradient without an offscreen mask.
-          const slices = Math.max(1, Math.ceil(height / 2));
-          ctx.save();
-          for (let n = 0; n < slices; n += 1) {
-            ctx.globalAlpha = 1 - (n + 0.5) / slices;
-            const y0 = layerBottom - 0.5 + (n * height) / slices;
-            ctx.drawImage(raster.canvas, 0, sampleY, raster.canvas.width, Math.max(1, Math.round(k)),
-                          0, y0, width, height / slices + 0.5);
-          }
-          ctx.restore();
+          ctx.drawImage(this.fadedGround(raster, sampleY, Math.max(1, Math.round(k))), 0, layerBottom - 0.5, width, height + 0.5);
         } else {
           ctx.drawImage(raster.canvas, 0, sampleY, raster.canvas.width, Math.max(1, Math.round(k)),
                         0, layerBottom - 0.5, width, gap + 0.5);
@@ -282,6 +273,30 @@ export class Renderer {
     // The seed's 1 pt dark border at the bottom of the table header.
     ctx.fillStyle = COLORS.headerBorder;
     ctx.fillRect(0, headerBottom - 1, W, 1);
+  }
+
+  /**
+   * A layer's ground row stretched down and faded to transparent (a smooth alpha gradient), drawn
+   * into a small reusable canvas that the caller scales into place.
+   */
+  fadedGround(raster, sampleY, rowHeight) {
+    const canvas = (this.fadeCanvas ??= document.createElement("canvas"));
+    const h = 64;
+    if (canvas.width !== raster.canvas.width || canvas.height !== h) {
+      canvas.width = raster.canvas.width;
+      canvas.height = h;
+    }
+    const ctx = canvas.getContext("2d");
+    ctx.globalCompositeOperation = "copy";
+    ctx.drawImage(raster.canvas, 0, sampleY, raster.canvas.width, rowHeight, 0, 0, canvas.width, h);
+    ctx.globalCompositeOperation = "destination-in";
+    const gradient = ctx.createLinearGradient(0, 0, 0, h);
+    gradient.addColorStop(0, "rgba(0, 0, 0, 1)");
+    gradient.addColorStop(1, "rgba(0, 0, 0, 0)");
+    ctx.fillStyle = gradient;
+    ctx.fillRect(0, 0, canvas.width, h);
+    ctx.globalCompositeOperation = "source-over";
+    return canvas;
   }
 
   /**
