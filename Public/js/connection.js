@@ -25,13 +25,26 @@ export function roomFromLocation(loc = window.location) {
 }
 
 /**
+ * The scene asked for with ?scene= (used only if this join creates the room), or null. The server
+ * knows the valid names and refuses others with a message naming them; this only keeps out text
+ * that could not be a scene name at all.
+ */
+export function sceneFromLocation(loc = window.location) {
+  const scene = new URLSearchParams(loc.search).get("scene");
+  return typeof scene === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(scene) ? scene : null;
+}
+
+/**
  * One logical connection that survives socket losses.
- * Callbacks: onMessage(msg), onStatus({connected, joined, retryInMs, attempt, closeCode, closeReason}).
+ * Callbacks: onMessage(msg), onStatus({connected, joined, retryInMs, attempt, closeCode, closeReason, refused}).
+ * A join the server refuses (close 1008 before any snapshot, e.g. an unknown scene) is not retried:
+ * asking again would be refused again; the status then has `refused` set to the server's reason.
  */
 export class Connection {
-  constructor({ url, room, onMessage, onStatus }) {
+  constructor({ url, room, scene = null, onMessage, onStatus }) {
     this.url = url;
     this.room = room;
+    this.scene = scene;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.socket = null;
@@ -74,8 +87,11 @@ export class Connection {
     }
     this.socket = socket;
     this.joined = false;
+    let lastError = null;   // the server's `error` message, sent just before it closes
     socket.onopen = () => {
-      socket.send(JSON.stringify({ type: "join", room: this.room, client: "scrollcast-page/1" }));
+      const join = { type: "join", room: this.room, client: "scrollcast-page/1" };
+      if (this.scene) join.scene = this.scene;
+      socket.send(JSON.stringify(join));
       this.report({ connected: true, joined: false });
     };
     socket.onmessage = (event) => {
@@ -94,13 +110,23 @@ export class Connection {
         this.attempt = 0;
         this.report({ connected: true, joined: true });
       }
-      if (message.type === "error") console.warn("scrollcast server error:", message.message);
+      if (message.type === "error") {
+        lastError = String(message.message ?? "");
+        console.warn("scrollcast server error:", message.message);
+      }
       this.onMessage(message);
     };
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
+      const joinRefused = !this.joined && event.code === 1008;
       this.socket = null;
       this.joined = false;
+      if (joinRefused) {
+        this.stopped = true;
+        this.report({ connected: false, joined: false, closeCode: event.code, closeReason: event.reason,
+                      refused: lastError ?? event.reason ?? "join refused" });
+        return;
+      }
       if (!this.stopped) this.scheduleRetry({ code: event.code, reason: event.reason });
     };
     // onerror is always followed by onclose, which does the work.
@@ -118,6 +144,6 @@ export class Connection {
   }
 
   report(status) {
-    this.onStatus({ retryInMs: 0, attempt: this.attempt, closeCode: null, closeReason: "", ...status });
+    this.onStatus({ retryInMs: 0, attempt: this.attempt, closeCode: null, closeReason: "", refused: null, ...status });
   }
 }

@@ -12,15 +12,20 @@ export class Controls {
     this.onScrollToRow = onScrollToRow;
     this.onReducedMotion = onReducedMotion;
 
-    const shareURL = shareLinkFor(room);
+    this.sceneName = null;
+    this.shareURL = shareLinkFor(room);
     $("room-name").textContent = room;
     $("summary-room").textContent = `· ${room}`;
-    $("share-link").href = shareURL;
+    $("share-link").href = this.shareURL;
     $("share-link").textContent = "share link";
     $("room-input").value = room;
     document.title = `Scrollcast · ${room}`;
 
-    $("copy-link").addEventListener("click", () => this.copyShareLink(shareURL));
+    $("copy-link").addEventListener("click", () => this.copyShareLink(this.shareURL));
+    // A fresh room each time it is followed, so the seed's table starts at its top.
+    const seedLink = $("seed-link");
+    seedLink.href = seedTableLink();
+    seedLink.addEventListener("click", () => { seedLink.href = seedTableLink(); });
     $("room-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const input = $("room-input");
@@ -54,10 +59,26 @@ export class Controls {
     if (window.matchMedia?.("(max-width: 720px)").matches) $("controls-details").open = false;
   }
 
-  /** Adopts a scene's sections so scroll-to-row can check its numbers. */
-  setScene(scene) {
+  /**
+   * Adopts a scene's sections so scroll-to-row can check its numbers, and shows its name. A new
+   * scene whose table the form's numbers do not fit gets numbers that do: its first section's last
+   * row (in the seed's table, row 19, the row the post scrolls to).
+   */
+  setScene(scene, sceneName = "demo") {
     this.scene = scene;
     const sections = scene?.sections ?? [];
+    if (sceneName !== this.sceneName) {
+      this.sceneName = sceneName;
+      $("scene-name").textContent = sceneName;
+      this.shareURL = shareLinkFor(this.room, sceneName);
+      $("share-link").href = this.shareURL;
+      const s = Number($("scroll-section").value);
+      const r = Number($("scroll-row").value);
+      if (sections.length && !(s < sections.length && r < (sections[s]?.rows?.length ?? 0))) {
+        $("scroll-section").value = "0";
+        $("scroll-row").value = String(Math.max(0, (sections[0].rows?.length ?? 1) - 1));
+      }
+    }
     $("scroll-section").max = String(Math.max(0, sections.length - 1));
     this.updateRowLimit();
     $("scroll-section").oninput = () => this.updateRowLimit();
@@ -113,7 +134,7 @@ export class Controls {
     $("presence").textContent = `${count} viewer${count === 1 ? "" : "s"} · ${who}`;
   }
 
-  /** The overlay: fps and latency (ms), null when unknown. */
+  /** The stats line under the phone: fps and latency (ms), null when unknown. */
   setStats({ fps, median, p99 }) {
     $("fps").textContent = `${Math.round(fps)} fps`;
     $("latency").textContent = median == null
@@ -148,10 +169,20 @@ export class Controls {
   }
 }
 
-/** This page's URL for `room`, to share. */
-export function shareLinkFor(room, loc = window.location) {
+/**
+ * This page's URL for `room`, to share. A scene other than the demo goes with it, so the link
+ * recreates the same kind of room if the room has expired by the time it is opened.
+ */
+export function shareLinkFor(room, sceneName = "demo", loc = window.location) {
   const url = new URL(loc.href);
   url.search = `?room=${encodeURIComponent(room)}`;
+  if (sceneName && sceneName !== "demo") url.search += `&scene=${encodeURIComponent(sceneName)}`;
   url.hash = "";
   return url.toString();
+}
+
+/** A link to a new room showing the seed's 20-row DemoTable (scroll-to-row-near-edges.txt). */
+export function seedTableLink(loc = window.location) {
+  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, "0")).join("");
+  return shareLinkFor(`seed-${suffix}`, "seed-table", loc);
 }

@@ -4,17 +4,16 @@
 
 const DEFAULT_VIEWPORT = { width: 390, height: 844 };
 const MAX_RASTER_PX = 16000;   // keep pre-rendered images within GPU texture limits
+const GROUND_SAMPLE_PT = 16;   // pulled-down layers extend the pixel row this far above their bottom
+const FRONT_FADE_PT = 28;      // the front layer's extension fades out over this height
 
 const FONT = '"Liberation Sans", "DejaVu Sans", system-ui, -apple-system, "Segoe UI", sans-serif';
 
 const COLORS = {
   base: "#f3c79b",
-  cell: "rgba(255, 255, 255, 0.62)",
   cellLifted: "rgba(255, 255, 255, 0.94)",
   separator: "rgba(0, 0, 0, 0.14)",
   title: "#15171c",
-  subtitle: "#4a505c",
-  detail: "#3a3f4a",
   header: "rgba(244, 245, 248, 0.94)",
   headerText: "#2b2f38",
   navBar: "rgba(250, 250, 252, 0.9)",
@@ -26,6 +25,22 @@ const COLORS = {
   placeholderFill: "rgba(40, 60, 90, 0.10)",
   placeholderStroke: "rgba(40, 60, 90, 0.45)",
 };
+
+/**
+ * Row cells over the background: a light frosted cell with dark text over bright parts of the
+ * image (dawn, day), a dark tinted cell with light text over dark parts (dusk, night). Over the
+ * bands in between the cell blends from one to the other, and the text takes whichever of the
+ * two palettes contrasts more with the cell as actually composited over the image.
+ */
+const CELL_LIGHT = { rgb: [255, 255, 255], alpha: 0.62 };
+const CELL_DARK = { rgb: [12, 16, 34], alpha: 0.5 };
+const TEXT_DARK = { title: "#15171c", subtitle: "#454b57", detail: "#353a45", separator: "rgba(0, 0, 0, 0.14)", luminance: 0.01 };
+const TEXT_LIGHT = { title: "#f5f7fc", subtitle: "rgba(232, 236, 246, 0.82)", detail: "rgba(232, 236, 246, 0.9)", separator: "rgba(255, 255, 255, 0.16)", luminance: 0.92 };
+/** Background luma (0…1) below which cells are fully dark, and above which fully light. */
+const DARK_BELOW = 0.3;
+const LIGHT_ABOVE = 0.42;
+const PROFILE_STEP_PT = 4;       // one background brightness sample per 4 pt of image height
+const BASE_RGB = [0xf3, 0xc7, 0x9b];
 
 /** A source image pre-rendered at the canvas's pixel scale, so SVGs are not re-rasterised per frame. */
 class RasterImage {
@@ -171,7 +186,7 @@ export class Renderer {
     const liftedId = liftedRow?.id;
     for (const row of frame.rows ?? []) {
       if (row.id !== undefined && row.id === liftedId) continue;
-      this.drawRow(row, W, COLORS.cell);
+      this.drawRow(row, W, this.cellStyle(row.y + row.h / 2 + (frame.background?.offset ?? 0)));
     }
     if (frame.placeholder) this.drawPlaceholder(frame.placeholder, W);
     for (const header of frame.headers ?? []) this.drawSectionHeader(header, W);
@@ -201,6 +216,7 @@ export class Renderer {
     if (!spec || !this.background) return;
     const raster = this.background.at(W, spec.height, this.pxPerPt);
     if (!raster) return;
+    this.ensureBackgroundProfile(spec);
     const y0 = -(frame.background?.offset ?? 0);
     // Copy only the visible slice of the long image.
     const top = Math.max(0, -y0);
@@ -223,7 +239,9 @@ export class Renderer {
     ctx.beginPath();
     ctx.rect(0, 0, W, headerBottom);
     ctx.clip();
-    for (const position of frame.layers ?? []) {
+    const positions = frame.layers ?? [];
+    const frontIndex = positions.reduce((m, p) => Math.max(m, p.i), -1);
+    for (const position of positions) {
       const spec = specs[position.i];
       const image = this.layers[position.i];
       if (!spec || !image) continue;
@@ -232,12 +250,23 @@ export class Renderer {
       if (!raster) continue;
       ctx.drawImage(raster.canvas, 0, position.y, width, spec.height);
       // Pulled down, a layer's bottom edge rises above the header's (it follows only part of the
-      // pull): extend its last pixel row so the ground reaches the header instead of leaving a gap.
+      // pull): extend a pixel row from just above its bottom so the ground reaches the header
+      // instead of leaving a gap. The row comes from GROUND_SAMPLE_PT up, above the darker strip
+      // a layer may shade its bottom edge with. The front layer (over others) fades out instead of
+      // filling the gap, so the lighter ground behind it shows and the band is not a dark slab.
       const layerBottom = position.y + spec.height;
       if (layerBottom < headerBottom) {
         const k = raster.pxPerPt;
-        ctx.drawImage(raster.canvas, 0, raster.canvas.height - Math.max(1, Math.round(k)), raster.canvas.width,
-                      Math.max(1, Math.round(k)), 0, layerBottom - 0.5, width, headerBottom - layerBottom + 0.5);
+        const sampleY = Math.max(0, raster.canvas.height - Math.round(GROUND_SAMPLE_PT * k));
+        const gap = headerBottom - layerBottom;
+        const fades = position.i === frontIndex && position.i > 0;
+        const height = fades ? Math.min(gap, FRONT_FADE_PT) : gap;
+        if (fades) {
+          ctx.drawImage(this.fadedGround(raster, sampleY, Math.max(1, Math.round(k))), 0, layerBottom - 0.5, width, height + 0.5);
+        } else {
+          ctx.drawImage(raster.canvas, 0, sampleY, raster.canvas.width, Math.max(1, Math.round(k)),
+                        0, layerBottom - 0.5, width, gap + 0.5);
+        }
       }
     }
     ctx.restore();
@@ -246,12 +275,91 @@ export class Renderer {
     ctx.fillRect(0, headerBottom - 1, W, 1);
   }
 
-  drawRow(row, W, fill) {
+  /**
+   * A layer's ground row stretched down and faded to transparent (a smooth alpha gradient), drawn
+   * into a small reusable canvas that the caller scales into place.
+   */
+  fadedGround(raster, sampleY, rowHeight) {
+    const canvas = (this.fadeCanvas ??= document.createElement("canvas"));
+    const h = 64;
+    if (canvas.width !== raster.canvas.width || canvas.height !== h) {
+      canvas.width = raster.canvas.width;
+      canvas.height = h;
+    }
+    const ctx = canvas.getContext("2d");
+    ctx.globalCompositeOperation = "copy";
+    ctx.drawImage(raster.canvas, 0, sampleY, raster.canvas.width, rowHeight, 0, 0, canvas.width, h);
+    ctx.globalCompositeOperation = "destination-in";
+    const gradient = ctx.createLinearGradient(0, 0, 0, h);
+    gradient.addColorStop(0, "rgba(0, 0, 0, 1)");
+    gradient.addColorStop(1, "rgba(0, 0, 0, 0)");
+    ctx.fillStyle = gradient;
+    ctx.fillRect(0, 0, canvas.width, h);
+    ctx.globalCompositeOperation = "source-over";
+    return canvas;
+  }
+
+  /**
+   * Brightness of the background image along its height, sampled once per image: the image drawn
+   * into a few pixels' width (so stars and labels average out) and read back, one sample per
+   * PROFILE_STEP_PT. Drawing only: it decides cell colours, never positions.
+   */
+  ensureBackgroundProfile(spec) {
+    const key = `${spec.image}@${spec.height}`;
+    if (this.backgroundProfile?.key === key || !this.background?.loaded) return;
+    const steps = Math.max(1, Math.min(4096, Math.ceil(spec.height / PROFILE_STEP_PT)));
+    const canvas = document.createElement("canvas");
+    canvas.width = 4;
+    canvas.height = steps;
+    const ctx = canvas.getContext("2d", { willReadFrequently: true });
+    ctx.drawImage(this.background.image, 0, 0, canvas.width, steps);
+    let data;
+    try {
+      data = ctx.getImageData(0, 0, canvas.width, steps).data;
+    } catch {
+      this.backgroundProfile = { key, rgb: null, step: spec.height / steps };   // tainted: use the base colour
+      return;
+    }
+    const rgb = new Float32Array(steps * 3);
+    for (let i = 0; i < steps; i += 1) {
+      for (let c = 0; c < 3; c += 1) {
+        let sum = 0;
+        for (let x = 0; x < canvas.width; x += 1) sum += data[(i * canvas.width + x) * 4 + c];
+        rgb[i * 3 + c] = sum / canvas.width;
+      }
+    }
+    this.backgroundProfile = { key, rgb, step: spec.height / steps };
+  }
+
+  /** The background's colour (0…255 each) at image y, or the base colour outside the image. */
+  backgroundColourAt(imageY) {
+    const profile = this.backgroundProfile;
+    if (!profile?.rgb || !this.scene?.background) return BASE_RGB;
+    const i = Math.floor(imageY / profile.step);
+    if (i < 0 || i * 3 >= profile.rgb.length) return BASE_RGB;
+    return [profile.rgb[i * 3], profile.rgb[i * 3 + 1], profile.rgb[i * 3 + 2]];
+  }
+
+  /** Cell fill and text palette for a row whose centre lies over image y `imageY`. */
+  cellStyle(imageY) {
+    const bg = this.backgroundColourAt(imageY);
+    const t = smoothstep(DARK_BELOW, LIGHT_ABOVE, luma(bg));
+    const alpha = CELL_DARK.alpha + (CELL_LIGHT.alpha - CELL_DARK.alpha) * t;
+    // Premultiplied blend of the two cell colours, then back to straight alpha for fillStyle.
+    const rgb = [0, 1, 2].map((c) => (CELL_DARK.rgb[c] * CELL_DARK.alpha * (1 - t) + CELL_LIGHT.rgb[c] * CELL_LIGHT.alpha * t) / alpha);
+    const composite = rgb.map((v, c) => v * alpha + bg[c] * (1 - alpha));
+    const cell = relativeLuminance(composite);
+    const text = contrast(cell, TEXT_DARK.luminance) >= contrast(cell, TEXT_LIGHT.luminance) ? TEXT_DARK : TEXT_LIGHT;
+    this.lastCellStyle = { t, text: text === TEXT_DARK ? "dark" : "light" };
+    return { fill: `rgba(${rgb.map(Math.round).join(", ")}, ${alpha.toFixed(3)})`, ...text };
+  }
+
+  drawRow(row, W, style) {
     const { ctx } = this;
     const { y, h } = row;
-    ctx.fillStyle = fill;
+    ctx.fillStyle = style.fill;
     ctx.fillRect(0, y, W, h);
-    ctx.fillStyle = COLORS.separator;
+    ctx.fillStyle = style.separator;
     ctx.fillRect(16, y + h - 0.5, W - 16, 0.5);
 
     const detailFont = `13px ${FONT}`;
@@ -269,16 +377,16 @@ export class Renderer {
 
     ctx.textBaseline = "alphabetic";
     ctx.textAlign = "left";
-    ctx.fillStyle = COLORS.title;
+    ctx.fillStyle = style.title;
     ctx.font = titleFont;
     ctx.fillText(this.fitText(row.title ?? "", titleFont, textWidth), 16, titleBaseline);
     if (hasSubtitle) {
-      ctx.fillStyle = COLORS.subtitle;
+      ctx.fillStyle = style.subtitle;
       ctx.font = subtitleFont;
       ctx.fillText(this.fitText(row.subtitle, subtitleFont, textWidth), 16, top + 29);
     }
     if (detail) {
-      ctx.fillStyle = COLORS.detail;
+      ctx.fillStyle = style.detail;
       ctx.font = detailFont;
       ctx.textAlign = "right";
       ctx.fillText(detail, W - 18, titleBaseline);
@@ -344,7 +452,7 @@ export class Renderer {
     ctx.fillStyle = COLORS.cellLifted;
     ctx.fillRect(0, row.y, W, row.h);
     ctx.shadowColor = "transparent";
-    this.drawRow(row, W, "rgba(0, 0, 0, 0)");
+    this.drawRow(row, W, { ...TEXT_DARK, fill: "rgba(0, 0, 0, 0)" });
     ctx.restore();
   }
 
@@ -445,6 +553,30 @@ function roundedRect(ctx, x, y, w, h, r) {
   ctx.arcTo(x, y + h, x, y, radius);
   ctx.arcTo(x, y, x + w, y, radius);
   ctx.closePath();
+}
+
+/** Rec. 709 luma of a gamma-encoded colour (0…255 each), 0…1: a cheap "how bright it looks". */
+function luma([r, g, b]) {
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}
+
+/** WCAG relative luminance of a colour (0…255 each). */
+function relativeLuminance(rgb) {
+  const [r, g, b] = rgb.map((v) => {
+    const c = clamp(v / 255, 0, 1);
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two relative luminances. */
+function contrast(a, b) {
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+function smoothstep(edge0, edge1, x) {
+  const t = clamp((x - edge0) / (edge1 - edge0), 0, 1);
+  return t * t * (3 - 2 * t);
 }
 
 function clamp(v, lo, hi) {

@@ -1,7 +1,7 @@
 // Wires the page together: connection → state → one animation-frame loop → renderer, and
 // canvas input → server. This is the only place that calls requestAnimationFrame.
 
-import { Connection, roomFromLocation, socketURL } from "./connection.js";
+import { Connection, roomFromLocation, sceneFromLocation, socketURL } from "./connection.js";
 import { InputSender, attachInput } from "./input.js";
 import { Renderer } from "./draw.js";
 import { Controls } from "./controls.js";
@@ -10,6 +10,7 @@ import { RollingWindow } from "./stats.js";
 const STATS_WINDOW_MS = 5000;
 
 const room = roomFromLocation();
+const requestedScene = sceneFromLocation();
 const canvas = document.getElementById("view");
 const phone = document.getElementById("phone");
 const stage = document.getElementById("stage");
@@ -17,6 +18,9 @@ const stage = document.getElementById("stage");
 /** Page state, readable by tests through window.scrollcast.state; nothing reads it back to decide. */
 const state = {
   room,
+  requestedScene,           // ?scene=, sent in join (it only matters if the join creates the room)
+  sceneName: null,          // the room's scene, from the snapshot
+  joinRefused: null,        // the server's reason when it refused our join (not retried)
   connected: false,
   joined: false,
   viewer: null,
@@ -66,6 +70,7 @@ const renderer = new Renderer(canvas, {
 const connection = new Connection({
   url: socketURL(),
   room,
+  scene: requestedScene,
   onMessage: handleMessage,
   onStatus: handleStatus,
 });
@@ -102,7 +107,11 @@ function handleStatus(status) {
   state.joined = status.joined;
   state.reconnectAttempt = status.attempt;
   document.body.classList.toggle("disconnected", !status.joined);
-  if (status.joined) {
+  if (status.refused) {
+    state.joinRefused = status.refused;
+    controls.setBanner(`The server refused to join room “${room}”: ${status.refused}`);
+    if (!scene) { redrawWanted = true; scheduleDraw(); }
+  } else if (status.joined) {
     controls.setBanner(null);
   } else if (status.connected) {
     controls.setBanner(`Joining room “${room}”…`);
@@ -138,14 +147,20 @@ function adoptSnapshot(message) {
   state.rowMoveVersion = 0;
   state.lastReceivedSeq = null;
   input.connectionReset();
-  renderer.setScene(scene, `Scrollcast · ${message.room ?? room}`);
+  state.sceneName = typeof message.sceneName === "string" ? message.sceneName : "demo";
+  renderer.setScene(scene, navTitle(state.sceneName, message.room ?? room));
   state.images = renderer.imageStatus();
-  controls.setScene(scene);
+  controls.setScene(scene, state.sceneName);
   setPresence(message.viewers, message.driver);
   window.scrollcast.scene = scene;
   layoutStage();
   if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
   if (message.frame) receiveFrame(message.frame);
+}
+
+/** The navigation bar's title: the seed's own "Demo Table" for its table, else the room. */
+function navTitle(sceneName, roomName) {
+  return sceneName === "seed-table" ? "Demo Table" : `Scrollcast · ${roomName}`;
 }
 
 function receiveFrame(frame) {
@@ -181,7 +196,7 @@ function applyRowMove(move) {
   state.rowMoveVersion = Number.isFinite(move.version) ? move.version : state.rowMoveVersion + 1;
   if (scene?.sections) {
     scene.sections.forEach((section, i) => { section.rows = [...state.order[i]]; });
-    controls.setScene(scene);
+    controls.setScene(scene, state.sceneName);
   }
 }
 
@@ -214,7 +229,7 @@ function drawNow() {
     if (!laidOutViewport || v.width !== laidOutViewport.width || v.height !== laidOutViewport.height) layoutStage();
   } else if (redrawWanted) {
     if (state.lastFrame) renderer.draw(state.lastFrame);
-    else renderer.drawWaiting(state.connected ? "Joining…" : "Connecting…");
+    else renderer.drawWaiting(state.joinRefused ? "Join refused" : state.connected ? "Joining…" : "Connecting…");
   }
   redrawWanted = false;
 }

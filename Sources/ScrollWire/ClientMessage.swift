@@ -18,10 +18,15 @@ public struct JoinRequest: Sendable, Equatable {
     public var driverKey: String?
     /// When this join creates the room: only holders of its driver key may drive.
     public var lock: Bool
+    /// When this join creates the room: the scene it starts with (nil: `ScenePreset.default`).
+    /// Joining an existing room gets that room's scene whatever this says.
+    public var scene: ScenePreset?
 
     /// Creates a join request.
-    public init(room: String, client: String? = nil, driverKey: String? = nil, lock: Bool = false) {
+    public init(room: String, client: String? = nil, driverKey: String? = nil, lock: Bool = false,
+                scene: ScenePreset? = nil) {
         self.room = room; self.client = client; self.driverKey = driverKey; self.lock = lock
+        self.scene = scene
     }
 }
 

@@ -40,7 +40,8 @@ public enum ClientMessageDecoder {
             throw WireError("field 'driverKey' must be 1–\(ScrollWire.maxDriverKeyLength) characters of printable ASCII without spaces")
         }
         let lock = try r.optionalBool("lock") ?? false
-        return JoinRequest(room: room, client: client, driverKey: driverKey, lock: lock)
+        let scene = r.has("scene") ? try r.choice("scene", ScenePreset.allCases) : nil
+        return JoinRequest(room: room, client: client, driverKey: driverKey, lock: lock, scene: scene)
     }
 
     private static func input(_ r: FieldReader) throws(WireError) -> InputMessage {

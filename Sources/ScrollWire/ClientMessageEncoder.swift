@@ -3,7 +3,7 @@ import ScrollEngine
 /// Encodes client messages, for the load generator, test clients and tests. The output is
 /// what `ClientMessageDecoder` accepts (given values within the protocol's limits).
 public enum ClientMessageEncoder {
-    /// A `join` message. `client` and `driverKey` are left out when nil, `lock` when false.
+    /// A `join` message. `client`, `driverKey` and `scene` are left out when nil, `lock` when false.
     public static func join(_ request: JoinRequest) -> String {
         var w = JSONWriter(capacity: 96)
         w.beginObject()
@@ -12,6 +12,7 @@ public enum ClientMessageEncoder {
         if let client = request.client { w.key("client"); w.string(client) }
         if let key = request.driverKey { w.key("driverKey"); w.string(key) }
         if request.lock { w.key("lock"); w.bool(true) }
+        if let scene = request.scene { w.key("scene"); w.string(scene.rawValue) }
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self)
     }

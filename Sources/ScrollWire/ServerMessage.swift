@@ -32,14 +32,17 @@ public struct Snapshot: Sendable, Equatable {
     public var frameSentAt: Double
     /// The room's driver key: only for the viewer whose join created a locked room.
     public var driverKey: String?
+    /// Wire name of the scene preset the room was created with (`sceneName`, e.g. "seed-table").
+    public var sceneName: String
 
     /// Creates a snapshot.
     public init(room: String, viewer: String, viewers: Int, driver: String?, configuration: SceneConfiguration,
                 sections: [TableSection], frame: EffectFrame, frameInput: AppliedInput?, frameSentAt: Double,
-                driverKey: String? = nil) {
+                driverKey: String? = nil, sceneName: String = ScenePreset.default.rawValue) {
         self.room = room; self.viewer = viewer; self.viewers = viewers; self.driver = driver
         self.configuration = configuration; self.sections = sections; self.frame = frame
         self.frameInput = frameInput; self.frameSentAt = frameSentAt; self.driverKey = driverKey
+        self.sceneName = sceneName
     }
 }
 
@@ -136,6 +139,9 @@ public struct SnapshotMessage: Sendable, Equatable {
     public var viewers: Int
     /// Who holds the room, if anyone.
     public var driver: String?
+    /// Wire name of the room's scene preset (`sceneName`; kept as text so newer names still
+    /// decode; see `scenePreset`).
+    public var sceneName: String
     /// The scene.
     public var scene: SceneDescription
     /// The latest frame.
@@ -143,12 +149,16 @@ public struct SnapshotMessage: Sendable, Equatable {
     /// The room's driver key, when this viewer created a locked room.
     public var driverKey: String?
 
+    /// The scene preset by name, or nil for a name this version does not know.
+    public var scenePreset: ScenePreset? { ScenePreset(rawValue: sceneName) }
+
     /// Creates a snapshot message.
     public init(protocolVersion: Int, room: String, viewer: String, viewers: Int, driver: String?,
+                sceneName: String = ScenePreset.default.rawValue,
                 scene: SceneDescription, frame: FrameMessage, driverKey: String?) {
         self.protocolVersion = protocolVersion; self.room = room; self.viewer = viewer
-        self.viewers = viewers; self.driver = driver; self.scene = scene; self.frame = frame
-        self.driverKey = driverKey
+        self.viewers = viewers; self.driver = driver; self.sceneName = sceneName; self.scene = scene
+        self.frame = frame; self.driverKey = driverKey
     }
 }
 

@@ -112,7 +112,8 @@ public enum ServerMessageDecoder {
             })
         return SnapshotMessage(
             protocolVersion: try r.int("protocol"), room: try r.string("room"), viewer: try r.string("viewer"),
-            viewers: try r.int("viewers"), driver: try r.optionalString("driver"), scene: scene,
+            viewers: try r.int("viewers"), driver: try r.optionalString("driver"),
+            sceneName: try r.optionalString("sceneName") ?? ScenePreset.default.rawValue, scene: scene,
             frame: try frame(r.object("frame")), driverKey: try r.optionalString("driverKey"))
     }
 

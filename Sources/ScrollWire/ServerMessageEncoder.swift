@@ -26,6 +26,7 @@ public enum ServerMessageEncoder {
         w.key("viewer"); w.string(snapshot.viewer)
         w.key("viewers"); w.integer(snapshot.viewers)
         w.key("driver"); w.optionalString(snapshot.driver)
+        w.key("sceneName"); w.string(snapshot.sceneName)
         w.key("scene")
         w.beginObject()
         let configuration = snapshot.configuration
@@ -147,7 +148,7 @@ public enum ServerMessageEncoder {
             return snapshot(Snapshot(
                 room: s.room, viewer: s.viewer, viewers: s.viewers, driver: s.driver, configuration: configuration,
                 sections: sections, frame: s.frame.effectFrame(insets: s.scene.insets), frameInput: s.frame.input,
-                frameSentAt: s.frame.sentAt, driverKey: s.driverKey))
+                frameSentAt: s.frame.sentAt, driverKey: s.driverKey, sceneName: s.sceneName))
         case .rowMoved(let m):
             return rowMoved(rowID: m.rowID, from: m.from, to: m.to, by: m.by, version: m.version)
         case .presence(let viewers, let driver):

@@ -15,6 +15,8 @@ public final class Room {
     public let name: String
     /// Whether only holders of `driverKey` may drive.
     public let driverKey: String?
+    /// The scene preset the room was created with (told to viewers in the snapshot).
+    public let preset: ScenePreset
 
     private let clock: RoomClock
     private let wallClock: WallClock
@@ -48,10 +50,13 @@ public final class Room {
 
     /// A room showing `configuration`, its clock starting now. With a `driverKey`, only
     /// viewers who present it may drive.
+    /// `preset` only names the scene for viewers; `configuration` is what the room shows.
     public init(name: String, configuration: SceneConfiguration, driverKey: String? = nil,
+                preset: ScenePreset = .default,
                 clock: RoomClock, wallClock: @escaping WallClock, metrics: ServerMetrics) {
         self.name = name
         self.driverKey = driverKey
+        self.preset = preset
         self.clock = clock
         self.wallClock = wallClock
         self.origin = clock.nowMilliseconds()
@@ -87,7 +92,7 @@ public final class Room {
             room: name, viewer: id, viewers: viewers.count, driver: claim?.viewer,
             configuration: scene.configuration, sections: scene.sections, frame: lastFrame,
             frameInput: lastFrameInput, frameSentAt: lastFrameSentAt,
-            driverKey: canDrive ? driverKey : nil)
+            driverKey: canDrive ? driverKey : nil, sceneName: preset.rawValue)
         send(reliable: ServerMessageEncoder.snapshot(snapshot), to: sink)
         broadcastPresence(except: id)
     }

@@ -32,12 +32,16 @@ public final class RoomRegistry {
     /// The room called `name`, if it lives.
     public func room(named name: String) -> Room? { rooms[name] }
 
-    /// The room called `name`, created (locked with `lockKey` if given) when it does not exist;
-    /// `created` says whether this call created it.
-    public func roomForJoin(named name: String, lockKey: String?) throws(JoinFailure) -> (room: Room, created: Bool) {
+    /// The room called `name`, created (locked with `lockKey` if given, showing `scene`) when it
+    /// does not exist; an existing room keeps its own scene. `created` says whether this call
+    /// created it. The `demo` preset is `makeConfiguration()` (the server's default scene); the
+    /// others are the engine's `ScenePreset.configuration()`.
+    public func roomForJoin(named name: String, lockKey: String?,
+                            scene: ScenePreset = .default) throws(JoinFailure) -> (room: Room, created: Bool) {
         if let room = rooms[name] { return (room, false) }
         guard rooms.count < limits.maxRooms else { throw .tooManyRooms(limit: limits.maxRooms) }
-        let room = Room(name: name, configuration: makeConfiguration(), driverKey: lockKey,
+        let configuration = scene == .demo ? makeConfiguration() : scene.configuration()
+        let room = Room(name: name, configuration: configuration, driverKey: lockKey, preset: scene,
                         clock: clock, wallClock: wallClock, metrics: metrics)
         rooms[name] = room
         metrics.rooms.record(rooms.count)

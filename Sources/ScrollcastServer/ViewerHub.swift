@@ -118,7 +118,8 @@ public final class ViewerHub {
             // A locked room without a key from its creator gets a random one, sent back in the
             // creator's snapshot so it can be shared.
             let lockKey = request.lock ? (request.driverKey ?? Self.randomKey()) : nil
-            (room, created) = try registry.roomForJoin(named: request.room, lockKey: lockKey)
+            (room, created) = try registry.roomForJoin(named: request.room, lockKey: lockKey,
+                                                       scene: request.scene ?? .default)
         } catch {
             switch error {
             case .tooManyRooms(let limit):
@@ -133,7 +134,8 @@ public final class ViewerHub {
         connections[id]?.room = room
         room.join(viewer: viewer, sink: connection.sink, canDrive: canDrive)
         logger.debug("viewer joined", metadata: [
-            "viewer": "\(viewer)", "room": "\(room.name)", "client": "\(request.client ?? "-")"])
+            "viewer": "\(viewer)", "room": "\(room.name)", "scene": "\(room.preset.rawValue)",
+            "client": "\(request.client ?? "-")"])
     }
 
     private func handle(_ input: InputMessage, from id: ConnectionID) {

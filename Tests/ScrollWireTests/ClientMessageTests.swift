@@ -15,6 +15,16 @@ struct ClientMessageTests {
         #expect(ClientMessageEncoder.join(JoinRequest(room: "demo")) == #"{"type":"join","room":"demo"}"#)
     }
 
+    @Test("join names its scene by wire name; absent or null means none", arguments: ScenePreset.allCases)
+    func joinScene(preset: ScenePreset) throws {
+        let request = JoinRequest(room: "r", scene: preset)
+        let text = ClientMessageEncoder.join(request)
+        #expect(text == #"{"type":"join","room":"r","scene":"\#(preset.rawValue)"}"#)
+        #expect(try ClientMessageDecoder.decode(text) == .join(request))
+        #expect(try ClientMessageDecoder.decode(#"{"type":"join","room":"r","scene":null}"#) == .join(JoinRequest(room: "r")))
+        #expect(try ClientMessageDecoder.decode(#"{"type":"join","room":"r"}"#) == .join(JoinRequest(room: "r", scene: nil)))
+    }
+
     @Test("every input kind round-trips and uses its wire name", arguments: Fixtures.inputs)
     func inputRoundTrip(kind: InputKind) throws {
         let message = InputMessage(id: 9_007_199_254_740_991, clientTime: 18234.5, kind: kind)
@@ -89,6 +99,11 @@ struct ClientMessageTests {
         ("{\"type\":\"join\",\"room\":\"demo\",\"client\":\"a\\nb\"}", "field 'client' must not contain control characters"),
         ("{\"type\":\"join\",\"room\":\"demo\",\"driverKey\":\"has space\"}", "field 'driverKey' must be 1–128 characters of printable ASCII without spaces"),
         ("{\"type\":\"join\",\"room\":\"demo\",\"driverKey\":\"\"}", "field 'driverKey' must be 1–128 characters of printable ASCII without spaces"),
+        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"seed\"}", "field 'scene' must be one of demo, seed-table; got 'seed'"),
+        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"Demo\"}", "field 'scene' must be one of demo, seed-table; got 'Demo'"),
+        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"\"}", "field 'scene' must be one of demo, seed-table; got ''"),
+        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":1}", "field 'scene' must be a string"),
+        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":[\"demo\"]}", "field 'scene' must be a string"),
         // input: id and t.
         ("{\"type\":\"input\",\"t\":0,\"kind\":\"pointerCancel\"}", "missing field 'id'"),
         ("{\"type\":\"input\",\"id\":0,\"t\":0,\"kind\":\"pointerCancel\"}", "field 'id' must be an integer in 1…9007199254740991"),

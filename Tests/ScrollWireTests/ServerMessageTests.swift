@@ -80,6 +80,23 @@ struct ServerMessageTests {
         }
     }
 
+    @Test("snapshot names the room's scene right after the driver, and round-trips it")
+    func snapshotSceneName() throws {
+        var snapshot = Fixtures.snapshot()
+        #expect(ServerMessageEncoder.snapshot(snapshot).text.contains(#""driver":null,"sceneName":"demo","scene":{"#))
+        snapshot.sceneName = "seed-table"
+        let bytes = ServerMessageEncoder.snapshot(snapshot)
+        guard case .snapshot(let s) = try ServerMessageDecoder.decode(bytes) else { Issue.record("not a snapshot"); return }
+        #expect(s.sceneName == "seed-table" && s.scenePreset == .seedTable)
+        #expect(ServerMessageEncoder.encode(.snapshot(s)) == bytes)
+        // A name this version does not know still decodes (a newer server), as text only.
+        snapshot.sceneName = "tomorrow"
+        guard case .snapshot(let t) = try ServerMessageDecoder.decode(ServerMessageEncoder.snapshot(snapshot)) else {
+            Issue.record("not a snapshot"); return
+        }
+        #expect(t.sceneName == "tomorrow" && t.scenePreset == nil)
+    }
+
     @Test("the small messages round-trip")
     func smallMessages() throws {
         let cases: [([UInt8], ServerMessage)] = [
