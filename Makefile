@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps build release demo test test-swift test-e2e bench-engine bench conformance fuzz clean
+.PHONY: deps build release demo test test-swift test-e2e bench-engine bench conformance fuzz clean fuzz
 
 deps:
 	@scripts/install-deps.sh
@@ -38,3 +38,15 @@ bench-engine: deps
 
 clean:
 	rm -rf .build test-artifacts reports
+
+# libFuzzer over the protocol decoders (with AddressSanitizer), time-boxed; new inputs it finds
+# are kept in reports/fuzz-corpus. A crash writes crash-* files: replay one with
+# `.build/debug/scrollwire-fuzz FILE`, then add it to Fuzz/regressions/.
+FUZZ_SECONDS ?= 60
+fuzz:
+	swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+	  -Xswiftc -parse-as-library --product scrollwire-fuzz
+	mkdir -p reports/fuzz-corpus reports/fuzz-crashes
+	cp Fuzz/corpus/* reports/fuzz-corpus/
+	.build-fuzz/debug/scrollwire-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=20000 \
+	  -artifact_prefix=reports/fuzz-crashes/ reports/fuzz-corpus

@@ -60,6 +60,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "scrollcast-bench-engine", dependencies: ["ScrollEngine"]),
+        // libFuzzer target for the protocol decoders (`make fuzz`); a corpus replayer otherwise.
+        .executableTarget(name: "scrollwire-fuzz", dependencies: ["ScrollWire"]),
 
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
