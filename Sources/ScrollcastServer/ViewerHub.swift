@@ -113,8 +113,10 @@ public final class ViewerHub {
             return fail(id, WireError("already joined room '\(connection.room?.name ?? "")'; one join per connection"))
         }
         let room: Room
+        let created = registry.room(named: request.room) == nil
         do {
-            room = try registry.roomForJoin(named: request.room, lockKey: request.lock == true ? request.driverKey ?? "" : nil)
+            // The key is the server's, never the client's: a chosen one could be guessed or empty.
+            room = try registry.roomForJoin(named: request.room, lockKey: request.lock ? DriverKey.random().hex : nil)
         } catch {
             switch error {
             case .tooManyRooms(let limit):
@@ -124,7 +126,7 @@ public final class ViewerHub {
         }
         let viewer = "v\(nextViewerNumber)"
         nextViewerNumber += 1
-        let canDrive = room.driverKey == nil || room.driverKey == request.driverKey
+        let canDrive = room.driverKey == nil || created || DriverKey.matches(expected: room.driverKey, candidate: request.driverKey)
         connections[id]?.viewerID = viewer
         connections[id]?.room = room
         room.join(viewer: viewer, sink: connection.sink, canDrive: canDrive)
