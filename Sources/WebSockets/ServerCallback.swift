@@ -137,7 +137,7 @@ extension WebSocketServer {
         state.reliable.removeAll()
         state.latest = nil
         state.pendingClose = PendingClose(code: code, reason: reason, immediate: true)
-        lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, 5)
+        lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, Int32(WebSocketServer.stuckPeerGraceSeconds))
         lws_callback_on_writable(state.wsi)
         return 0
     }

@@ -90,6 +90,9 @@ public final class WebSocketServer: @unchecked Sendable {
             state.latest = nil
             state.pendingClose = PendingClose(code: .policyViolation, reason: "send queue overflow", immediate: true)
             statsBox.withLock { $0.queueOverflows += 1 }
+            // The close frame goes out once the peer reads again; one that never does is cut off
+            // (without this it lingered until the idle timeout, up to a minute).
+            lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, Int32(WebSocketServer.stuckPeerGraceSeconds))
         } else {
             state.reliable.append(message)
         }
@@ -116,6 +119,10 @@ public final class WebSocketServer: @unchecked Sendable {
         return connections[connection]?.reliable.count
     }
 
+    /// Seconds a connection that is being closed may take to accept its close frame before it is
+    /// cut off (a peer that stopped reading cannot receive it).
+    public static let stuckPeerGraceSeconds = 10
+
     /// Closes the connection with `code` and `reason` after the reliable messages already queued.
     /// Service thread only.
     public func close(_ connection: ConnectionID, code: CloseCode, reason: String) {
@@ -124,7 +131,7 @@ public final class WebSocketServer: @unchecked Sendable {
         state.latest = nil
         state.pendingClose = PendingClose(code: code, reason: reason, immediate: false)
         // A peer that never drains its queue must not keep the connection open forever.
-        lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, 5)
+        lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, Int32(WebSocketServer.stuckPeerGraceSeconds))
         lws_callback_on_writable(state.wsi)
     }
 
