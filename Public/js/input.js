@@ -207,6 +207,11 @@ export function attachInput({ canvas, sender, toLogical, onUserInput = () => {} 
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
 
   return {
+    /** A new connection knows nothing of a gesture begun on the old one: stop streaming it. */
+    connectionReset() {
+      if (activePointer !== null) gestureRefused = true;
+      sender.discardPending();
+    },
     refused(id) {
       if (id !== null && id === gestureDownId && activePointer !== null) {
         gestureRefused = true;

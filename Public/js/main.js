@@ -36,6 +36,7 @@ const state = {
   rowMoveVersion: 0,
   order: [],                // row ids per section, kept current with rowMoved
   inputsSent: 0,
+  inputsByKind: {},
   lastInputId: 0,
   latency: { median: null, p99: null, samples: 0 },
   fps: 0,
@@ -74,6 +75,7 @@ const sender = new InputSender({
     if (!connection.send(message)) return false;
     state.inputsSent += 1;
     state.lastInputId = message.id;
+    state.inputsByKind[message.kind] = (state.inputsByKind[message.kind] ?? 0) + 1;
     return true;
   },
 });
@@ -99,6 +101,7 @@ function handleStatus(status) {
   state.connected = status.connected;
   state.joined = status.joined;
   state.reconnectAttempt = status.attempt;
+  document.body.classList.toggle("disconnected", !status.joined);
   if (status.joined) {
     controls.setBanner(null);
   } else if (status.connected) {
@@ -134,6 +137,7 @@ function adoptSnapshot(message) {
   state.order = (scene.sections ?? []).map((section) => [...(section.rows ?? [])]);
   state.rowMoveVersion = 0;
   state.lastReceivedSeq = null;
+  input.connectionReset();
   renderer.setScene(scene, `Scrollcast · ${message.room ?? room}`);
   state.images = renderer.imageStatus();
   controls.setScene(scene);

@@ -32,15 +32,16 @@ public final class RoomRegistry {
     /// The room called `name`, if it lives.
     public func room(named name: String) -> Room? { rooms[name] }
 
-    /// The room called `name`, created (locked with `lockKey` if given) when it does not exist.
-    public func roomForJoin(named name: String, lockKey: String?) throws(JoinFailure) -> Room {
-        if let room = rooms[name] { return room }
+    /// The room called `name`, created (locked with `lockKey` if given) when it does not exist;
+    /// `created` says whether this call created it.
+    public func roomForJoin(named name: String, lockKey: String?) throws(JoinFailure) -> (room: Room, created: Bool) {
+        if let room = rooms[name] { return (room, false) }
         guard rooms.count < limits.maxRooms else { throw .tooManyRooms(limit: limits.maxRooms) }
         let room = Room(name: name, configuration: makeConfiguration(), driverKey: lockKey,
                         clock: clock, wallClock: wallClock, metrics: metrics)
         rooms[name] = room
         metrics.rooms.record(rooms.count)
-        return room
+        return (room, true)
     }
 
     /// Whether any room wants ticks.

@@ -113,10 +113,12 @@ public final class ViewerHub {
             return fail(id, WireError("already joined room '\(connection.room?.name ?? "")'; one join per connection"))
         }
         let room: Room
-        let created = registry.room(named: request.room) == nil
+        let created: Bool
         do {
             // The key is the server's, never the client's: a chosen one could be guessed or empty.
-            room = try registry.roomForJoin(named: request.room, lockKey: request.lock ? DriverKey.random().hex : nil)
+            // It reaches the creator in its snapshot, to share.
+            let lockKey = request.lock ? DriverKey.random().hex : nil
+            (room, created) = try registry.roomForJoin(named: request.room, lockKey: lockKey)
         } catch {
             switch error {
             case .tooManyRooms(let limit):
@@ -126,7 +128,8 @@ public final class ViewerHub {
         }
         let viewer = "v\(nextViewerNumber)"
         nextViewerNumber += 1
-        let canDrive = room.driverKey == nil || created || DriverKey.matches(expected: room.driverKey, candidate: request.driverKey)
+        let canDrive = room.driverKey == nil || created
+            || DriverKey.matches(expected: room.driverKey, candidate: request.driverKey)
         connections[id]?.viewerID = viewer
         connections[id]?.room = room
         room.join(viewer: viewer, sink: connection.sink, canDrive: canDrive)
@@ -146,6 +149,7 @@ public final class ViewerHub {
             room.refuse(input.id, "too many inputs: at most \(Int(limits.inputsPerSecond))/s, bursts of \(Int(limits.inputBurst))",
                         to: connection.sink)
         case .disconnect?, nil:
+            logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
             close(id, code: .policyViolation, reason: "input rate limit exceeded")
         }
     }

@@ -96,6 +96,12 @@ struct ScrollcastCommand: ParsableCommand {
 
         let server = ScrollcastServer(configuration: configuration, metricsFactory: factory, prometheus: registry,
                                       logger: logger, makeConfiguration: DefaultScene.configuration)
+        // Before binding, so a signal that comes as soon as the port is announced is not lost.
+        ShutdownSignals.install { signal in
+            logger.info("shutting down", metadata: ["signal": "\(signal)"])
+            server.shutdown()
+            Foundation.exit(0)
+        }
         let boundPort: Int
         do {
             boundPort = try server.start()
@@ -106,11 +112,6 @@ struct ScrollcastCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data("scrollcast listening on http://\(host):\(boundPort)\n".utf8))
         logger.info("serving", metadata: ["public": "\(configuration.publicDirectory)", "fps": "\(fps)"])
 
-        ShutdownSignals.install { signal in
-            logger.info("shutting down", metadata: ["signal": "\(signal)"])
-            server.shutdown()
-            Foundation.exit(0)
-        }
         dispatchMain()
     }
 }

@@ -80,6 +80,21 @@ struct ClaimTests {
         #expect(f.messages(ofType: "refused").isEmpty)
     }
 
+    @Test func lockedRoomWithoutAKeyGetsARandomOneForItsCreator() throws {
+        let h = Harness()
+        let (owner, a) = h.viewer(joining: "mine", extra: #","lock":true"#)
+        let key = try #require(a.messages.first?["driverKey"] as? String)
+        #expect(key.count >= 16)
+        let (_, g) = h.viewer(joining: "mine")
+        #expect(g.messages.first?["driverKey"] == nil, "only drivers learn the key")
+        h.input(1, t: 0, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: owner)
+        #expect(a.messages(ofType: "refused").isEmpty)
+        let (friend, f) = h.viewer(joining: "mine", extra: #","driverKey":"\#(key)""#)
+        h.tick()
+        h.input(1, t: 0, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: friend)
+        #expect(f.messages(ofType: "refused").isEmpty)
+    }
+
     @Test func inputTimeGoingBackwardsIsRefused() {
         let h = Harness()
         let (driver, a) = h.viewer()

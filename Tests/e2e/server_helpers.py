@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import time
 from pathlib import Path
@@ -151,4 +152,7 @@ async def settle(viewer: Viewer, last_input: int, start: int = 0) -> int:
 
 
 def run(coro):
-    return asyncio.run(asyncio.wait_for(coro, 60))
+    """Runs a test scenario to completion (at most 60 s). In its own thread, because the browser
+    tests' sync Playwright keeps an event loop running on the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coro, 60)).result()
