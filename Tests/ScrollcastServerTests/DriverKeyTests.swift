@@ -3,10 +3,10 @@ import Testing
 
 /// A deterministic generator, so a test can check exactly which bytes become the key.
 private struct CountingGenerator: RandomNumberGenerator {
-    var next: UInt64 = 0
+    var state: UInt64 = 0
     mutating func next() -> UInt64 {
-        defer { next &+= 0x0101_0101_0101_0101 }
-        return next
+        defer { state &+= 0x0101_0101_0101_0101 }
+        return state
     }
 }
 
