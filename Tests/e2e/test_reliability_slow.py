@@ -77,6 +77,8 @@ def test_twenty_stuck_viewers_do_not_slow_a_reading_viewer_and_memory_stays_boun
         return during, gaps, grown, skipped
 
     during, gaps, grown, skipped = run(full())
+    print(f"slow consumers: {len(during)} frames to the reader, {sum(1 for g in gaps if g > 1)} gaps "
+          f"(max {max(gaps)}), {skipped:.0f} frames skipped for stuck viewers, RSS +{grown} KiB")
     assert len(during) >= 100, "the reading viewer kept receiving frames"
     # The reader got (nearly) every frame, and gaps did not grow as the stuck viewers backed up.
     assert sum(1 for g in gaps if g > 1) <= len(gaps) // 10, gaps
