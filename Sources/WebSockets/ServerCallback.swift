@@ -144,9 +144,13 @@ extension WebSocketServer {
 
     func writeable(_ wsi: OpaquePointer) -> Int32 {
         guard let state = connectionsByWSI[wsi] else { return 0 }
+        // lws is sending the close frame and awaiting the peer's; a second -1 now would make it
+        // drop the socket at once (seen under an input flood: the peer got a reset, not 1008).
+        if state.closeHandedOver { return 0 }
         if let close = state.pendingClose, close.immediate || state.reliable.isEmpty {
             if state.closeCode == nil { (state.closeCode, state.closeReason) = (close.code, close.reason) }
             LWS.setCloseReason(wsi, close.code, close.reason)
+            state.closeHandedOver = true
             return -1
         }
         guard let message = state.reliable.popFirst() ?? state.latest.take() else { return 0 }

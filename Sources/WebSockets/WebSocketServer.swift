@@ -211,6 +211,8 @@ final class ServerConnection {
     var reliable = OutboundQueue()
     var latest: OutboundMessage?
     var pendingClose: PendingClose?
+    /// The close frame was handed to lws (writeable returned -1); lws finishes the handshake.
+    var closeHandedOver = false
     var assembler: MessageAssembler
     /// The close code/reason sent or received first, reported in didClose.
     var closeCode: CloseCode?
