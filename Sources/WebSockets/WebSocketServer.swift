@@ -59,6 +59,7 @@ public final class WebSocketServer: @unchecked Sendable {
                     options.ping_seconds = UInt32(clamping: max(0, configuration.pingInterval))
                     options.hangup_seconds = UInt32(clamping: max(0, configuration.idleTimeout))
                     options.rx_buffer_size = 0
+                    options.permessage_deflate = configuration.permessageDeflate ? 1 : 0
                     return scws_server_create(&options)
                 }
             }

@@ -323,3 +323,23 @@ def test_a_row_dropped_after_its_lift_was_cancelled_moves_nothing(scrollcast_ser
             await stranger.close()
             await room.assert_unharmed()
     run(scenario())
+
+
+def test_compressible_messages_that_crashed_the_inflater_do_not_stop_the_server(scrollcast_server, room_name):
+    """With permessage-deflate on, libwebsockets 4.1.6 aborted the whole server on a text message
+    of ~4 KiB of one letter (an assert in its inflater, reachable by any client). The server no
+    longer accepts the extension; these messages are now just bad messages."""
+    async def scenario():
+        async with Room(scrollcast_server.ws_url, room_name) as room:
+            raw = RawWebSocket(scrollcast_server.port,
+                               extra_headers="Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n")
+            raw.close()
+            assert raw.upgraded and b"sec-websocket-extensions" not in raw.head.lower()
+            for size in [4096 + d for d in range(0, 12)] + [16384 + 16, 40000]:
+                stranger = await Viewer.open(scrollcast_server.ws_url)  # offers deflate, as browsers do
+                await stranger.ws.send("y" * size)
+                code, _ = await stranger.wait_closed()
+                assert code in (1008, 1009), (size, code)
+            assert scrollcast_server.proc.poll() is None, "the server is still running"
+            await room.assert_unharmed(stranger_joined=False)
+    run(scenario())
