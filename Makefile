@@ -58,3 +58,7 @@ fuzz:
 	cp Fuzz/corpus/* reports/fuzz-corpus/
 	.build-fuzz/debug/scrollwire-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=20000 \
 	  -artifact_prefix=reports/fuzz-crashes/ reports/fuzz-corpus
+
+# Autobahn|Testsuite (sections 1-7, 9) against `scrollcast --conformance-echo`; see docs/reliability.md.
+conformance: build
+	scripts/run-conformance.sh

@@ -43,7 +43,7 @@ scws_context *scws_server_create(const scws_server_options *o) {
     info.port = o->port;
     info.iface = c->host;
     info.protocols = c->protocols;
-    info.extensions = c->extensions;
+    info.extensions = o->permessage_deflate ? c->extensions : NULL;
     info.user = o->user;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6;
     info.max_http_header_data = (unsigned short)o->max_http_header_bytes;

@@ -18,6 +18,8 @@ public struct ScrollcastServerConfiguration: Sendable {
     public var allowedOrigins: [String]?
     /// Limits and frame rate.
     public var limits = ServerLimits()
+    /// Ping, idle and HTTP request timeouts.
+    public var timeouts = ConnectionTimeouts()
 
     /// A configuration serving `publicDirectory` with every default.
     public init(publicDirectory: String, allowedOrigins: [String]? = nil) {
@@ -63,6 +65,9 @@ public final class ScrollcastServer: WebSocketServerDelegate, @unchecked Sendabl
         socketConfiguration.host = configuration.host
         socketConfiguration.port = configuration.port
         socketConfiguration.publicDirectory = configuration.publicDirectory
+        socketConfiguration.pingInterval = configuration.timeouts.pingIntervalSeconds
+        socketConfiguration.idleTimeout = configuration.timeouts.idleTimeoutSeconds
+        socketConfiguration.httpTimeoutSeconds = configuration.timeouts.httpRequestSeconds
         // Origins are checked in `shouldAccept`, because the default ("our own address") needs the
         // bound port, known only after binding.
         socketConfiguration.allowedOrigins = nil

@@ -115,9 +115,9 @@ public final class ViewerHub {
         let room: Room
         let created: Bool
         do {
-            // A locked room without a key from its creator gets a random one, sent back in the
-            // creator's snapshot so it can be shared.
-            let lockKey = request.lock ? (request.driverKey ?? Self.randomKey()) : nil
+            // The key is the server's, never the client's: a chosen one could be guessed or empty.
+            // It reaches the creator in its snapshot, to share.
+            let lockKey = request.lock ? DriverKey.random().hex : nil
             (room, created) = try registry.roomForJoin(named: request.room, lockKey: lockKey,
                                                        scene: request.scene ?? .default)
         } catch {
@@ -129,7 +129,8 @@ public final class ViewerHub {
         }
         let viewer = "v\(nextViewerNumber)"
         nextViewerNumber += 1
-        let canDrive = room.driverKey == nil || created || room.driverKey == request.driverKey
+        let canDrive = room.driverKey == nil || created
+            || DriverKey.matches(expected: room.driverKey, candidate: request.driverKey)
         connections[id]?.viewerID = viewer
         connections[id]?.room = room
         room.join(viewer: viewer, sink: connection.sink, canDrive: canDrive)
@@ -153,10 +154,6 @@ public final class ViewerHub {
             logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
             close(id, code: .policyViolation, reason: "input rate limit exceeded")
         }
-    }
-
-    private static func randomKey() -> String {
-        (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
     }
 
     /// A protocol error: `error`, then close with the error's code.

@@ -82,9 +82,12 @@ extension WebSocketClient {
 
     func writeable(_ wsi: OpaquePointer) -> Int32 {
         guard let state = connection(for: wsi) else { return 0 }
+        // A second -1 while lws sends the close frame would make it drop the socket at once.
+        if state.closeHandedOver { return 0 }
         if let close = state.pendingClose, close.immediate || state.queue.isEmpty {
             if state.closeCode == nil { (state.closeCode, state.closeReason) = (close.code, close.reason) }
             LWS.setCloseReason(wsi, close.code, close.reason)
+            state.closeHandedOver = true
             return -1
         }
         guard let message = state.queue.popFirst() else { return 0 }

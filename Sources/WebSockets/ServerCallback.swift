@@ -107,6 +107,8 @@ extension WebSocketServer {
 
     func receive(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
         guard let state = connectionsByWSI[wsi] else { return -1 }
+        // Closing already: the rest of a refused message (or anything after it) is dropped unread.
+        if state.pendingClose != nil { return 0 }
         let final = lws_is_final_fragment(wsi) != 0
         let binary = lws_frame_is_binary(wsi) != 0
         switch state.assembler.append(chunk, binary: binary, final: final) {
@@ -126,19 +128,29 @@ extension WebSocketServer {
         }
     }
 
-    /// Closes from inside a callback for this connection: lws sends the close frame when we return -1.
+    /// Closes for a bad message, ahead of anything queued. Not by returning -1 from RECEIVE: with
+    /// permessage-deflate lws 4.1.6 loses that return while it hands over inflated chunks, and the
+    /// connection stayed open (seen with a 16 KiB+ compressed message). So the close goes out from
+    /// the next writeable callback, like every other close; a peer too stuck to take it is cut off.
     private func closeNow(_ state: ServerConnection, _ code: CloseCode, _ reason: String) -> Int32 {
         statsBox.withLock { $0.badMessages += 1 }
-        if state.closeCode == nil { (state.closeCode, state.closeReason) = (code, reason) }
-        LWS.setCloseReason(state.wsi, code, reason)
-        return -1
+        state.reliable.removeAll()
+        state.latest = nil
+        state.pendingClose = PendingClose(code: code, reason: reason, immediate: true)
+        lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, Int32(WebSocketServer.stuckPeerGraceSeconds))
+        lws_callback_on_writable(state.wsi)
+        return 0
     }
 
     func writeable(_ wsi: OpaquePointer) -> Int32 {
         guard let state = connectionsByWSI[wsi] else { return 0 }
+        // lws is sending the close frame and awaiting the peer's; a second -1 now would make it
+        // drop the socket at once (seen under an input flood: the peer got a reset, not 1008).
+        if state.closeHandedOver { return 0 }
         if let close = state.pendingClose, close.immediate || state.reliable.isEmpty {
             if state.closeCode == nil { (state.closeCode, state.closeReason) = (close.code, close.reason) }
             LWS.setCloseReason(wsi, close.code, close.reason)
+            state.closeHandedOver = true
             return -1
         }
         guard let message = state.reliable.popFirst() ?? state.latest.take() else { return 0 }

@@ -149,6 +149,8 @@ final class ClientConnection {
     var wsi: OpaquePointer?
     var queue = OutboundQueue()
     var pendingClose: PendingClose?
+    /// The close frame was handed to lws (writeable returned -1); lws finishes the handshake.
+    var closeHandedOver = false
     var assembler: MessageAssembler
     var closeCode: CloseCode?
     var closeReason = ""

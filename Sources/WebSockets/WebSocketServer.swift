@@ -59,6 +59,7 @@ public final class WebSocketServer: @unchecked Sendable {
                     options.ping_seconds = UInt32(clamping: max(0, configuration.pingInterval))
                     options.hangup_seconds = UInt32(clamping: max(0, configuration.idleTimeout))
                     options.rx_buffer_size = 0
+                    options.permessage_deflate = configuration.permessageDeflate ? 1 : 0
                     return scws_server_create(&options)
                 }
             }
@@ -90,6 +91,9 @@ public final class WebSocketServer: @unchecked Sendable {
             state.latest = nil
             state.pendingClose = PendingClose(code: .policyViolation, reason: "send queue overflow", immediate: true)
             statsBox.withLock { $0.queueOverflows += 1 }
+            // The close frame goes out once the peer reads again; one that never does is cut off
+            // (without this it lingered until the idle timeout, up to a minute).
+            lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, Int32(WebSocketServer.stuckPeerGraceSeconds))
         } else {
             state.reliable.append(message)
         }
@@ -116,6 +120,10 @@ public final class WebSocketServer: @unchecked Sendable {
         return connections[connection]?.reliable.count
     }
 
+    /// Seconds a connection that is being closed may take to accept its close frame before it is
+    /// cut off (a peer that stopped reading cannot receive it).
+    public static let stuckPeerGraceSeconds = 10
+
     /// Closes the connection with `code` and `reason` after the reliable messages already queued.
     /// Service thread only.
     public func close(_ connection: ConnectionID, code: CloseCode, reason: String) {
@@ -124,7 +132,7 @@ public final class WebSocketServer: @unchecked Sendable {
         state.latest = nil
         state.pendingClose = PendingClose(code: code, reason: reason, immediate: false)
         // A peer that never drains its queue must not keep the connection open forever.
-        lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, 5)
+        lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, Int32(WebSocketServer.stuckPeerGraceSeconds))
         lws_callback_on_writable(state.wsi)
     }
 
@@ -204,6 +212,8 @@ final class ServerConnection {
     var reliable = OutboundQueue()
     var latest: OutboundMessage?
     var pendingClose: PendingClose?
+    /// The close frame was handed to lws (writeable returned -1); lws finishes the handshake.
+    var closeHandedOver = false
     var assembler: MessageAssembler
     /// The close code/reason sent or received first, reported in didClose.
     var closeCode: CloseCode?

@@ -26,6 +26,11 @@ public struct WebSocketServerConfiguration: Sendable {
     public var maxHTTPHeaderBytes = 4096
     /// Seconds an HTTP request may take before the connection is dropped.
     public var httpTimeoutSeconds = 10
+    /// Offer permessage-deflate to clients. Off by default, and it must stay off on a server that
+    /// strangers reach: libwebsockets 4.1.6's inflater aborts the whole process (an `assert` after
+    /// its final "trailer" inflate) on compressed input that any client can send; a 4 KiB message
+    /// of one repeated letter was enough (Tests/e2e/test_reliability_input.py).
+    public var permessageDeflate = false
 
     /// A configuration with every default (listen on 127.0.0.1:8080).
     public init() {}

@@ -46,12 +46,23 @@ struct ScrollcastCommand: ParsableCommand {
     @Option(help: "Seconds a room with no viewers lives on before it is dropped.")
     var roomGrace: Double = 30
 
+    @Flag(help: "Serve only a WebSocket echo endpoint at /echo for conformance tests (Autobahn): no page, no rooms, no subprotocol required, messages up to 16 MiB.")
+    var conformanceEcho = false
+
+    @Option(help: ArgumentHelp("Seconds of silence before a viewer is pinged; it is dropped after three silent intervals.", visibility: .hidden))
+    var pingInterval = 20
+
+    @Option(help: ArgumentHelp("Seconds an HTTP request may take to arrive whole.", visibility: .hidden))
+    var httpTimeout = 10
+
     func validate() throws {
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240, got \(fps)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
         guard maxViewers >= 1 else { throw ValidationError("--max-viewers must be at least 1") }
         guard maxRooms >= 1 else { throw ValidationError("--max-rooms must be at least 1") }
         guard roomGrace >= 0, roomGrace.isFinite else { throw ValidationError("--room-grace must be 0 or more seconds") }
+        guard (1...3600).contains(pingInterval) else { throw ValidationError("--ping-interval must be 1…3600 seconds") }
+        guard (1...600).contains(httpTimeout) else { throw ValidationError("--http-timeout must be 1…600 seconds") }
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(logLevel)'")
         }
@@ -66,6 +77,7 @@ struct ScrollcastCommand: ParsableCommand {
         }
         let logger = Logger(label: "scrollcast")
         routeLibWebSocketsLog(to: Logger(label: "lws"), level: level)
+        if conformanceEcho { try ConformanceEcho.run(host: host, port: port, logger: logger) }
 
         let registry = PrometheusCollectorRegistry()
         let factory = ServerMetrics.prometheusFactory(registry: registry)
@@ -80,6 +92,7 @@ struct ScrollcastCommand: ParsableCommand {
         configuration.limits.maxViewers = maxViewers
         configuration.limits.maxRooms = maxRooms
         configuration.limits.roomGraceMilliseconds = roomGrace * 1000
+        configuration.timeouts = ConnectionTimeouts(pingIntervalSeconds: pingInterval, httpRequestSeconds: httpTimeout)
 
         let server = ScrollcastServer(configuration: configuration, metricsFactory: factory, prometheus: registry,
                                       logger: logger, makeConfiguration: DefaultScene.configuration)

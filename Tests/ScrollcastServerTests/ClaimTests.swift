@@ -64,9 +64,13 @@ struct ClaimTests {
 
     @Test func lockedRoomOnlyLetsKeyHoldersDrive() throws {
         let h = Harness()
+        // The server makes the key (a client's own choice is ignored) and tells only the creator.
         let (owner, a) = h.viewer(joining: "locked", extra: #","lock":true,"driverKey":"secret""#)
-        let (guest, g) = h.viewer(joining: "locked")
-        let (friend, f) = h.viewer(joining: "locked", extra: #","driverKey":"secret""#)
+        let key = try #require(a.messages(ofType: "snapshot").first?["driverKey"] as? String)
+        #expect(key != "secret" && key.count >= 32)
+        let (guest, g) = h.viewer(joining: "locked", extra: #","driverKey":"secret""#)
+        #expect(g.messages(ofType: "snapshot").first?["driverKey"] == nil)
+        let (friend, f) = h.viewer(joining: "locked", extra: #","driverKey":"\#(key)""#)
         h.input(1, t: 0, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: guest)
         #expect((g.messages(ofType: "refused").first?["reason"] as? String)?.contains("locked") == true)
         h.input(1, t: 0, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: owner)

@@ -66,7 +66,7 @@ struct RoundTripTests {
     }
 
     @Test func permessageDeflateIsNegotiatedAndLargeCompressedMessagesReassemble() throws {
-        let h = try Harness(configure: { $0.maxMessageBytes = 64 * 1024 }, setup: { $0.echo = true })
+        let h = try Harness(configure: { $0.maxMessageBytes = 64 * 1024; $0.permessageDeflate = true }, setup: { $0.echo = true })
         defer { h.stop() }
         let socket = try RawSocket(port: h.port)
         let head = try #require(socket.handshake(extensions: "permessage-deflate; client_max_window_bits"))

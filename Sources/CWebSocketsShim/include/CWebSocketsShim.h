@@ -29,13 +29,16 @@ typedef struct scws_server_options {
     unsigned int ping_seconds;
     unsigned int hangup_seconds;
     size_t rx_buffer_size;
+    /// Nonzero offers permessage-deflate. Off by default: lws 4.1.6's inflater aborts the process
+    /// (assert in its "RX trailer" path) on compressed input a peer can choose.
+    int permessage_deflate;
 } scws_server_options;
 
 /// The protocols array, extension list, retry policy and strings must outlive the context, so one
 /// malloc'd bundle owns them and is freed only after lws_context_destroy.
 typedef struct scws_context scws_context;
 
-/// Creates a listening context (permessage-deflate on, UTF-8 validation on); NULL on failure.
+/// Creates a listening context (UTF-8 validation on, permessage-deflate if asked); NULL on failure.
 scws_context *scws_server_create(const scws_server_options *options);
 
 /// Creates a non-listening client context with one protocol and permessage-deflate offered.

@@ -1,0 +1,58 @@
+import Testing
+@testable import ScrollcastServer
+
+/// A deterministic generator, so a test can check exactly which bytes become the key.
+private struct CountingGenerator: RandomNumberGenerator {
+    var state: UInt64 = 0
+    mutating func next() -> UInt64 {
+        defer { state &+= 0x0101_0101_0101_0101 }
+        return state
+    }
+}
+
+@Suite struct DriverKeyTests {
+    @Test func keysAre64LowercaseHexDigits() {
+        let key = DriverKey.random()
+        #expect(key.hex.count == DriverKey.byteCount * 2)
+        #expect(key.hex.allSatisfy { "0123456789abcdef".contains($0) })
+    }
+
+    @Test func keysDoNotRepeat() {
+        let keys = Set((0..<1000).map { _ in DriverKey.random().hex })
+        #expect(keys.count == 1000)
+    }
+
+    @Test func keysComeFromTheGeneratorGiven() {
+        var a = CountingGenerator()
+        var b = CountingGenerator()
+        #expect(DriverKey(using: &a).hex == DriverKey(using: &b).hex)
+    }
+
+    @Test func onlyTheExactKeyMatches() {
+        let key = DriverKey.random()
+        #expect(key.matches(key.hex))
+        #expect(!key.matches(nil))
+        #expect(!key.matches(""))
+        #expect(!key.matches(String(key.hex.dropLast())))
+        #expect(!key.matches(key.hex + "0"))
+        #expect(!key.matches(key.hex.uppercased()) || !key.hex.contains(where: \.isLetter))
+        var flipped = Array(key.hex.utf8)
+        flipped[0] = flipped[0] == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
+        #expect(!key.matches(String(decoding: flipped, as: UTF8.self)))
+        #expect(!DriverKey.matches(expected: nil, candidate: key.hex))
+    }
+
+    @Test func constantTimeEqualityIsEquality() {
+        let samples: [[UInt8]] = [[], [0], [1], [0, 0], [0, 1], [1, 0], Array("abc".utf8), Array("abd".utf8)]
+        for a in samples {
+            for b in samples {
+                #expect(DriverKey.constantTimeEquals(a, b) == (a == b), "\(a) vs \(b)")
+            }
+        }
+    }
+
+    @Test func descriptionDoesNotLeakTheKey() {
+        let key = DriverKey.random()
+        #expect(!"\(key)".contains(key.hex))
+    }
+}
