@@ -36,15 +36,19 @@ export function sceneFromLocation(loc = window.location) {
 
 /**
  * One logical connection that survives socket losses.
+ * `driverKey` (a locked room's key) and `lock` go in every join, reconnects included: a room that
+ * still exists ignores `lock`, and one that vanished (server restart) comes back locked.
  * Callbacks: onMessage(msg), onStatus({connected, joined, retryInMs, attempt, closeCode, closeReason, refused}).
  * A join the server refuses (close 1008 before any snapshot, e.g. an unknown scene) is not retried:
  * asking again would be refused again; the status then has `refused` set to the server's reason.
  */
 export class Connection {
-  constructor({ url, room, scene = null, onMessage, onStatus }) {
+  constructor({ url, room, scene = null, driverKey = null, lock = false, onMessage, onStatus }) {
     this.url = url;
     this.room = room;
     this.scene = scene;
+    this.driverKey = driverKey;
+    this.lock = lock;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.socket = null;
@@ -91,6 +95,8 @@ export class Connection {
     socket.onopen = () => {
       const join = { type: "join", room: this.room, client: "scrollcast-page/1" };
       if (this.scene) join.scene = this.scene;
+      if (this.driverKey) join.driverKey = this.driverKey;
+      if (this.lock) join.lock = true;
       socket.send(JSON.stringify(join));
       this.report({ connected: true, joined: false });
     };

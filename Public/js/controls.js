@@ -1,5 +1,8 @@
 // The page's DOM controls: room and share link, scroll-to-row, presence, the stats overlay,
-// reduced motion, the disconnected banner and the refused toast. No canvas, no socket.
+// reduced motion, the disconnected banner and the refused toast, who may drive (locked rooms and
+// their co-driver link). No canvas, no socket.
+
+import { coDriverLink, newLockedRoomName } from "./driving.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,6 +25,16 @@ export class Controls {
     document.title = `Scrollcast · ${room}`;
 
     $("copy-link").addEventListener("click", () => this.copyShareLink(this.shareURL));
+    this.driveMode = "unknown";
+    this.driverKey = null;     // only to build the co-driver link; never shown as text
+    $("copy-codriver").addEventListener("click", () => {
+      if (this.driverKey) this.copyShareLink(coDriverLink(this.shareURL, this.driverKey), "copy-codriver-status");
+    });
+    $("new-locked-room").addEventListener("click", () => {
+      const url = new URL(shareLinkFor(newLockedRoomName(), this.sceneName ?? "demo"));
+      url.searchParams.set("lock", "1");
+      window.location.href = url.toString();
+    });
     // A fresh room each time it is followed, so the seed's table starts at its top.
     const seedLink = $("seed-link");
     seedLink.href = seedTableLink();
@@ -72,6 +85,7 @@ export class Controls {
       $("scene-name").textContent = sceneName;
       this.shareURL = shareLinkFor(this.room, sceneName);
       $("share-link").href = this.shareURL;
+      this.showCoDriverLink();
       const s = Number($("scroll-section").value);
       const r = Number($("scroll-row").value);
       if (sections.length && !(s < sections.length && r < (sections[s]?.rows?.length ?? 0))) {
@@ -114,8 +128,43 @@ export class Controls {
     status.textContent = sent ? "" : "Not connected.";
   }
 
-  async copyShareLink(url) {
-    const status = $("copy-status");
+  /**
+   * Who may drive, as this viewer knows it: "key" (it holds the room's driver key), "watch" (the
+   * room is locked and refused its input), "rejected" (a key from a link was not accepted) or
+   * "unknown" (no key: it may drive unless the room is locked, which only a refusal reveals).
+   * `driverKey` builds the co-driver link when the mode is "key".
+   */
+  setDriving(mode, driverKey = null) {
+    this.driveMode = mode;
+    this.driverKey = mode === "key" ? driverKey : null;
+    const status = $("drive-status");
+    status.dataset.mode = mode;
+    status.textContent = {
+      key: "You can drive. This room is locked: only you and those you give its co-driver link can drive it.",
+      watch: "Watch only — this room is locked. Ask whoever created it for its co-driver link to drive.",
+      rejected: "The co-driver key in your link was not accepted: you can only watch if this room is locked.",
+      unknown: "You can drive unless this room is locked (a locked room refuses your input).",
+    }[mode] ?? "–";
+    const badge = $("drive-badge");
+    badge.dataset.mode = mode;
+    badge.textContent = mode === "key" ? "you can drive · locked room" : mode === "watch" ? "watch only — room is locked" : "";
+    badge.hidden = badge.textContent === "";
+    document.body.classList.toggle("watch-only", mode === "watch");
+    // In a locked room the plain link only lets people watch: say so.
+    const locked = mode === "key" || mode === "watch";
+    $("share-link").textContent = locked ? "watch-only link" : "share link";
+    $("copy-link").textContent = locked ? "Copy watch-only link" : "Copy share link";
+    this.showCoDriverLink();
+  }
+
+  showCoDriverLink() {
+    const share = $("codriver-share");
+    share.hidden = !this.driverKey;
+    $("codriver-link").href = this.driverKey ? coDriverLink(this.shareURL, this.driverKey) : "#";
+  }
+
+  async copyShareLink(url, statusId = "copy-status") {
+    const status = $(statusId);
     try {
       await navigator.clipboard.writeText(url);
       status.textContent = "Copied.";

@@ -6,11 +6,17 @@ import { InputSender, attachInput } from "./input.js";
 import { Renderer } from "./draw.js";
 import { Controls } from "./controls.js";
 import { RollingWindow } from "./stats.js";
+import { isLockedRefusal, keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey } from "./driving.js";
 
 const STATS_WINDOW_MS = 5000;
 
 const room = roomFromLocation();
 const requestedScene = sceneFromLocation();
+// A co-driver link's #key= wins over a key this tab kept from before; both leave the address bar.
+const linkKey = keyFromFragment(window.location.hash);
+const startKey = linkKey ?? storedKey(room);
+const askedLock = lockFromLocation();
+scrubLocation();
 const canvas = document.getElementById("view");
 const phone = document.getElementById("phone");
 const stage = document.getElementById("stage");
@@ -21,6 +27,13 @@ const state = {
   requestedScene,           // ?scene=, sent in join (it only matters if the join creates the room)
   sceneName: null,          // the room's scene, from the snapshot
   joinRefused: null,        // the server's reason when it refused our join (not retried)
+  // Who may drive: "key" (we hold the locked room's key), "watch" (locked, our input is refused),
+  // "rejected" (our key was not accepted), "unknown" (no key; open unless a refusal says locked).
+  // The key itself is never put here.
+  driveMode: "unknown",
+  sentDriverKey: Boolean(startKey),
+  askedLock,
+  ownInputsApplied: 0,      // frames that applied a new input of ours (0 for a watcher)
   connected: false,
   joined: false,
   viewer: null,
@@ -55,6 +68,7 @@ let pendingFrame = null;      // newest frame not yet drawn: never a queue
 let redrawWanted = false;     // something besides a new frame changed the picture
 let rafHandle = 0;
 let laidOutViewport = null;   // the viewport size the phone frame was last fitted to
+let lastOwnAppliedId = null;  // our newest input id a frame named
 
 const fpsWindow = new RollingWindow(2000);
 const latencyWindow = new RollingWindow(STATS_WINDOW_MS);
@@ -71,6 +85,9 @@ const connection = new Connection({
   url: socketURL(),
   room,
   scene: requestedScene,
+  driverKey: startKey,
+  // Holding a key means the room was locked: should it vanish, our rejoin recreates it locked.
+  lock: askedLock || Boolean(startKey),
   onMessage: handleMessage,
   onStatus: handleStatus,
 });
@@ -101,6 +118,7 @@ const controls = new Controls({
   },
 });
 state.reducedMotion = controls.reducedMotion;
+controls.setDriving("unknown");
 
 function handleStatus(status) {
   state.connected = status.connected;
@@ -154,8 +172,41 @@ function adoptSnapshot(message) {
   setPresence(message.viewers, message.driver);
   window.scrollcast.scene = scene;
   layoutStage();
+  adoptDriverKey(message.driverKey);
   if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
   if (message.frame) receiveFrame(message.frame);
+}
+
+/**
+ * The snapshot's driverKey says this viewer may drive a locked room. Reconnects send it, and the
+ * tab remembers it across a reload. A snapshot without one after we sent a key: not accepted.
+ */
+function adoptDriverKey(key) {
+  if (typeof key === "string" && key) {
+    connection.driverKey = key;
+    connection.lock = true;
+    storeKey(room, key);
+    state.sentDriverKey = true;
+    state.driveMode = "key";
+    controls.setDriving("key", key);
+  } else {
+    if (connection.driverKey) storeKey(room, null);   // stale or wrong: do not offer it again on reload
+    state.driveMode = connection.driverKey ? "rejected" : state.driveMode === "watch" ? "watch" : "unknown";
+    controls.setDriving(state.driveMode);
+  }
+}
+
+/** A #key= pasted into the address bar of an open page: used from the next join on. */
+function adoptKeyFromFragment() {
+  const key = keyFromFragment(window.location.hash);
+  scrubLocation();
+  if (!key || key === connection.driverKey) return;
+  connection.driverKey = key;
+  connection.lock = true;
+  state.sentDriverKey = true;
+  controls.toast("Joining again with the co-driver key…");
+  connection.stop();
+  connection.start();
 }
 
 /** The navigation bar's title: the seed's own "Demo Table" for its table, else the room. */
@@ -169,6 +220,11 @@ function receiveFrame(frame) {
     state.seqGaps += frame.seq - state.lastReceivedSeq - 1;
   }
   if (typeof frame.seq === "number") state.lastReceivedSeq = frame.seq;
+  const applied = frame.input;
+  if (applied && applied.viewer === state.viewer && applied.id !== lastOwnAppliedId) {
+    lastOwnAppliedId = applied.id;
+    state.ownInputsApplied += 1;
+  }
   state.framesReceived += 1;
   if (pendingFrame) state.framesSkipped += 1;
   pendingFrame = frame;
@@ -204,6 +260,10 @@ function handleRefused(message) {
   state.refusedCount += 1;
   state.lastRefused = message;
   input.refused(message.input ?? null);
+  if (isLockedRefusal(message.reason) && state.driveMode !== "key") {
+    state.driveMode = "watch";
+    controls.setDriving("watch");
+  }
   const reason = message.reason || "Someone else is driving; try again when their gesture ends.";
   controls.toast(`Input refused: ${reason}`);
 }
@@ -276,6 +336,7 @@ function layoutStage() {
 
 new ResizeObserver(layoutStage).observe(stage);
 window.addEventListener("resize", layoutStage);   // also fires when devicePixelRatio changes (zoom)
+window.addEventListener("hashchange", adoptKeyFromFragment);
 setInterval(updateStats, 500);
 
 window.scrollcast = {

@@ -1,0 +1,170 @@
+"""Who may drive, in the browser: "New locked room" makes a room only key holders drive; the plain
+link watches (its input is refused, the page says why and stops streaming the gesture); the
+co-driver link (?room=NAME#key=KEY) drives once the creator's gesture ends, and keeps its key
+across a reconnect. The key is never written to an artifact: no print, no log, only images."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
+    ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
+)
+
+# Records the page's sockets and the joins it sends, so the test can drop the connection and check
+# what the rejoin carried. Only this test's own contexts get it.
+TRACK_SOCKETS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.__joins = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets.push(this); }
+    send(data) {
+      try { const m = JSON.parse(data); if (m.type === "join") window.__joins.push(m); } catch {}
+      return super.send(data);
+    }
+  };
+})();
+"""
+
+
+def _ready(sc: ScrollcastPage) -> ScrollcastPage:
+    sc.wait("s => s.joined && s.framesDrawn >= 1 && s.lastFrame !== null")
+    sc.page.wait_for_function("window.scrollcast.state.images.ready")
+    return sc
+
+
+def _key_of(link: str) -> str:
+    match = re.fullmatch(r"key=([0-9a-f]{64})", urlsplit(link).fragment)
+    assert match, "the co-driver link carries a 64-hex-digit key in its fragment"
+    return match.group(1)
+
+
+def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browser, page_server, room, artifacts):
+    base = page_server.base_url
+
+    # The creator: an ordinary room first, then "New locked room".
+    ctx_c = browser.new_context()
+    page_c = artifacts.watch(ctx_c.new_page(), "creator")
+    _ready(ScrollcastPage(page_c, base, room).open())
+    page_c.click("#new-locked-room")
+    page_c.wait_for_url(re.compile(r"\?room=locked-[0-9a-f]{8}"))
+    locked_room = page_c.evaluate("window.scrollcast.state.room")
+    creator = _ready(ScrollcastPage(page_c, base, locked_room))
+    creator.wait("s => s.driveMode === 'key'")
+    assert creator.state("s.askedLock") is True
+    assert "lock=" not in page_c.url and "key" not in urlsplit(page_c.url).fragment
+    assert "You can drive" in page_c.locator("#drive-status").inner_text()
+    assert page_c.locator("#drive-badge").is_visible()
+    assert "you can drive" in page_c.locator("#drive-badge").inner_text()
+
+    watch_link = page_c.locator("#share-link").get_attribute("href")
+    codriver_link = page_c.locator("#codriver-link").get_attribute("href")
+    assert page_c.locator("#codriver-link").is_visible()
+    assert page_c.locator("#share-link").inner_text() == "watch-only link"
+    assert urlsplit(watch_link).query == f"room={locked_room}" and urlsplit(watch_link).fragment == ""
+    assert urlsplit(codriver_link).query == f"room={locked_room}"
+    key = _key_of(codriver_link)
+    assert key not in page_c.locator("body").inner_text(), "the key is a link, never shown as text"
+
+    # The creator drags and the frames move.
+    creator.wait_idle()
+    start = creator.frame()["offset"]
+    creator.drag(200, 700, 200, 400)
+    creator.wait("(s, b) => s.lastFrame.offset > b + 100 && s.ownInputsApplied > 0", start)
+    assert creator.state("s.refusedCount") == 0
+    creator.wait_idle()
+    artifacts.screenshot(page_c, "creator-can-drive")
+
+    # A watcher with the plain link: its drag is refused, the page says why, its frames stay put.
+    ctx_w = browser.new_context()
+    page_w = artifacts.watch(ctx_w.new_page(), "watcher")
+    page_w.goto(watch_link)
+    watcher = _ready(ScrollcastPage(page_w, base, locked_room))
+    assert watcher.state("s.driveMode") == "unknown"
+    assert not page_w.locator("#codriver-share").is_visible()
+    watcher.wait_idle()
+    before = watcher.frame()
+    watcher.drag(200, 700, 200, 400, release=False)
+    watcher.wait("s => s.refusedCount >= 1 && s.driveMode === 'watch'")
+    assert "locked" in watcher.state("s.lastRefused.reason")
+    toast = page_w.locator("#toast")
+    assert toast.is_visible() and "locked" in toast.inner_text() and "driver key" in toast.inner_text()
+    assert "Watch only" in page_w.locator("#drive-status").inner_text()
+    assert "watch only" in page_w.locator("#drive-badge").inner_text()
+    # The refused gesture streams nothing more, not even its pointerUp.
+    moves = watcher.state("s.inputsByKind.pointerMove || 0")
+    page_w.mouse.move(*watcher.client_point(200, 200), steps=10)
+    page_w.mouse.up()
+    assert watcher.state("s.inputsByKind.pointerMove || 0") == moves
+    assert watcher.state("s.inputsByKind.pointerUp || 0") == 0
+    after = watcher.frame()
+    assert (after["seq"], after["offset"]) == (before["seq"], before["offset"])
+    artifacts.screenshot(page_w, "watcher-refused")
+
+    # The creator's next input reaches the watcher, and no frame ever applied the watcher's.
+    creator_viewer = creator.state("s.viewer")
+    page_c.mouse.move(*creator.client_point(200, 400))
+    page_c.mouse.wheel(0, 120)
+    watcher.wait("(s, v) => s.lastFrame.input && s.lastFrame.input.viewer === v", creator_viewer)
+    assert watcher.state("s.ownInputsApplied") == 0
+    creator.wait_idle()
+    watcher.wait_idle()
+
+    # A co-driver with the co-driver link; its key leaves the address bar but stays with the page.
+    ctx_d = browser.new_context()
+    ctx_d.add_init_script(TRACK_SOCKETS)
+    page_d = artifacts.watch(ctx_d.new_page(), "codriver")
+    page_d.goto(codriver_link)
+    codriver = _ready(ScrollcastPage(page_d, base, locked_room))
+    codriver.wait("s => s.driveMode === 'key'")
+    assert "key" not in urlsplit(page_d.url).fragment
+    assert page_d.locator("#codriver-link").get_attribute("href") == codriver_link
+
+    # While the creator holds the room, the co-driver is refused for now (not locked out).
+    page_c.mouse.move(*creator.client_point(200, 700))
+    page_c.mouse.down()
+    page_c.mouse.move(*creator.client_point(200, 600), steps=5)
+    codriver.wait("(s, v) => s.driver === v", creator_viewer)
+    page_d.mouse.move(*codriver.client_point(200, 300))
+    page_d.mouse.wheel(0, 120)
+    codriver.wait("s => s.refusedCount >= 1")
+    assert "driving" in codriver.state("s.lastRefused.reason")
+    assert codriver.state("s.driveMode") == "key"
+    page_c.mouse.up()
+    codriver.wait("s => s.driver === null")
+    creator.wait_idle()
+
+    # The creator's gesture over, the co-driver drives, and the watcher sees it.
+    at = codriver.frame()["offset"]
+    codriver.drag(200, 700, 200, 450)
+    codriver.wait("(s, b) => s.ownInputsApplied > 0 && Math.abs(s.lastFrame.offset - b) > 100", at)
+    codriver_viewer = codriver.state("s.viewer")
+    watcher.wait("(s, v) => s.lastFrame.input && s.lastFrame.input.viewer === v", codriver_viewer)
+    codriver.wait_idle()
+    watcher.wait_idle()
+    assert watcher.frame()["offset"] == codriver.frame()["offset"]
+    artifacts.screenshot(page_d, "codriver-drives")
+    artifacts.screenshot(page_w, "watcher-sees-codriver")
+
+    # A dropped connection rejoins with the key (the address bar no longer has it) and still drives.
+    page_d.evaluate("window.__sockets.at(-1).close()")
+    codriver.wait("s => s.joined && s.snapshots >= 2")
+    joins = page_d.evaluate("window.__joins.length")
+    assert joins >= 2
+    assert page_d.evaluate("(k) => window.__joins.every(j => j.driverKey === k && j.lock === true)", key)
+    codriver.wait("s => s.driveMode === 'key'")
+    applied = codriver.state("s.ownInputsApplied")
+    page_d.mouse.move(*codriver.client_point(200, 400))
+    page_d.mouse.wheel(0, 120)
+    codriver.wait("(s, n) => s.ownInputsApplied > n", applied)
+    assert codriver.state("s.refusedCount") == 1, "only the refusal while the creator held the room"
+
+    # The key appears in no console line and no server log line.
+    for lines in artifacts.logs.values():
+        assert not [line for line in lines if key in line]
+    assert not [line for line in page_server.stderr_lines if key in line]
+    for ctx in (ctx_c, ctx_w, ctx_d):
+        ctx.close()
