@@ -42,6 +42,18 @@ def _key_of(link: str) -> str:
     return match.group(1)
 
 
+def _address_bar_has_no_key(page) -> bool:
+    return "key" not in urlsplit(page.url).fragment
+
+
+def _assert_nowhere(secret: str, artifacts, server) -> None:
+    """The secret is in no console line and no server log line (checked without ever printing it)."""
+    in_console = any(secret in line for lines in artifacts.logs.values() for line in lines)
+    in_server_log = any(secret in line for line in server.stderr_lines)
+    assert not in_console, "a driver key reached the console"
+    assert not in_server_log, "a driver key reached the server's log"
+
+
 def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browser, page_server, room, artifacts):
     base = page_server.base_url
 
@@ -55,7 +67,8 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     creator = _ready(ScrollcastPage(page_c, base, locked_room))
     creator.wait("s => s.driveMode === 'key'")
     assert creator.state("s.askedLock") is True
-    assert "lock=" not in page_c.url and "key" not in urlsplit(page_c.url).fragment
+    assert "lock=" not in page_c.url
+    assert _address_bar_has_no_key(page_c), "the creator's address bar shows no key"
     assert "You can drive" in page_c.locator("#drive-status").inner_text()
     assert page_c.locator("#drive-badge").is_visible()
     assert "you can drive" in page_c.locator("#drive-badge").inner_text()
@@ -67,7 +80,8 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     assert urlsplit(watch_link).query == f"room={locked_room}" and urlsplit(watch_link).fragment == ""
     assert urlsplit(codriver_link).query == f"room={locked_room}"
     key = _key_of(codriver_link)
-    assert key not in page_c.locator("body").inner_text(), "the key is a link, never shown as text"
+    shown = key in page_c.locator("body").inner_text()
+    assert not shown, "the key is a link, never shown as text"
 
     # The creator drags and the frames move.
     creator.wait_idle()
@@ -120,8 +134,9 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     page_d.goto(codriver_link)
     codriver = _ready(ScrollcastPage(page_d, base, locked_room))
     codriver.wait("s => s.driveMode === 'key'")
-    assert "key" not in urlsplit(page_d.url).fragment
-    assert page_d.locator("#codriver-link").get_attribute("href") == codriver_link
+    assert _address_bar_has_no_key(page_d), "the co-driver link's key left the address bar"
+    same_link = page_d.locator("#codriver-link").get_attribute("href") == codriver_link
+    assert same_link, "the co-driver is offered the same co-driver link"
 
     # While the creator holds the room, the co-driver is refused for now (not locked out).
     page_c.mouse.move(*creator.client_point(200, 700))
@@ -154,7 +169,8 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     codriver.wait("s => s.joined && s.snapshots >= 2")
     joins = page_d.evaluate("window.__joins.length")
     assert joins >= 2
-    assert page_d.evaluate("(k) => window.__joins.every(j => j.driverKey === k && j.lock === true)", key)
+    every_join_had_key = page_d.evaluate("(k) => window.__joins.every(j => j.driverKey === k && j.lock === true)", key)
+    assert every_join_had_key, "the rejoin sent the key (and lock) again"
     codriver.wait("s => s.driveMode === 'key'")
     applied = codriver.state("s.ownInputsApplied")
     page_d.mouse.move(*codriver.client_point(200, 400))
@@ -163,8 +179,51 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     assert codriver.state("s.refusedCount") == 1, "only the refusal while the creator held the room"
 
     # The key appears in no console line and no server log line.
-    for lines in artifacts.logs.values():
-        assert not [line for line in lines if key in line]
-    assert not [line for line in page_server.stderr_lines if key in line]
+    _assert_nowhere(key, artifacts, page_server)
     for ctx in (ctx_c, ctx_w, ctx_d):
+        ctx.close()
+
+
+def test_the_creator_keeps_driving_after_a_reload_and_a_wrong_key_only_watches(browser, page_server, room, artifacts):
+    base = page_server.base_url
+    ctx_c = browser.new_context()
+    page_c = artifacts.watch(ctx_c.new_page(), "creator")
+    page_c.goto(f"{base}/?room={room}&lock=1")
+    creator = _ready(ScrollcastPage(page_c, base, room))
+    creator.wait("s => s.driveMode === 'key'")
+    codriver_link = page_c.locator("#codriver-link").get_attribute("href")
+    key = _key_of(codriver_link)
+
+    # A reload: the address bar has neither lock nor key, the tab still has the key.
+    page_c.reload()
+    creator = _ready(ScrollcastPage(page_c, base, room))
+    creator.wait("s => s.driveMode === 'key' && s.sentDriverKey")
+    same_link = page_c.locator("#codriver-link").get_attribute("href") == codriver_link
+    assert same_link, "the reloaded creator still offers its co-driver link"
+    start = creator.frame()["offset"]
+    page_c.mouse.move(*creator.client_point(200, 400))
+    page_c.mouse.wheel(0, 200)
+    creator.wait("(s, b) => s.ownInputsApplied > 0 && s.lastFrame.offset > b", start)
+
+    # A link whose key has one digit changed: not accepted, and the first input confirms the lock.
+    wrong = key[:-1] + ("0" if key[-1] != "0" else "1")
+    ctx_g = browser.new_context()
+    page_g = artifacts.watch(ctx_g.new_page(), "guesser")
+    page_g.goto(f"{base}/?room={room}#key={wrong}")
+    guesser = _ready(ScrollcastPage(page_g, base, room))
+    guesser.wait("s => s.driveMode === 'rejected'")
+    assert "not accepted" in page_g.locator("#drive-status").inner_text()
+    assert not page_g.locator("#codriver-share").is_visible()
+    assert _address_bar_has_no_key(page_g), "the wrong key left the address bar"
+    creator.wait_idle()
+    page_g.mouse.move(*guesser.client_point(200, 400))
+    page_g.mouse.wheel(0, 200)
+    guesser.wait("s => s.driveMode === 'watch'")
+    assert "locked" in page_g.locator("#toast").inner_text()
+    assert guesser.state("s.ownInputsApplied") == 0
+    artifacts.screenshot(page_g, "wrong-key-watches")
+
+    _assert_nowhere(key, artifacts, page_server)
+    _assert_nowhere(wrong, artifacts, page_server)
+    for ctx in (ctx_c, ctx_g):
         ctx.close()
