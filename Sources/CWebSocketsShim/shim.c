@@ -18,10 +18,73 @@ struct scws_context {
 };
 
 
+/* Layout of the buffers lws hands permessage-deflate with LWS_EXT_CB_PAYLOAD_TX (private in lws). */
+struct scws_pmd_ebufs {
+    struct lws_tokens eb_in;
+    struct lws_tokens eb_out;
+};
+
+/* lws's private enum pmd_return: PMDR_HAS_PENDING means input is still inside the compressor. */
+#define SCWS_PMDR_HAS_PENDING 2
+
+static __thread int scws_tx_pending;
+
+int scws_last_write_left_pending(void) { return scws_tx_pending; }
+
+/* Compressor buffer per connection: server 16 KiB (2^14), client 32 KiB (2^15, opt-in only). */
+#define SCWS_SERVER_TX_PWR2 14
+#define SCWS_CLIENT_TX_PWR2 15
+
+/* Whether deflating `len` bytes (plus the sync-flush trailer) surely fits one compressor buffer. */
+static int scws_fits_one_buffer(size_t len, int pwr2) {
+    return len + (len >> 6) + 64 < ((size_t)1 << pwr2);
+}
+
+/* Wraps lws's permessage-deflate to keep it on the one path of lws 4.1 that is sound: a whole
+ * message compressed in one step. When compressed output overflows lws's buffer, lws "drains" it
+ * over later writes, keeps pointing into the caller's buffer, and can assert() when the overflow
+ * lands on the sync-flush trailer; deflating an empty message asserts too. Messages that might
+ * overflow, and empty ones, are sent uncompressed (RSV1 clear), which RFC 7692 allows. */
+static int scws_pm_deflate(struct lws_context *context, const struct lws_extension *ext,
+                           struct lws *wsi, enum lws_extension_callback_reasons reason,
+                           void *user, void *in, size_t len) {
+    int n = 0;
+    switch ((int)reason) {
+    case LWS_EXT_CB_CONSTRUCT:
+    case LWS_EXT_CB_CLIENT_CONSTRUCT: {
+        n = lws_extension_callback_pm_deflate(context, ext, wsi, reason, user, in, len);
+        if (n < 0)
+            return n;
+        struct lws_ext_option_arg option;
+        memset(&option, 0, sizeof(option));
+        option.option_name = "tx_buf_size";
+        option.start = reason == LWS_EXT_CB_CONSTRUCT ? "14" : "15";
+        option.len = 2;
+        lws_extension_callback_pm_deflate(context, ext, wsi, LWS_EXT_CB_NAMED_OPTION_SET, user, &option, 0);
+        return n;
+    }
+    case LWS_EXT_CB_PAYLOAD_TX: {
+        struct scws_pmd_ebufs *ebufs = in;
+        int pwr2 = lws_get_vhost_listen_port(lws_get_vhost(wsi)) > 0 ? SCWS_SERVER_TX_PWR2 : SCWS_CLIENT_TX_PWR2;
+        if (ebufs && ebufs->eb_in.token && !(len & LWS_WRITE_NO_FIN) &&
+            (!ebufs->eb_in.len || !scws_fits_one_buffer((size_t)ebufs->eb_in.len, pwr2))) {
+            ebufs->eb_out = ebufs->eb_in;
+            scws_tx_pending = 0;
+            return 0;
+        }
+        n = lws_extension_callback_pm_deflate(context, ext, wsi, reason, user, in, len);
+        scws_tx_pending = n == SCWS_PMDR_HAS_PENDING;
+        return n;
+    }
+    default:
+        return lws_extension_callback_pm_deflate(context, ext, wsi, reason, user, in, len);
+    }
+}
+
 static void scws_fill_extensions(struct scws_context *c) {
     memset(c->extensions, 0, sizeof(c->extensions));
     c->extensions[0].name = "permessage-deflate";
-    c->extensions[0].callback = lws_extension_callback_pm_deflate;
+    c->extensions[0].callback = scws_pm_deflate;
     c->extensions[0].client_offer = "permessage-deflate; client_max_window_bits";
 }
 
@@ -57,7 +120,8 @@ scws_context *scws_server_create(const scws_server_options *o) {
     return c;
 }
 
-scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size) {
+scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size,
+                                 int offer_deflate) {
     struct scws_context *c = calloc(1, sizeof(*c));
     if (!c) return NULL;
     c->protocol_name = strdup("scws-client");
@@ -70,7 +134,7 @@ scws_context *scws_client_create(lws_callback_function *callback, void *user, si
     memset(&info, 0, sizeof(info));
     info.port = CONTEXT_PORT_NO_LISTEN;
     info.protocols = c->protocols;
-    info.extensions = c->extensions;
+    info.extensions = offer_deflate ? c->extensions : NULL;
     info.user = user;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN;
     info.timeout_secs = 10;
@@ -140,5 +204,6 @@ int scws_http_write_body(struct lws *wsi, const void *bytes, size_t length) {
 }
 
 int scws_ws_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t length, int is_binary) {
+    scws_tx_pending = 0;
     return lws_write(wsi, buffer_with_headroom + LWS_PRE, length, is_binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
 }

@@ -3,10 +3,11 @@ import CWebSocketsShim
 import Synchronization
 
 /// Many outgoing WebSocket connections on one libwebsockets context and one service thread
-/// (for the load generator and tests). Permessage-deflate is offered on every connection.
+/// (for the load generator and tests).
 public final class WebSocketClient: @unchecked Sendable {
     let delegate: any WebSocketClientDelegate
     let maxMessageBytes: Int
+    let offersPermessageDeflate: Bool
     let loop: ServiceLoop
     private let nextID = Atomic<UInt64>(0)
 
@@ -18,9 +19,16 @@ public final class WebSocketClient: @unchecked Sendable {
     var isShuttingDown = false
 
     /// Creates a client; call `start()` before connecting.
-    public init(delegate: any WebSocketClientDelegate, maxMessageBytes: Int = 1 << 20) {
+    ///
+    /// `offersPermessageDeflate` is off by default: libwebsockets 4.1.6's client corrupts its heap
+    /// when, with compression negotiated, it receives an uncompressed frame larger than about 4 KiB
+    /// (seen here; `WebSocketServer` sends messages whose compressed form might exceed 16 KiB
+    /// uncompressed). Turn it on only when every message from the server stays small.
+    public init(delegate: any WebSocketClientDelegate, maxMessageBytes: Int = 1 << 20,
+                offersPermessageDeflate: Bool = false) {
         self.delegate = delegate
         self.maxMessageBytes = max(1, maxMessageBytes)
+        self.offersPermessageDeflate = offersPermessageDeflate
         self.loop = ServiceLoop(name: "ws-client")
     }
 
@@ -29,7 +37,8 @@ public final class WebSocketClient: @unchecked Sendable {
     /// Starts the service thread.
     public func start() throws {
         try loop.start { [self] in
-            guard let bundle = scws_client_create(clientCallback, Unmanaged.passUnretained(self).toOpaque(), 0) else {
+            let user = Unmanaged.passUnretained(self).toOpaque()
+            guard let bundle = scws_client_create(clientCallback, user, 0, offersPermessageDeflate ? 1 : 0) else {
                 return .failure(WebSocketError(.contextCreationFailed, "libwebsockets could not create a client context (see its log)"))
             }
             return .success(bundle)
@@ -49,16 +58,22 @@ public final class WebSocketClient: @unchecked Sendable {
 
     /// Queues `message` on the connection (FIFO). Thread-safe; ignored if the connection is gone.
     public func send(_ message: OutboundMessage, on connection: ConnectionID) {
-        loop.execute { [self] in
+        onServiceThread { [self] in
             guard let state = connections[connection], state.pendingClose == nil else { return }
             state.queue.append(message)
             if let wsi = state.wsi { lws_callback_on_writable(wsi) }
         }
     }
 
+    /// Runs `work` now if already on the service thread (no queue hop for timer-driven senders),
+    /// otherwise hands it over.
+    private func onServiceThread(_ work: @escaping @Sendable () -> Void) {
+        if loop.isOnServiceThread { work() } else { loop.execute(work) }
+    }
+
     /// Closes the connection with `code` and `reason` after the messages already queued. Thread-safe.
     public func close(_ connection: ConnectionID, code: CloseCode, reason: String) {
-        loop.execute { [self] in
+        onServiceThread { [self] in
             guard let state = connections[connection], state.pendingClose == nil else { return }
             state.pendingClose = PendingClose(code: code, reason: reason, immediate: false)
             if let wsi = state.wsi { lws_callback_on_writable(wsi) }
@@ -149,6 +164,10 @@ final class ClientConnection {
     var wsi: OpaquePointer?
     var queue = OutboundQueue()
     var pendingClose: PendingClose?
+    /// permessage-deflate still reads the scratch buffer (guard; the extension wrapper avoids it).
+    var compressing = false
+    /// The peer sent a close frame: nothing more may be written.
+    var peerClosed = false
     var assembler: MessageAssembler
     var closeCode: CloseCode?
     var closeReason = ""

@@ -204,6 +204,10 @@ final class ServerConnection {
     var reliable = OutboundQueue()
     var latest: OutboundMessage?
     var pendingClose: PendingClose?
+    /// A message permessage-deflate has not finished emitting; kept alive because lws reads its buffer.
+    var compressing: OutboundMessage?
+    /// The peer sent a close frame: nothing more may be written.
+    var peerClosed = false
     var assembler: MessageAssembler
     /// The close code/reason sent or received first, reported in didClose.
     var closeCode: CloseCode?

@@ -11,8 +11,10 @@ struct RoundTripTests {
         #expect(h.clientDelegate.waitForOutcome(id) == true)
         h.client.send(OutboundMessage(text: "héllo ✓"), on: id)
         h.client.send(OutboundMessage(binary: [0, 1, 2, 255]), on: id)
-        let messages = h.clientDelegate.waitForMessages(id, count: 2)
-        #expect(messages == [.text("héllo ✓"), .binary([0, 1, 2, 255])])
+        h.client.send(OutboundMessage(text: ""), on: id)
+        h.client.send(OutboundMessage(binary: []), on: id)
+        let messages = h.clientDelegate.waitForMessages(id, count: 4)
+        #expect(messages == [.text("héllo ✓"), .binary([0, 1, 2, 255]), .text(""), .binary([])])
         let opened = h.serverDelegate.events.wait { events -> UpgradeRequest? in
             for case .opened(_, let request) in events { return request }
             return nil
@@ -66,7 +68,13 @@ struct RoundTripTests {
     }
 
     @Test func permessageDeflateIsNegotiatedAndLargeCompressedMessagesReassemble() throws {
-        let h = try Harness(configure: { $0.maxMessageBytes = 64 * 1024 }, setup: { $0.echo = true })
+        // The server answers with the size it received: an echo of a large message would come back
+        // uncompressed, which the libwebsockets client cannot take (see WebSocketClient.init).
+        let h = try Harness(configure: { $0.maxMessageBytes = 64 * 1024 }, setup: { delegate in
+            delegate.onReceive = { server, id, message in
+                server.send(OutboundMessage(text: "\(message.byteCount)"), to: id)
+            }
+        }, clientDeflate: true)
         defer { h.stop() }
         let socket = try RawSocket(port: h.port)
         let head = try #require(socket.handshake(extensions: "permessage-deflate; client_max_window_bits"))
@@ -75,12 +83,55 @@ struct RoundTripTests {
         let id = try h.connect()
         #expect(h.clientDelegate.waitForOutcome(id) == true)
         let big = (0..<600).map { "line \($0) of a compressible message\n" }.joined()
-        #expect(big.utf8.count > 10_000)
+        #expect(big.utf8.count > 20_000)
         h.client.send(OutboundMessage(text: big), on: id)
         let binary = (0..<5000).map { UInt8(truncatingIfNeeded: $0 * 7) }
         h.client.send(OutboundMessage(binary: binary), on: id)
-        let messages = h.clientDelegate.waitForMessages(id, count: 2)
-        #expect(messages == [.text(big), .binary(binary)])
+        h.client.send(OutboundMessage(text: ""), on: id)
+        let replies = h.clientDelegate.waitForMessages(id, count: 3)
+        #expect(replies == [.text("\(big.utf8.count)"), .text("5000"), .text("0")])
+        let received = h.serverDelegate.events.all.compactMap { event -> InboundMessage? in
+            if case .received(_, let m) = event { m } else { nil }
+        }
+        #expect(received == [.text(big), .binary(binary), .text("")])
+    }
+
+    @Test func largeAndIncompressibleMessagesRoundTrip() throws {
+        let h = try Harness(configure: { $0.maxMessageBytes = 1 << 20 }, setup: { $0.echo = true })
+        defer { h.stop() }
+        let id = try h.connect()
+        #expect(h.clientDelegate.waitForOutcome(id) == true)
+        var generator = SystemRandomNumberGenerator()
+        let sizes = [70_000, 3_000, 300_000, 1]
+        let payloads = sizes.map { size in (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        for payload in payloads { h.client.send(OutboundMessage(binary: payload), on: id) }
+        let messages = h.clientDelegate.waitForMessages(id, count: payloads.count)
+        #expect(messages == payloads.map { InboundMessage.binary($0) })
+    }
+
+    @Test func serverCompressesSmallMessagesAndSendsLargeOnesPlain() throws {
+        let compressible = [UInt8](repeating: 65, count: 4000)
+        let large = [UInt8](repeating: 66, count: 40_000)
+        let h = try Harness(setup: { delegate in
+            delegate.onOpen = { server, id in
+                server.send(OutboundMessage(binary: compressible), to: id)
+                server.send(OutboundMessage(binary: large), to: id)
+                server.send(OutboundMessage(binary: []), to: id)
+            }
+        })
+        defer { h.stop() }
+        let socket = try RawSocket(port: h.port)
+        _ = try #require(socket.handshake(extensions: "permessage-deflate; client_max_window_bits"))
+        let first = try #require(socket.readFrame())
+        #expect(first.opcode == 2)
+        #expect(first.rsv1)
+        #expect(first.payload.count < 200)
+        let second = try #require(socket.readFrame())
+        #expect(!second.rsv1)
+        #expect(second.payload == large)
+        let third = try #require(socket.readFrame())
+        #expect(!third.rsv1)
+        #expect(third.payload.isEmpty)
     }
 
     @Test func oversizedMessageClosesWith1009() throws {
@@ -117,6 +168,24 @@ struct RoundTripTests {
         #expect(frame.opcode == 8)
         #expect(frame.payload.prefix(2) == [0x03, 0xF1])  // 1009
         #expect(String(decoding: frame.payload.dropFirst(2), as: UTF8.self) == "message too big")
+    }
+
+    @Test func silentPeerIsPingedThenDropped() throws {
+        let h = try Harness(configure: {
+            $0.pingInterval = 1
+            $0.idleTimeout = 2
+        })
+        defer { h.stop() }
+        let socket = try RawSocket(port: h.port)
+        #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
+        // This peer never answers: the server must ping it, then hang up (the read then ends).
+        var opcodes: [UInt8] = []
+        while let frame = socket.readFrame() { opcodes.append(frame.opcode) }
+        #expect(opcodes.contains(9))
+        let closed = h.serverDelegate.events.wait { events -> Bool? in
+            events.contains { if case .closed = $0 { true } else { false } } ? true : nil
+        }
+        #expect(closed == true)
     }
 
     @Test func invalidUTF8ClosesWith1007() throws {

@@ -21,6 +21,7 @@ final class TestServerDelegate: WebSocketServerDelegate, @unchecked Sendable {
     var decide: (@Sendable (UpgradeRequest) -> UpgradeDecision)?
     var routes: [String: HTTPResponse] = [:]
     var onOpen: ((WebSocketServer, ConnectionID) -> Void)?
+    var onReceive: ((WebSocketServer, ConnectionID, InboundMessage) -> Void)?
 
     func server(_ server: WebSocketServer, shouldAccept request: UpgradeRequest) -> UpgradeDecision {
         decide?(request) ?? .accept
@@ -31,6 +32,7 @@ final class TestServerDelegate: WebSocketServerDelegate, @unchecked Sendable {
     }
     func server(_ server: WebSocketServer, didReceive message: InboundMessage, from connection: ConnectionID) {
         events.append(.received(connection, message))
+        onReceive?(server, connection, message)
         guard echo else { return }
         switch message {
         case .text(let text): server.send(OutboundMessage(text: text), to: connection)
@@ -101,7 +103,8 @@ struct Harness {
     var port: Int { server.port }
     var url: String { "ws://127.0.0.1:\(port)/ws" }
 
-    init(configure: (inout WebSocketServerConfiguration) -> Void = { _ in }, setup: (TestServerDelegate) -> Void = { _ in }) throws {
+    init(configure: (inout WebSocketServerConfiguration) -> Void = { _ in }, setup: (TestServerDelegate) -> Void = { _ in },
+         clientDeflate: Bool = false) throws {
         var configuration = WebSocketServerConfiguration()
         configuration.port = 0
         configure(&configuration)
@@ -110,7 +113,7 @@ struct Harness {
         server = WebSocketServer(configuration: configuration, delegate: serverDelegate)
         try server.start()
         clientDelegate = TestClientDelegate()
-        client = WebSocketClient(delegate: clientDelegate)
+        client = WebSocketClient(delegate: clientDelegate, offersPermessageDeflate: clientDeflate)
         try client.start()
     }
 
