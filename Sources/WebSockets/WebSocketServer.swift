@@ -84,7 +84,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// connection with 1008). Unknown or closing connections are ignored. Service thread only.
     public func send(_ message: OutboundMessage, to connection: ConnectionID) {
         requireServiceThread("send")
-        guard let state = connections[connection], state.pendingClose == nil else { return }
+        guard let state = connections[connection], state.pendingClose == nil, !state.peerClosed else { return }
         if state.reliable.count >= configuration.reliableQueueLimit {
             state.reliable.removeAll()
             state.latest = nil
@@ -102,7 +102,7 @@ public final class WebSocketServer: @unchecked Sendable {
     @discardableResult
     public func sendLatest(_ message: OutboundMessage, to connection: ConnectionID) -> Bool {
         requireServiceThread("sendLatest")
-        guard let state = connections[connection], state.pendingClose == nil else { return false }
+        guard let state = connections[connection], state.pendingClose == nil, !state.peerClosed else { return false }
         let replaced = state.latest != nil
         state.latest = message
         if replaced { statsBox.withLock { $0.latestReplaced += 1 } }
