@@ -1,6 +1,12 @@
 #include "CWebSocketsShim.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* lws_create_context / lws_context_destroy touch process-wide state (OpenSSL and zlib set-up,
+ * lws globals); contexts created or destroyed at the same time on different threads corrupted the
+ * heap in tests here, so both are serialised. */
+static pthread_mutex_t scws_lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
 
 unsigned int scws_lws_pre(void) { return LWS_PRE; }
 
@@ -112,7 +118,9 @@ scws_context *scws_server_create(const scws_server_options *o) {
     info.max_http_header_data = (unsigned short)o->max_http_header_bytes;
     info.timeout_secs = o->http_timeout_seconds;
     info.retry_and_idle_policy = &c->retry;
+    pthread_mutex_lock(&scws_lifecycle_lock);
     c->lws = lws_create_context(&info);
+    pthread_mutex_unlock(&scws_lifecycle_lock);
     if (!c->lws) {
         free(c->host); free(c->protocol_name); free(c);
         return NULL;
@@ -139,7 +147,9 @@ scws_context *scws_client_create(lws_callback_function *callback, void *user, si
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN;
     info.timeout_secs = 10;
     info.connect_timeout_secs = 10;
+    pthread_mutex_lock(&scws_lifecycle_lock);
     c->lws = lws_create_context(&info);
+    pthread_mutex_unlock(&scws_lifecycle_lock);
     if (!c->lws) {
         free(c->protocol_name); free(c);
         return NULL;
@@ -156,7 +166,9 @@ int scws_context_listen_port(scws_context *c) {
 
 void scws_context_destroy(scws_context *c) {
     if (!c) return;
+    pthread_mutex_lock(&scws_lifecycle_lock);
     lws_context_destroy(c->lws);
+    pthread_mutex_unlock(&scws_lifecycle_lock);
     free(c->host);
     free(c->protocol_name);
     free(c);

@@ -80,15 +80,18 @@ final class ServiceLoop: @unchecked Sendable {
             _ = lws_service(lws, 0)
             drainJobs()
         }
-        willDestroy?()
         shared.withLock {
             $0.lws = nil
             $0.accepting = false
         }
         drainJobs()
-        scws_context_destroy(bundle)
+        // Owners report their remaining connections closed now, so nothing reaches delegates (who
+        // might send) while lws tears the context down.
+        willDestroy?()
+        let doomed = bundle
         bundle = nil
         lws = nil
+        scws_context_destroy(doomed)
         for (_, timer) in timers { timer.node.deallocate() }
         timers.removeAll()
         stopped.signal()
@@ -120,6 +123,7 @@ final class ServiceLoop: @unchecked Sendable {
     /// Makes the loop end after the current pass (service thread only).
     func requestStop() {
         precondition(isOnServiceThread, "\(name): requestStop off the service thread")
+        guard !stopRequested else { return }
         stopRequested = true
         shared.withLock { $0.accepting = false }
         if let lws { lws_cancel_service(lws) }

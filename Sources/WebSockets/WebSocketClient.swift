@@ -7,7 +7,6 @@ import Synchronization
 public final class WebSocketClient: @unchecked Sendable {
     let delegate: any WebSocketClientDelegate
     let maxMessageBytes: Int
-    let offersPermessageDeflate: Bool
     let loop: ServiceLoop
     private let nextID = Atomic<UInt64>(0)
 
@@ -20,16 +19,27 @@ public final class WebSocketClient: @unchecked Sendable {
 
     /// Creates a client; call `start()` before connecting.
     ///
-    /// `offersPermessageDeflate` is off by default: libwebsockets 4.1.6's client corrupts its heap
-    /// when, with compression negotiated, it receives an uncompressed frame larger than about 4 KiB
-    /// (seen here; `WebSocketServer` sends messages whose compressed form might exceed 16 KiB
-    /// uncompressed). Turn it on only when every message from the server stays small.
-    public init(delegate: any WebSocketClientDelegate, maxMessageBytes: Int = 1 << 20,
-                offersPermessageDeflate: Bool = false) {
+    /// The client never offers permessage-deflate: with compression negotiated, libwebsockets
+    /// 4.1.6's client side corrupted its heap in tests here (large uncompressed frames, and
+    /// intermittently otherwise). Servers therefore see plain, uncompressed traffic from it.
+    public init(delegate: any WebSocketClientDelegate, maxMessageBytes: Int = 1 << 20) {
         self.delegate = delegate
         self.maxMessageBytes = max(1, maxMessageBytes)
-        self.offersPermessageDeflate = offersPermessageDeflate
         self.loop = ServiceLoop(name: "ws-client")
+        loop.willDestroy = { [unowned self] in reportRemainingClosed() }
+    }
+
+    /// Called right before the context is destroyed: every connection left gets its final report.
+    private func reportRemainingClosed() {
+        let remaining = connections.values.sorted { $0.id.rawValue < $1.id.rawValue }
+        connections.removeAll()
+        for state in remaining {
+            if state.wsi == nil {
+                delegate.client(self, didFailToConnect: state.id, reason: "client shut down before the connection opened")
+            } else {
+                delegate.client(self, didClose: state.id, code: state.closeCode, reason: state.closeReason)
+            }
+        }
     }
 
     deinit { scratch?.deallocate() }
@@ -38,7 +48,7 @@ public final class WebSocketClient: @unchecked Sendable {
     public func start() throws {
         try loop.start { [self] in
             let user = Unmanaged.passUnretained(self).toOpaque()
-            guard let bundle = scws_client_create(clientCallback, user, 0, offersPermessageDeflate ? 1 : 0) else {
+            guard let bundle = scws_client_create(clientCallback, user, 0, 0) else {
                 return .failure(WebSocketError(.contextCreationFailed, "libwebsockets could not create a client context (see its log)"))
             }
             return .success(bundle)

@@ -29,6 +29,20 @@ public final class WebSocketServer: @unchecked Sendable {
         self.configuration = configuration
         self.delegate = delegate
         self.loop = ServiceLoop(name: "ws-server")
+        loop.willDestroy = { [unowned self] in reportRemainingClosed() }
+    }
+
+    /// Called right before the context is destroyed: every connection still open is reported closed.
+    private func reportRemainingClosed() {
+        let remaining = connections.values.sorted { $0.id.rawValue < $1.id.rawValue }
+        connections.removeAll()
+        connectionsByWSI.removeAll()
+        pendingUpgrades.removeAll()
+        pendingHTTPBodies.removeAll()
+        for state in remaining {
+            statsBox.withLock { $0.openConnections -= 1 }
+            delegate.server(self, didClose: state.id, code: state.closeCode, reason: state.closeReason)
+        }
     }
 
     /// Binds, starts the service thread and returns the bound port.

@@ -103,8 +103,7 @@ struct Harness {
     var port: Int { server.port }
     var url: String { "ws://127.0.0.1:\(port)/ws" }
 
-    init(configure: (inout WebSocketServerConfiguration) -> Void = { _ in }, setup: (TestServerDelegate) -> Void = { _ in },
-         clientDeflate: Bool = false) throws {
+    init(configure: (inout WebSocketServerConfiguration) -> Void = { _ in }, setup: (TestServerDelegate) -> Void = { _ in }) throws {
         var configuration = WebSocketServerConfiguration()
         configuration.port = 0
         configure(&configuration)
@@ -113,7 +112,7 @@ struct Harness {
         server = WebSocketServer(configuration: configuration, delegate: serverDelegate)
         try server.start()
         clientDelegate = TestClientDelegate()
-        client = WebSocketClient(delegate: clientDelegate, offersPermessageDeflate: clientDeflate)
+        client = WebSocketClient(delegate: clientDelegate)
         try client.start()
     }
 
