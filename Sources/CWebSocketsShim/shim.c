@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "CWebSocketsShim.h"
 #include <pthread.h>
 #include <stdlib.h>
@@ -9,6 +10,13 @@
 static pthread_mutex_t scws_lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
 
 unsigned int scws_lws_pre(void) { return LWS_PRE; }
+
+void scws_name_current_thread(const char *name) {
+    char shortened[16];
+    strncpy(shortened, name, sizeof(shortened) - 1);
+    shortened[sizeof(shortened) - 1] = '\0';
+    pthread_setname_np(pthread_self(), shortened);
+}
 
 scws_timer *scws_timer_from_sul(lws_sorted_usec_list_t *sul) {
     return lws_container_of(sul, scws_timer, sul);
@@ -37,9 +45,9 @@ static __thread int scws_tx_pending;
 
 int scws_last_write_left_pending(void) { return scws_tx_pending; }
 
-/* Compressor buffer per connection: server 16 KiB (2^14), client 32 KiB (2^15, opt-in only). */
-#define SCWS_SERVER_TX_PWR2 14
-#define SCWS_CLIENT_TX_PWR2 15
+/* lws's default compressor output buffer (2^10 bytes). Raising it with the "tx_buf_size" option
+ * corrupted the heap in tests here, so it stays. */
+#define SCWS_TX_PWR2 10
 
 /* Whether deflating `len` bytes (plus the sync-flush trailer) surely fits one compressor buffer. */
 static int scws_fits_one_buffer(size_t len, int pwr2) {
@@ -47,33 +55,19 @@ static int scws_fits_one_buffer(size_t len, int pwr2) {
 }
 
 /* Wraps lws's permessage-deflate to keep it on the one path of lws 4.1 that is sound: a whole
- * message compressed in one step. When compressed output overflows lws's buffer, lws "drains" it
+ * message compressed into one buffer in one step. When compressed output overflows lws's buffer, lws "drains" it
  * over later writes, keeps pointing into the caller's buffer, and can assert() when the overflow
  * lands on the sync-flush trailer; deflating an empty message asserts too. Messages that might
  * overflow, and empty ones, are sent uncompressed (RSV1 clear), which RFC 7692 allows. */
 static int scws_pm_deflate(struct lws_context *context, const struct lws_extension *ext,
                            struct lws *wsi, enum lws_extension_callback_reasons reason,
                            void *user, void *in, size_t len) {
-    int n = 0;
+    int n;
     switch ((int)reason) {
-    case LWS_EXT_CB_CONSTRUCT:
-    case LWS_EXT_CB_CLIENT_CONSTRUCT: {
-        n = lws_extension_callback_pm_deflate(context, ext, wsi, reason, user, in, len);
-        if (n < 0)
-            return n;
-        struct lws_ext_option_arg option;
-        memset(&option, 0, sizeof(option));
-        option.option_name = "tx_buf_size";
-        option.start = reason == LWS_EXT_CB_CONSTRUCT ? "14" : "15";
-        option.len = 2;
-        lws_extension_callback_pm_deflate(context, ext, wsi, LWS_EXT_CB_NAMED_OPTION_SET, user, &option, 0);
-        return n;
-    }
     case LWS_EXT_CB_PAYLOAD_TX: {
         struct scws_pmd_ebufs *ebufs = in;
-        int pwr2 = lws_get_vhost_listen_port(lws_get_vhost(wsi)) > 0 ? SCWS_SERVER_TX_PWR2 : SCWS_CLIENT_TX_PWR2;
         if (ebufs && ebufs->eb_in.token && !(len & LWS_WRITE_NO_FIN) &&
-            (!ebufs->eb_in.len || !scws_fits_one_buffer((size_t)ebufs->eb_in.len, pwr2))) {
+            (!ebufs->eb_in.len || !scws_fits_one_buffer((size_t)ebufs->eb_in.len, SCWS_TX_PWR2))) {
             ebufs->eb_out = ebufs->eb_in;
             scws_tx_pending = 0;
             return 0;

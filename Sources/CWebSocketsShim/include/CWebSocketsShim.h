@@ -7,6 +7,9 @@
 /// LWS_PRE is built with a padding macro Swift cannot import.
 unsigned int scws_lws_pre(void);
 
+/// pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc import does not define.
+void scws_name_current_thread(const char *name);
+
 /// lws_sul_schedule hands back only the list node: the owner pointer sits beside it in one struct.
 typedef struct scws_timer {
     lws_sorted_usec_list_t sul;
