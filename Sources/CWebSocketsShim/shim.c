@@ -1,8 +1,22 @@
+#define _GNU_SOURCE
 #include "CWebSocketsShim.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* lws_create_context / lws_context_destroy touch process-wide state (OpenSSL and zlib set-up,
+ * lws globals); contexts created or destroyed at the same time on different threads corrupted the
+ * heap in tests here, so both are serialised. */
+static pthread_mutex_t scws_lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
+
 unsigned int scws_lws_pre(void) { return LWS_PRE; }
+
+void scws_name_current_thread(const char *name) {
+    char shortened[16];
+    strncpy(shortened, name, sizeof(shortened) - 1);
+    shortened[sizeof(shortened) - 1] = '\0';
+    pthread_setname_np(pthread_self(), shortened);
+}
 
 scws_timer *scws_timer_from_sul(lws_sorted_usec_list_t *sul) {
     return lws_container_of(sul, scws_timer, sul);
@@ -18,10 +32,59 @@ struct scws_context {
 };
 
 
+/* Layout of the buffers lws hands permessage-deflate with LWS_EXT_CB_PAYLOAD_TX (private in lws). */
+struct scws_pmd_ebufs {
+    struct lws_tokens eb_in;
+    struct lws_tokens eb_out;
+};
+
+/* lws's private enum pmd_return: PMDR_HAS_PENDING means input is still inside the compressor. */
+#define SCWS_PMDR_HAS_PENDING 2
+
+static __thread int scws_tx_pending;
+
+int scws_last_write_left_pending(void) { return scws_tx_pending; }
+
+/* lws's default compressor output buffer (2^10 bytes). Raising it with the "tx_buf_size" option
+ * corrupted the heap in tests here, so it stays. */
+#define SCWS_TX_PWR2 10
+
+/* Whether deflating `len` bytes (plus the sync-flush trailer) surely fits one compressor buffer. */
+static int scws_fits_one_buffer(size_t len, int pwr2) {
+    return len + (len >> 6) + 64 < ((size_t)1 << pwr2);
+}
+
+/* Wraps lws's permessage-deflate to keep it on the one path of lws 4.1 that is sound: a whole
+ * message compressed into one buffer in one step. When compressed output overflows lws's buffer, lws "drains" it
+ * over later writes, keeps pointing into the caller's buffer, and can assert() when the overflow
+ * lands on the sync-flush trailer; deflating an empty message asserts too. Messages that might
+ * overflow, and empty ones, are sent uncompressed (RSV1 clear), which RFC 7692 allows. */
+static int scws_pm_deflate(struct lws_context *context, const struct lws_extension *ext,
+                           struct lws *wsi, enum lws_extension_callback_reasons reason,
+                           void *user, void *in, size_t len) {
+    int n;
+    switch ((int)reason) {
+    case LWS_EXT_CB_PAYLOAD_TX: {
+        struct scws_pmd_ebufs *ebufs = in;
+        if (ebufs && ebufs->eb_in.token && !(len & LWS_WRITE_NO_FIN) &&
+            (!ebufs->eb_in.len || !scws_fits_one_buffer((size_t)ebufs->eb_in.len, SCWS_TX_PWR2))) {
+            ebufs->eb_out = ebufs->eb_in;
+            scws_tx_pending = 0;
+            return 0;
+        }
+        n = lws_extension_callback_pm_deflate(context, ext, wsi, reason, user, in, len);
+        scws_tx_pending = n == SCWS_PMDR_HAS_PENDING;
+        return n;
+    }
+    default:
+        return lws_extension_callback_pm_deflate(context, ext, wsi, reason, user, in, len);
+    }
+}
+
 static void scws_fill_extensions(struct scws_context *c) {
     memset(c->extensions, 0, sizeof(c->extensions));
     c->extensions[0].name = "permessage-deflate";
-    c->extensions[0].callback = lws_extension_callback_pm_deflate;
+    c->extensions[0].callback = scws_pm_deflate;
     c->extensions[0].client_offer = "permessage-deflate; client_max_window_bits";
 }
 
@@ -49,7 +112,9 @@ scws_context *scws_server_create(const scws_server_options *o) {
     info.max_http_header_data = (unsigned short)o->max_http_header_bytes;
     info.timeout_secs = o->http_timeout_seconds;
     info.retry_and_idle_policy = &c->retry;
+    pthread_mutex_lock(&scws_lifecycle_lock);
     c->lws = lws_create_context(&info);
+    pthread_mutex_unlock(&scws_lifecycle_lock);
     if (!c->lws) {
         free(c->host); free(c->protocol_name); free(c);
         return NULL;
@@ -57,7 +122,8 @@ scws_context *scws_server_create(const scws_server_options *o) {
     return c;
 }
 
-scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size) {
+scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size,
+                                 int offer_deflate) {
     struct scws_context *c = calloc(1, sizeof(*c));
     if (!c) return NULL;
     c->protocol_name = strdup("scws-client");
@@ -70,12 +136,14 @@ scws_context *scws_client_create(lws_callback_function *callback, void *user, si
     memset(&info, 0, sizeof(info));
     info.port = CONTEXT_PORT_NO_LISTEN;
     info.protocols = c->protocols;
-    info.extensions = c->extensions;
+    info.extensions = offer_deflate ? c->extensions : NULL;
     info.user = user;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN;
     info.timeout_secs = 10;
     info.connect_timeout_secs = 10;
+    pthread_mutex_lock(&scws_lifecycle_lock);
     c->lws = lws_create_context(&info);
+    pthread_mutex_unlock(&scws_lifecycle_lock);
     if (!c->lws) {
         free(c->protocol_name); free(c);
         return NULL;
@@ -92,7 +160,9 @@ int scws_context_listen_port(scws_context *c) {
 
 void scws_context_destroy(scws_context *c) {
     if (!c) return;
+    pthread_mutex_lock(&scws_lifecycle_lock);
     lws_context_destroy(c->lws);
+    pthread_mutex_unlock(&scws_lifecycle_lock);
     free(c->host);
     free(c->protocol_name);
     free(c);
@@ -140,5 +210,6 @@ int scws_http_write_body(struct lws *wsi, const void *bytes, size_t length) {
 }
 
 int scws_ws_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t length, int is_binary) {
+    scws_tx_pending = 0;
     return lws_write(wsi, buffer_with_headroom + LWS_PRE, length, is_binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
 }

@@ -26,8 +26,10 @@ func clientCallback(
     case LWS_CALLBACK_CLIENT_WRITEABLE:
         return client.writeable(wsi)
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-        if let state = client.connection(for: wsi), state.closeCode == nil {
-            (state.closeCode, state.closeReason) = parseClosePayload(bytes)
+        if let state = client.connection(for: wsi) {
+            state.peerClosed = true
+            state.queue.removeAll()
+            if state.closeCode == nil { (state.closeCode, state.closeReason) = parseClosePayload(bytes) }
         }
         return 0
     case LWS_CALLBACK_CLIENT_CLOSED:
@@ -81,9 +83,17 @@ extension WebSocketClient {
     }
 
     func writeable(_ wsi: OpaquePointer) -> Int32 {
-        guard let state = connection(for: wsi) else { return 0 }
+        guard let state = connection(for: wsi), !state.peerClosed else { return 0 }
         // A second -1 while lws sends the close frame would make it drop the socket at once.
         if state.closeHandedOver { return 0 }
+        // Guard only: if lws is still emitting the last message from the scratch buffer, wait.
+        if state.compressing {
+            if lws_send_pipe_choked(wsi) != 0 {
+                lws_callback_on_writable(wsi)
+                return 0
+            }
+            state.compressing = false
+        }
         if let close = state.pendingClose, close.immediate || state.queue.isEmpty {
             if state.closeCode == nil { (state.closeCode, state.closeReason) = (close.code, close.reason) }
             LWS.setCloseReason(wsi, close.code, close.reason)
@@ -92,7 +102,8 @@ extension WebSocketClient {
         }
         guard let message = state.queue.popFirst() else { return 0 }
         guard write(message, on: wsi) else { return -1 }
-        if !state.queue.isEmpty || state.pendingClose != nil { lws_callback_on_writable(wsi) }
+        state.compressing = scws_last_write_left_pending() != 0
+        if state.compressing || !state.queue.isEmpty || state.pendingClose != nil { lws_callback_on_writable(wsi) }
         return 0
     }
 

@@ -23,27 +23,32 @@ public enum LibWebSocketsLog {
     /// Receives a level and one line (trailing newline removed).
     public typealias Sink = @Sendable (Level, String) -> Void
 
-    private static let sink = Mutex<Sink>({ level, line in
-        let tag = level == .error ? "E" : level == .warning ? "W" : "N"
+    /// The default sink: one "lws [E|W|N|I|D] line" per line on stderr.
+    public static let standardErrorSink: Sink = { level, line in
+        let tag = ["E", "W", "N", "I", "D"][Level.allCases.firstIndex(of: level) ?? 2]
         FileHandleStderr.write("lws [\(tag)] \(line)\n")
-    })
+    }
+
+    private static let sink = Mutex<Sink>(standardErrorSink)
 
     /// Sends every line at `maximumLevel` or more severe to `sink`. Default: warnings and errors to stderr.
     /// Process-wide, because libwebsockets' log setting is.
     public static func route(maximumLevel: Level = .warning, to newSink: @escaping Sink) {
         sink.withLock { $0 = newSink }
+        configured.withLock { $0 = true }
         install(maximumLevel: maximumLevel)
     }
 
+    private static let configured = Mutex(false)
+
     /// Installs the default routing unless `route` was called already.
     static func installDefaultOnce() {
-        _ = installedDefault
+        let isFirst = configured.withLock { configured in
+            defer { configured = true }
+            return !configured
+        }
+        if isFirst { install(maximumLevel: .warning) }
     }
-
-    private static let installedDefault: Bool = {
-        install(maximumLevel: .warning)
-        return true
-    }()
 
     private static func install(maximumLevel: Level) {
         let mask = Level.allCases.filter { $0 <= maximumLevel }.reduce(0) { $0 | $1.rawValue }

@@ -35,9 +35,14 @@ func serverCallback(
     case LWS_CALLBACK_SERVER_WRITEABLE:
         return server.writeable(wsi)
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-        if let state = server.connectionsByWSI[wsi], state.closeCode == nil {
-            (state.closeCode, state.closeReason) = parseClosePayload(
-                UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+        if let state = server.connectionsByWSI[wsi] {
+            state.peerClosed = true
+            state.reliable.removeAll()
+            state.latest = nil
+            if state.closeCode == nil {
+                (state.closeCode, state.closeReason) = parseClosePayload(
+                    UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+            }
         }
         return 0
     case LWS_CALLBACK_CLOSED:
@@ -143,23 +148,33 @@ extension WebSocketServer {
     }
 
     func writeable(_ wsi: OpaquePointer) -> Int32 {
-        guard let state = connectionsByWSI[wsi] else { return 0 }
+        // After the peer's close frame lws still offers WRITEABLE, but data must not follow it.
+        guard let state = connectionsByWSI[wsi], !state.peerClosed else { return 0 }
         // lws is sending the close frame and awaiting the peer's; a second -1 now would make it
         // drop the socket at once (seen under an input flood: the peer got a reset, not 1008).
         if state.closeHandedOver { return 0 }
-        if let close = state.pendingClose, close.immediate || state.reliable.isEmpty {
+        if let close = state.pendingClose, close.immediate || (state.reliable.isEmpty && state.compressing == nil) {
             if state.closeCode == nil { (state.closeCode, state.closeReason) = (close.code, close.reason) }
             LWS.setCloseReason(wsi, close.code, close.reason)
             state.closeHandedOver = true
             return -1
         }
+        if state.compressing != nil {
+            // Guard only: lws is still emitting the last message from its buffer; wait it out.
+            if lws_send_pipe_choked(wsi) != 0 {
+                lws_callback_on_writable(wsi)
+                return 0
+            }
+            state.compressing = nil
+        }
         guard let message = state.reliable.popFirst() ?? state.latest.take() else { return 0 }
         guard LWS.write(wsi, message.storage, count: message.count, isText: message.isText) else { return -1 }
+        if scws_last_write_left_pending() != 0 { state.compressing = message }
         statsBox.withLock {
             $0.messagesSent += 1
             $0.bytesSent += message.count
         }
-        if !state.reliable.isEmpty || state.latest != nil || state.pendingClose != nil {
+        if state.compressing != nil || !state.reliable.isEmpty || state.latest != nil || state.pendingClose != nil {
             lws_callback_on_writable(wsi)
         }
         return 0

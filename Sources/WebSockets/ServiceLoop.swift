@@ -1,7 +1,7 @@
 import CLibWebSockets
 import CWebSocketsShim
 import Dispatch
-import Foundation
+import Glibc
 import Synchronization
 
 /// One libwebsockets context and the single thread that services it.
@@ -50,7 +50,8 @@ final class ServiceLoop: @unchecked Sendable {
         hasStarted = true
         let ready = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: Result<OpaquePointer, WebSocketError>?
-        let thread = Thread { [self] in
+        let body: () -> Void = { [self] in
+            scws_name_current_thread(name)
             serviceThread = pthread_self()
             let result = create()
             outcome = result
@@ -68,11 +69,32 @@ final class ServiceLoop: @unchecked Sendable {
             ready.signal()
             run()
         }
-        thread.name = name
-        thread.stackSize = 1 << 20
-        thread.start()
+        try ServiceLoop.spawnThread(named: name, body)
         ready.wait()
         if case .failure(let error) = outcome { throw error }
+    }
+
+    /// A plain detached pthread (1 MiB stack) running `body`.
+    private static func spawnThread(named name: String, _ body: @escaping () -> Void) throws {
+        final class Box {
+            let body: () -> Void
+            init(_ body: @escaping () -> Void) { self.body = body }
+        }
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 1 << 20)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, &attributes, { argument in
+            Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
+            return nil
+        }, box)
+        guard result == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            throw WebSocketError(.contextCreationFailed, "\(name): could not start the service thread (error \(result))")
+        }
     }
 
     private func run() {
@@ -80,15 +102,18 @@ final class ServiceLoop: @unchecked Sendable {
             _ = lws_service(lws, 0)
             drainJobs()
         }
-        willDestroy?()
         shared.withLock {
             $0.lws = nil
             $0.accepting = false
         }
         drainJobs()
-        scws_context_destroy(bundle)
+        // Owners report their remaining connections closed now, so nothing reaches delegates (who
+        // might send) while lws tears the context down.
+        willDestroy?()
+        let doomed = bundle
         bundle = nil
         lws = nil
+        scws_context_destroy(doomed)
         for (_, timer) in timers { timer.node.deallocate() }
         timers.removeAll()
         stopped.signal()
@@ -120,6 +145,7 @@ final class ServiceLoop: @unchecked Sendable {
     /// Makes the loop end after the current pass (service thread only).
     func requestStop() {
         precondition(isOnServiceThread, "\(name): requestStop off the service thread")
+        guard !stopRequested else { return }
         stopRequested = true
         shared.withLock { $0.accepting = false }
         if let lws { lws_cancel_service(lws) }

@@ -29,6 +29,20 @@ public final class WebSocketServer: @unchecked Sendable {
         self.configuration = configuration
         self.delegate = delegate
         self.loop = ServiceLoop(name: "ws-server")
+        loop.willDestroy = { [unowned self] in reportRemainingClosed() }
+    }
+
+    /// Called right before the context is destroyed: every connection still open is reported closed.
+    private func reportRemainingClosed() {
+        let remaining = connections.values.sorted { $0.id.rawValue < $1.id.rawValue }
+        connections.removeAll()
+        connectionsByWSI.removeAll()
+        pendingUpgrades.removeAll()
+        pendingHTTPBodies.removeAll()
+        for state in remaining {
+            statsBox.withLock { $0.openConnections -= 1 }
+            delegate.server(self, didClose: state.id, code: state.closeCode, reason: state.closeReason)
+        }
     }
 
     /// Binds, starts the service thread and returns the bound port.
@@ -85,7 +99,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// connection with 1008). Unknown or closing connections are ignored. Service thread only.
     public func send(_ message: OutboundMessage, to connection: ConnectionID) {
         requireServiceThread("send")
-        guard let state = connections[connection], state.pendingClose == nil else { return }
+        guard let state = connections[connection], state.pendingClose == nil, !state.peerClosed else { return }
         if state.reliable.count >= configuration.reliableQueueLimit {
             state.reliable.removeAll()
             state.latest = nil
@@ -106,7 +120,7 @@ public final class WebSocketServer: @unchecked Sendable {
     @discardableResult
     public func sendLatest(_ message: OutboundMessage, to connection: ConnectionID) -> Bool {
         requireServiceThread("sendLatest")
-        guard let state = connections[connection], state.pendingClose == nil else { return false }
+        guard let state = connections[connection], state.pendingClose == nil, !state.peerClosed else { return false }
         let replaced = state.latest != nil
         state.latest = message
         if replaced { statsBox.withLock { $0.latestReplaced += 1 } }
@@ -214,6 +228,10 @@ final class ServerConnection {
     var pendingClose: PendingClose?
     /// The close frame was handed to lws (writeable returned -1); lws finishes the handshake.
     var closeHandedOver = false
+    /// A message permessage-deflate has not finished emitting; kept alive because lws reads its buffer.
+    var compressing: OutboundMessage?
+    /// The peer sent a close frame: nothing more may be written.
+    var peerClosed = false
     var assembler: MessageAssembler
     /// The close code/reason sent or received first, reported in didClose.
     var closeCode: CloseCode?

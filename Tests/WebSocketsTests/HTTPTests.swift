@@ -101,6 +101,7 @@ struct HTTPTests {
         #expect(response.headers["cache-control"] == "no-store")
         #expect(response.headers["content-type"] == "text/plain; charset=utf-8")
         #expect(String(decoding: response.body, as: UTF8.self) == "ok")
+        #expect(try httpGet(port: h.port, "/healthz?verbose=1").status == 200)
     }
 
     @Test func withoutPublicDirectoryEverythingIs404() throws {
@@ -117,6 +118,7 @@ struct HTTPTests {
         let huge = "X-Padding: " + String(repeating: "a", count: 8000) + "\r\n"
         let response = try httpGet(port: h.port, "/index.html", extraHeaders: huge)
         #expect(response.status != 200)
+        print("oversized headers answered with status \(response.status)")
         // The server is still healthy afterwards.
         #expect(try httpGet(port: h.port, "/index.html").status == 200)
     }

@@ -60,6 +60,25 @@ struct ServerSetupTests {
         #expect(delegate.waitForOutcome(id) == false)
     }
 
+    @Test func libWebSocketsLogReachesTheInjectedSink() throws {
+        let lines = Recorder<String>()
+        LibWebSocketsLog.route(maximumLevel: .warning) { level, line in
+            if level <= .warning { lines.append(line) }
+        }
+        defer { LibWebSocketsLog.route(maximumLevel: .warning, to: LibWebSocketsLog.standardErrorSink) }
+        var configuration = WebSocketServerConfiguration()
+        configuration.port = 0
+        let server = WebSocketServer(configuration: configuration, delegate: Quiet())
+        let port = try server.start()
+        defer { server.shutdown() }
+        // Binding the same port again makes lws log errors.
+        configuration.port = port
+        #expect(throws: WebSocketError.self) { try WebSocketServer(configuration: configuration, delegate: Quiet()).start() }
+        let line = lines.wait { $0.first { $0.contains("\(port)") } }
+        #expect(line != nil)
+        #expect(line?.hasSuffix("\n") == false)
+    }
+
     @Test func malformedURLsThrow() throws {
         let client = WebSocketClient(delegate: TestClientDelegate())
         try client.start()

@@ -7,6 +7,9 @@
 /// LWS_PRE is built with a padding macro Swift cannot import.
 unsigned int scws_lws_pre(void);
 
+/// pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc import does not define.
+void scws_name_current_thread(const char *name);
+
 /// lws_sul_schedule hands back only the list node: the owner pointer sits beside it in one struct.
 typedef struct scws_timer {
     lws_sorted_usec_list_t sul;
@@ -41,8 +44,9 @@ typedef struct scws_context scws_context;
 /// Creates a listening context (UTF-8 validation on, permessage-deflate if asked); NULL on failure.
 scws_context *scws_server_create(const scws_server_options *options);
 
-/// Creates a non-listening client context with one protocol and permessage-deflate offered.
-scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size);
+/// Creates a non-listening client context with one protocol; offers permessage-deflate if asked.
+scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size,
+                                 int offer_deflate);
 
 /// The lws context inside the bundle.
 struct lws_context *scws_context_lws(scws_context *context);
@@ -68,5 +72,9 @@ int scws_http_write_body(struct lws *wsi, const void *bytes, size_t length);
 
 /// One WebSocket message frame from a buffer whose first LWS_PRE bytes are headroom.
 int scws_ws_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t length, int is_binary);
+
+/// Whether the last write on this thread left input inside permessage-deflate (lws then keeps
+/// reading the caller's buffer on later passes). The extension wrapper avoids this; kept as a guard.
+int scws_last_write_left_pending(void);
 
 #endif

@@ -68,8 +68,8 @@ final class RawSocket {
         return Array(pending[..<count])
     }
 
-    /// Reads one (unmasked, server-sent) frame: (fin, opcode, payload).
-    func readFrame() -> (fin: Bool, opcode: UInt8, payload: [UInt8])? {
+    /// Reads one (unmasked, server-sent) frame: (fin, rsv1 = compressed, opcode, payload).
+    func readFrame() -> (fin: Bool, rsv1: Bool, opcode: UInt8, payload: [UInt8])? {
         guard let head = take(2) else { return nil }
         var length = Int(head[1] & 0x7f)
         if length == 126 {
@@ -80,7 +80,7 @@ final class RawSocket {
             length = ext.reduce(0) { $0 << 8 | Int($1) }
         }
         guard let payload = take(length) else { return nil }
-        return (head[0] & 0x80 != 0, head[0] & 0x0f, payload)
+        return (head[0] & 0x80 != 0, head[0] & 0x40 != 0, head[0] & 0x0f, payload)
     }
 
     /// Performs a WebSocket handshake; returns the response head.

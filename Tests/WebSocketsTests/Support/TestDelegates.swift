@@ -21,6 +21,7 @@ final class TestServerDelegate: WebSocketServerDelegate, @unchecked Sendable {
     var decide: (@Sendable (UpgradeRequest) -> UpgradeDecision)?
     var routes: [String: HTTPResponse] = [:]
     var onOpen: ((WebSocketServer, ConnectionID) -> Void)?
+    var onReceive: ((WebSocketServer, ConnectionID, InboundMessage) -> Void)?
 
     func server(_ server: WebSocketServer, shouldAccept request: UpgradeRequest) -> UpgradeDecision {
         decide?(request) ?? .accept
@@ -31,6 +32,7 @@ final class TestServerDelegate: WebSocketServerDelegate, @unchecked Sendable {
     }
     func server(_ server: WebSocketServer, didReceive message: InboundMessage, from connection: ConnectionID) {
         events.append(.received(connection, message))
+        onReceive?(server, connection, message)
         guard echo else { return }
         switch message {
         case .text(let text): server.send(OutboundMessage(text: text), to: connection)
