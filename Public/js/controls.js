@@ -130,8 +130,9 @@ export class Controls {
 
   /**
    * Who may drive, as this viewer knows it: "key" (it holds the room's driver key), "watch" (the
-   * room is locked and refused its input), "rejected" (a key from a link was not accepted) or
-   * "unknown" (no key: it may drive unless the room is locked, which only a refusal reveals).
+   * room is locked and this viewer has no key), "rejected" (the room is locked and the key from a
+   * link was not accepted), "open" (the room is not locked: anyone may drive) or "unknown" (no
+   * snapshot yet).
    * `driverKey` builds the co-driver link when the mode is "key".
    */
   setDriving(mode, driverKey = null) {
@@ -142,8 +143,9 @@ export class Controls {
     status.textContent = {
       key: "You can drive. This room is locked: only you and those you give its co-driver link can drive it.",
       watch: "Watch only — this room is locked. Ask whoever created it for its co-driver link to drive.",
-      rejected: "The co-driver key in your link was not accepted: you can only watch if this room is locked.",
-      unknown: "You can drive unless this room is locked (a locked room refuses your input).",
+      rejected: "The co-driver key in your link was not accepted: this room is locked, so you can only watch.",
+      open: "Anyone in this room can drive: it is not locked.",
+      unknown: "Joining…",
     }[mode] ?? "–";
     const badge = $("drive-badge");
     badge.dataset.mode = mode;
@@ -151,7 +153,7 @@ export class Controls {
     badge.hidden = badge.textContent === "";
     document.body.classList.toggle("watch-only", mode === "watch");
     // In a locked room the plain link only lets people watch: say so.
-    const locked = mode === "key" || mode === "watch";
+    const locked = mode === "key" || mode === "watch" || mode === "rejected";
     $("share-link").textContent = locked ? "watch-only link" : "share link";
     $("copy-link").textContent = locked ? "Copy watch-only link" : "Copy share link";
     this.showCoDriverLink();

@@ -71,12 +71,3 @@ export function newLockedRoomName() {
   const suffix = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, "0")).join("");
   return `locked-${suffix}`;
 }
-
-/**
- * Whether a `refused` reason says the room is locked to this viewer (rather than that someone else
- * holds it for now). The protocol gives only the text, "room 'x' is locked; join with its driver
- * key to drive", so this reads the text.
- */
-export function isLockedRefusal(reason) {
-  return typeof reason === "string" && /\bis locked\b/.test(reason);
-}

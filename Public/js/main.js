@@ -6,7 +6,7 @@ import { InputSender, attachInput } from "./input.js";
 import { Renderer } from "./draw.js";
 import { Controls } from "./controls.js";
 import { RollingWindow } from "./stats.js";
-import { isLockedRefusal, keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey } from "./driving.js";
+import { keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey } from "./driving.js";
 
 const STATS_WINDOW_MS = 5000;
 
@@ -27,8 +27,8 @@ const state = {
   requestedScene,           // ?scene=, sent in join (it only matters if the join creates the room)
   sceneName: null,          // the room's scene, from the snapshot
   joinRefused: null,        // the server's reason when it refused our join (not retried)
-  // Who may drive: "key" (we hold the locked room's key), "watch" (locked, our input is refused),
-  // "rejected" (our key was not accepted), "unknown" (no key; open unless a refusal says locked).
+  // Who may drive: "key" (we hold the locked room's key), "watch" (locked, we have no key),
+  // "rejected" (locked, our key was not accepted), "open" (not locked), "unknown" (not joined yet).
   // The key itself is never put here.
   driveMode: "unknown",
   sentDriverKey: Boolean(startKey),
@@ -172,16 +172,17 @@ function adoptSnapshot(message) {
   setPresence(message.viewers, message.driver);
   window.scrollcast.scene = scene;
   layoutStage();
-  adoptDriverKey(message.driverKey);
+  adoptDriverKey(message.driverKey, message.locked === true);
   if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
   if (message.frame) receiveFrame(message.frame);
 }
 
 /**
  * The snapshot's driverKey says this viewer may drive a locked room. Reconnects send it, and the
- * tab remembers it across a reload. A snapshot without one after we sent a key: not accepted.
+ * tab remembers it across a reload. Without one, `locked` says whether this viewer only watches;
+ * if we sent a key and the room is locked, it was not accepted.
  */
-function adoptDriverKey(key) {
+function adoptDriverKey(key, locked) {
   if (typeof key === "string" && key) {
     connection.driverKey = key;
     connection.lock = true;
@@ -191,7 +192,7 @@ function adoptDriverKey(key) {
     controls.setDriving("key", key);
   } else {
     if (connection.driverKey) storeKey(room, null);   // stale or wrong: do not offer it again on reload
-    state.driveMode = connection.driverKey ? "rejected" : state.driveMode === "watch" ? "watch" : "unknown";
+    state.driveMode = !locked ? "open" : connection.driverKey ? "rejected" : "watch";
     controls.setDriving(state.driveMode);
   }
 }
@@ -260,7 +261,7 @@ function handleRefused(message) {
   state.refusedCount += 1;
   state.lastRefused = message;
   input.refused(message.input ?? null);
-  if (isLockedRefusal(message.reason) && state.driveMode !== "key") {
+  if (message.code === "locked" && state.driveMode !== "key") {
     state.driveMode = "watch";
     controls.setDriving("watch");
   }

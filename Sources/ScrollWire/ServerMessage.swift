@@ -34,15 +34,17 @@ public struct Snapshot: Sendable, Equatable {
     public var driverKey: String?
     /// Wire name of the scene preset the room was created with (`sceneName`, e.g. "seed-table").
     public var sceneName: String
+    /// Whether the room is locked: only holders of its driver key may drive.
+    public var locked: Bool
 
     /// Creates a snapshot.
     public init(room: String, viewer: String, viewers: Int, driver: String?, configuration: SceneConfiguration,
                 sections: [TableSection], frame: EffectFrame, frameInput: AppliedInput?, frameSentAt: Double,
-                driverKey: String? = nil, sceneName: String = ScenePreset.default.rawValue) {
+                driverKey: String? = nil, sceneName: String = ScenePreset.default.rawValue, locked: Bool = false) {
         self.room = room; self.viewer = viewer; self.viewers = viewers; self.driver = driver
         self.configuration = configuration; self.sections = sections; self.frame = frame
         self.frameInput = frameInput; self.frameSentAt = frameSentAt; self.driverKey = driverKey
-        self.sceneName = sceneName
+        self.sceneName = sceneName; self.locked = locked
     }
 }
 
@@ -54,10 +56,11 @@ public enum ServerMessage: Sendable, Equatable {
     case frame(FrameMessage)
     /// A row was moved by tap-and-hold; apply it to the order from the snapshot.
     case rowMoved(RowMovedMessage)
-    /// Viewer count or driver changed.
-    case presence(viewers: Int, driver: String?)
-    /// An input was not applied.
-    case refused(input: UInt64?, reason: String)
+    /// Viewer count or driver changed; `locked` says whether only key holders may drive.
+    case presence(viewers: Int, driver: String?, locked: Bool)
+    /// An input was not applied: `code` for programs (a `RefusalCode` raw value, kept as text so
+    /// newer codes still decode), `reason` for people.
+    case refused(input: UInt64?, code: String, reason: String)
     /// A protocol error; the server closes the connection next.
     case error(String)
 }
@@ -148,6 +151,8 @@ public struct SnapshotMessage: Sendable, Equatable {
     public var frame: FrameMessage
     /// The room's driver key, when this viewer created a locked room.
     public var driverKey: String?
+    /// Whether the room is locked (only key holders may drive).
+    public var locked: Bool
 
     /// The scene preset by name, or nil for a name this version does not know.
     public var scenePreset: ScenePreset? { ScenePreset(rawValue: sceneName) }
@@ -155,10 +160,10 @@ public struct SnapshotMessage: Sendable, Equatable {
     /// Creates a snapshot message.
     public init(protocolVersion: Int, room: String, viewer: String, viewers: Int, driver: String?,
                 sceneName: String = ScenePreset.default.rawValue,
-                scene: SceneDescription, frame: FrameMessage, driverKey: String?) {
+                scene: SceneDescription, frame: FrameMessage, driverKey: String?, locked: Bool = false) {
         self.protocolVersion = protocolVersion; self.room = room; self.viewer = viewer
         self.viewers = viewers; self.driver = driver; self.sceneName = sceneName; self.scene = scene
-        self.frame = frame; self.driverKey = driverKey
+        self.frame = frame; self.driverKey = driverKey; self.locked = locked
     }
 }
 

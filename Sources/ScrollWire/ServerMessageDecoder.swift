@@ -16,9 +16,11 @@ public enum ServerMessageDecoder {
                 rowID: try r.int("rowId"), from: try indexPath(r.object("from")), to: try indexPath(r.object("to")),
                 by: try r.string("by"), version: try r.int("version")))
         case "presence":
-            return .presence(viewers: try r.int("viewers"), driver: try r.optionalString("driver"))
+            return .presence(viewers: try r.int("viewers"), driver: try r.optionalString("driver"),
+                             locked: try r.optionalBool("locked") ?? false)
         case "refused":
-            return .refused(input: r.has("input") ? try r.id("input") : nil, reason: try r.string("reason"))
+            return .refused(input: r.has("input") ? try r.id("input") : nil,
+                            code: try r.optionalString("code") ?? "", reason: try r.string("reason"))
         case "error":
             return .error(try r.string("message"))
         default:
@@ -114,7 +116,8 @@ public enum ServerMessageDecoder {
             protocolVersion: try r.int("protocol"), room: try r.string("room"), viewer: try r.string("viewer"),
             viewers: try r.int("viewers"), driver: try r.optionalString("driver"),
             sceneName: try r.optionalString("sceneName") ?? ScenePreset.default.rawValue, scene: scene,
-            frame: try frame(r.object("frame")), driverKey: try r.optionalString("driverKey"))
+            frame: try frame(r.object("frame")), driverKey: try r.optionalString("driverKey"),
+            locked: try r.optionalBool("locked") ?? false)
     }
 
     private static func row(_ r: FieldReader) throws(WireError) -> VisibleRow {

@@ -27,6 +27,7 @@ public enum ServerMessageEncoder {
         w.key("viewers"); w.integer(snapshot.viewers)
         w.key("driver"); w.optionalString(snapshot.driver)
         w.key("sceneName"); w.string(snapshot.sceneName)
+        w.key("locked"); w.bool(snapshot.locked)
         w.key("scene")
         w.beginObject()
         let configuration = snapshot.configuration
@@ -97,24 +98,30 @@ public enum ServerMessageEncoder {
     }
 
     /// A `presence` message.
-    public static func presence(viewers: Int, driver: String?) -> [UInt8] {
-        var w = JSONWriter(capacity: 64)
+    public static func presence(viewers: Int, driver: String?, locked: Bool) -> [UInt8] {
+        var w = JSONWriter(capacity: 80)
         w.beginObject()
         w.key("type"); w.string("presence")
         w.key("viewers"); w.integer(viewers)
         w.key("driver"); w.optionalString(driver)
+        w.key("locked"); w.bool(locked)
         w.endObject()
         return w.bytes
     }
 
     /// A `refused` message: `input` is the refused input's id (nil when the refusal is not
     /// about one input).
-    public static func refused(input: UInt64?, reason: String) -> [UInt8] {
-        var w = JSONWriter(capacity: 64 + reason.utf8.count)
+    public static func refused(input: UInt64?, code: RefusalCode, reason: String) -> [UInt8] {
+        refused(input: input, code: code.rawValue, reason: reason)
+    }
+
+    static func refused(input: UInt64?, code: String, reason: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 80 + reason.utf8.count)
         w.beginObject()
         w.key("type"); w.string("refused")
         w.key("input")
         if let input { w.integer(input) } else { w.null() }
+        w.key("code"); w.string(code)
         w.key("reason"); w.string(reason)
         w.endObject()
         return w.bytes
@@ -148,13 +155,13 @@ public enum ServerMessageEncoder {
             return snapshot(Snapshot(
                 room: s.room, viewer: s.viewer, viewers: s.viewers, driver: s.driver, configuration: configuration,
                 sections: sections, frame: s.frame.effectFrame(insets: s.scene.insets), frameInput: s.frame.input,
-                frameSentAt: s.frame.sentAt, driverKey: s.driverKey, sceneName: s.sceneName))
+                frameSentAt: s.frame.sentAt, driverKey: s.driverKey, sceneName: s.sceneName, locked: s.locked))
         case .rowMoved(let m):
             return rowMoved(rowID: m.rowID, from: m.from, to: m.to, by: m.by, version: m.version)
-        case .presence(let viewers, let driver):
-            return presence(viewers: viewers, driver: driver)
-        case .refused(let input, let reason):
-            return refused(input: input, reason: reason)
+        case .presence(let viewers, let driver, let locked):
+            return presence(viewers: viewers, driver: driver, locked: locked)
+        case .refused(let input, let code, let reason):
+            return refused(input: input, code: code, reason: reason)
         case .error(let message):
             return error(message: message)
         }

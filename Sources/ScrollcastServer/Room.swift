@@ -92,7 +92,7 @@ public final class Room {
             room: name, viewer: id, viewers: viewers.count, driver: claim?.viewer,
             configuration: scene.configuration, sections: scene.sections, frame: lastFrame,
             frameInput: lastFrameInput, frameSentAt: lastFrameSentAt,
-            driverKey: canDrive ? driverKey : nil, sceneName: preset.rawValue)
+            driverKey: canDrive ? driverKey : nil, sceneName: preset.rawValue, locked: driverKey != nil)
         send(reliable: ServerMessageEncoder.snapshot(snapshot), to: sink)
         broadcastPresence(except: id)
     }
@@ -122,14 +122,14 @@ public final class Room {
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
         let sink = viewers[index].sink
         guard viewers[index].canDrive else {
-            return refuse(input.id, "room '\(name)' is locked; join with its driver key to drive", to: sink)
+            return refuse(input.id, .locked, "room '\(name)' is locked; join with its driver key to drive", to: sink)
         }
         if let claim, claim.viewer != id {
-            return refuse(input.id, "\(claim.viewer) is driving; try again when the gesture ends", to: sink)
+            return refuse(input.id, .driving, "\(claim.viewer) is driving; try again when the gesture ends", to: sink)
         }
         let startsGesture = input.kind.startsGesture
         if startsGesture != nil, claim != nil {
-            return refuse(input.id, "a gesture is already in progress; end it first", to: sink)
+            return refuse(input.id, .gestureInProgress, "a gesture is already in progress; end it first", to: sink)
         }
         let current = now
         let time: Double
@@ -140,14 +140,14 @@ public final class Room {
         } catch {
             switch error {
             case .wentBackwards(let previous, let got):
-                return refuse(input.id, "t went backwards: \(got) after \(previous)", to: sink)
+                return refuse(input.id, .outOfOrder, "t went backwards: \(got) after \(previous)", to: sink)
             }
         }
         let changes: [SceneChange]
         do {
             changes = try scene.apply(InputEvent(id: input.id, time: time, kind: input.kind))
         } catch {
-            return refuse(input.id, error.reason, to: sink)
+            return refuse(input.id, .invalidInput, error.reason, to: sink)
         }
         metrics.inputs.increment()
         lastInputTime = time
@@ -165,9 +165,9 @@ public final class Room {
     }
 
     /// Answers an input with `refused` (also used by the connection layer for rate limits).
-    public func refuse(_ inputID: UInt64, _ reason: String, to sink: ViewerSink) {
+    public func refuse(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to sink: ViewerSink) {
         metrics.refusedInputs.increment()
-        send(reliable: ServerMessageEncoder.refused(input: inputID, reason: reason), to: sink)
+        send(reliable: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason), to: sink)
     }
 
     // MARK: Frames
@@ -223,7 +223,7 @@ public final class Room {
     }
 
     private func broadcastPresence(except excluded: String?) {
-        let message = OutboundMessage(utf8: ServerMessageEncoder.presence(viewers: viewers.count, driver: claim?.viewer))
+        let message = OutboundMessage(utf8: ServerMessageEncoder.presence(viewers: viewers.count, driver: claim?.viewer, locked: driverKey != nil))
         for viewer in viewers where viewer.id != excluded { send(reliable: message, to: viewer.sink) }
     }
 

@@ -148,7 +148,7 @@ public final class ViewerHub {
         case .accept?:
             room.handle(input, from: viewer)
         case .refuse?:
-            room.refuse(input.id, "too many inputs: at most \(Int(limits.inputsPerSecond))/s, bursts of \(Int(limits.inputBurst))",
+            room.refuse(input.id, .rateLimited, "too many inputs: at most \(Int(limits.inputsPerSecond))/s, bursts of \(Int(limits.inputBurst))",
                         to: connection.sink)
         case .disconnect?, nil:
             logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])

@@ -308,7 +308,7 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         case .frame(let frame):
             // A frame another encoder wrote (the fast path only knows the server's own layout).
             receivedFrame(seq: frame.seq, sentAt: frame.sentAt, input: frame.input, bytes: size, on: connection)
-        case .refused(let input, _):
+        case .refused(let input, _, _):
             if let input, connection.pending.remove(id: input), measuring {
                 statistics.inputsRefused += 1
             }

@@ -83,7 +83,7 @@ struct ServerMessageTests {
     @Test("snapshot names the room's scene right after the driver, and round-trips it")
     func snapshotSceneName() throws {
         var snapshot = Fixtures.snapshot()
-        #expect(ServerMessageEncoder.snapshot(snapshot).text.contains(#""driver":null,"sceneName":"demo","scene":{"#))
+        #expect(ServerMessageEncoder.snapshot(snapshot).text.contains(#""driver":null,"sceneName":"demo","locked":false,"scene":{"#))
         snapshot.sceneName = "seed-table"
         let bytes = ServerMessageEncoder.snapshot(snapshot)
         guard case .snapshot(let s) = try ServerMessageDecoder.decode(bytes) else { Issue.record("not a snapshot"); return }
@@ -102,10 +102,12 @@ struct ServerMessageTests {
         let cases: [([UInt8], ServerMessage)] = [
             (ServerMessageEncoder.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", version: 12),
              .rowMoved(RowMovedMessage(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", version: 12))),
-            (ServerMessageEncoder.presence(viewers: 3, driver: "v7"), .presence(viewers: 3, driver: "v7")),
-            (ServerMessageEncoder.presence(viewers: 1, driver: nil), .presence(viewers: 1, driver: nil)),
-            (ServerMessageEncoder.refused(input: 43, reason: "v7 is driving"), .refused(input: 43, reason: "v7 is driving")),
-            (ServerMessageEncoder.refused(input: nil, reason: "slow down"), .refused(input: nil, reason: "slow down")),
+            (ServerMessageEncoder.presence(viewers: 3, driver: "v7", locked: false), .presence(viewers: 3, driver: "v7", locked: false)),
+            (ServerMessageEncoder.presence(viewers: 1, driver: nil, locked: true), .presence(viewers: 1, driver: nil, locked: true)),
+            (ServerMessageEncoder.refused(input: 43, code: .driving, reason: "v7 is driving"),
+             .refused(input: 43, code: "driving", reason: "v7 is driving")),
+            (ServerMessageEncoder.refused(input: nil, code: .rateLimited, reason: "slow down"),
+             .refused(input: nil, code: "rateLimited", reason: "slow down")),
             (ServerMessageEncoder.error(message: "field 'x' must be a finite number"), .error("field 'x' must be a finite number")),
         ]
         for (bytes, expected) in cases {
@@ -113,7 +115,8 @@ struct ServerMessageTests {
             #expect(ServerMessageEncoder.encode(expected) == bytes)
             #expect(try JSONSerialization.jsonObject(with: Data(bytes)) is [String: Any])
         }
-        #expect(ServerMessageEncoder.presence(viewers: 1, driver: nil).text == #"{"type":"presence","viewers":1,"driver":null}"#)
+        #expect(ServerMessageEncoder.presence(viewers: 1, driver: nil, locked: false).text
+                == #"{"type":"presence","viewers":1,"driver":null,"locked":false}"#)
     }
 
     @Test("frameHeader agrees with the full decoder")
@@ -138,7 +141,7 @@ struct ServerMessageTests {
     @Test("frameHeader returns nil for anything but an encoder-made frame")
     func frameHeaderRefuses() {
         let frame = ServerMessageEncoder.frame(Fixtures.docFrame, input: Fixtures.docInput, sentAt: 5)
-        for bytes in [ServerMessageEncoder.presence(viewers: 1, driver: nil), [], Array(frame.prefix(30)),
+        for bytes in [ServerMessageEncoder.presence(viewers: 1, driver: nil, locked: false), [], Array(frame.prefix(30)),
                       Array(#"{"type": "frame","seq":1,"t":0,"sentAt":0,"input":null}"#.utf8),
                       Array(#"{"type":"frame","seq":1,"t":0,"sentAt":1e999,"input":null}"#.utf8),
                       Array(#"{"type":"frame","seq":12345678901234567,"t":0,"sentAt":0,"input":null}"#.utf8),

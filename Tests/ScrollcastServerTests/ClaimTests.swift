@@ -21,6 +21,7 @@ struct ClaimTests {
         #expect(refused.count == 2)
         #expect(refused.first?["input"] as? Int == 1)
         #expect((refused.first?["reason"] as? String)?.contains("v1 is driving") == true)
+        #expect(refused.allSatisfy { $0["code"] as? String == "driving" }, "a program can tell 'wait' from 'watch only'")
         let named = b.messages(ofType: "frame").compactMap { $0["input"] as? [String: Any] }
         #expect(!named.isEmpty)
         #expect(named.allSatisfy { $0["viewer"] as? String == "v1" }, "refused input is never mixed in")
@@ -73,6 +74,9 @@ struct ClaimTests {
         let (friend, f) = h.viewer(joining: "locked", extra: #","driverKey":"\#(key)""#)
         h.input(1, t: 0, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: guest)
         #expect((g.messages(ofType: "refused").first?["reason"] as? String)?.contains("locked") == true)
+        #expect(g.messages(ofType: "refused").first?["code"] as? String == "locked")
+        #expect(g.messages(ofType: "snapshot").first?["locked"] as? Bool == true, "watchers learn the room is locked at once")
+        #expect(g.messages(ofType: "presence").allSatisfy { $0["locked"] as? Bool == true })
         h.input(1, t: 0, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: owner)
         h.tick()
         h.input(1, t: 0, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: friend)
@@ -87,6 +91,8 @@ struct ClaimTests {
         #expect(key.count >= 16)
         let (_, g) = h.viewer(joining: "mine")
         #expect(g.messages.first?["driverKey"] == nil, "only drivers learn the key")
+        let (_, open) = h.viewer(joining: "open-room")
+        #expect(open.messages(ofType: "snapshot").first?["locked"] as? Bool == false)
         h.input(1, t: 0, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: owner)
         #expect(a.messages(ofType: "refused").isEmpty)
         let (friend, f) = h.viewer(joining: "mine", extra: #","driverKey":"\#(key)""#)
@@ -102,6 +108,7 @@ struct ClaimTests {
         h.tick()
         h.input(2, t: 50, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: driver)
         #expect(a.messages(ofType: "refused").first?["input"] as? Int == 2)
+        #expect(a.messages(ofType: "refused").first?["code"] as? String == "outOfOrder")
     }
 }
 

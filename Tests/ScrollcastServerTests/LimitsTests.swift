@@ -55,6 +55,7 @@ struct LimitsTests {
         let refused = a.messages(ofType: "refused")
         #expect(refused.count >= 100)
         #expect((refused.first?["reason"] as? String)?.contains("too many inputs") == true)
+        #expect(refused.allSatisfy { $0["code"] as? String == "rateLimited" })
         #expect(refused.first?["input"] as? Int == 121, "the burst of 120 passes")
         #expect(a.closedWith?.code == .policyViolation)
         #expect(h.metric(ServerMetrics.Name.refusedInputs) == Double(refused.count))

@@ -60,7 +60,9 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     # The creator: an ordinary room first, then "New locked room".
     ctx_c = browser.new_context()
     page_c = artifacts.watch(ctx_c.new_page(), "creator")
-    _ready(ScrollcastPage(page_c, base, room).open())
+    ordinary = _ready(ScrollcastPage(page_c, base, room).open())
+    ordinary.wait("s => s.driveMode === 'open'")
+    assert "not locked" in page_c.locator("#drive-status").inner_text()
     page_c.click("#new-locked-room")
     page_c.wait_for_url(re.compile(r"\?room=locked-[0-9a-f]{8}"))
     locked_room = page_c.evaluate("window.scrollcast.state.room")
@@ -97,12 +99,15 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     page_w = artifacts.watch(ctx_w.new_page(), "watcher")
     page_w.goto(watch_link)
     watcher = _ready(ScrollcastPage(page_w, base, locked_room))
-    assert watcher.state("s.driveMode") == "unknown"
+    # The snapshot says the room is locked: the page says "watch only" before any input is refused.
+    watcher.wait("s => s.driveMode === 'watch'")
+    assert "Watch only" in page_w.locator("#drive-status").inner_text()
     assert not page_w.locator("#codriver-share").is_visible()
     watcher.wait_idle()
     before = watcher.frame()
     watcher.drag(200, 700, 200, 400, release=False)
     watcher.wait("s => s.refusedCount >= 1 && s.driveMode === 'watch'")
+    assert watcher.state("s.lastRefused.code") == "locked"
     assert "locked" in watcher.state("s.lastRefused.reason")
     toast = page_w.locator("#toast")
     assert toast.is_visible() and "locked" in toast.inner_text() and "driver key" in toast.inner_text()

@@ -1,0 +1,16 @@
+/// Why an input was refused, for clients to act on (`refused.code`); `reason` is the same for
+/// people. A client can, for instance, show "watch only" on `locked` but simply wait on `driving`.
+public enum RefusalCode: String, Sendable, Hashable, CaseIterable {
+    /// Another viewer holds the room with a gesture (drag or long press) until it ends.
+    case driving
+    /// The room is locked and this viewer joined without its driver key: it can only watch.
+    case locked
+    /// This viewer's own gesture is still in progress; end it before starting another.
+    case gestureInProgress
+    /// The input's `t` is earlier than this viewer's previous input.
+    case outOfOrder
+    /// The engine cannot apply it: a row out of range, a bad size, an unexpected sequence.
+    case invalidInput
+    /// Over the per-connection input rate; slow down (flooding on closes with 1008).
+    case rateLimited
+}
