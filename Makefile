@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps build release demo test test-swift test-e2e bench-engine bench conformance fuzz clean fuzz
+.PHONY: bench-slow deps build release demo test test-swift test-e2e bench-engine bench conformance fuzz clean fuzz
 
 deps:
 	@scripts/install-deps.sh
@@ -62,3 +62,7 @@ fuzz:
 # Autobahn|Testsuite (sections 1-7, 9) against `scrollcast --conformance-echo`; see docs/reliability.md.
 conformance: build
 	scripts/run-conformance.sh
+
+# Issue 7's slow-consumer check: the same load with and without 100 viewers that never read.
+bench-slow: release
+	python3 bench/slow-consumers.py
