@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: bench-slow deps build release demo test test-swift test-e2e bench-engine bench conformance fuzz clean fuzz
+.PHONY: deps build release demo test test-e2e bench-engine bench bench-slow conformance fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -29,6 +29,7 @@ test: deps
 # Browser and protocol tests against the real server; screenshots land in $(ARTIFACTS).
 test-e2e: deps
 	mkdir -p $(ARTIFACTS)
+	@echo "test-e2e: screenshots and browser console logs go to $(ARTIFACTS)"
 	SCROLLCAST_BIN=$(CURDIR)/.build/debug/scrollcast SCROLLCAST_ARTIFACTS=$(ARTIFACTS) \
 	  $(PY) -m pytest -q Tests/e2e
 
