@@ -9,7 +9,10 @@ plot. The headline figure is printed last as name=value.
 
 Environment (all optional): BENCH_STEPS (viewer counts, default 100,250,500,1000,2000),
 BENCH_ROOMS (10), BENCH_DRIVERS (drivers per room, 1), BENCH_DURATION (seconds measured per
-step, 15), BENCH_RAMP (3), BENCH_SCRIPT (drag: the room moves all the time, so fan-out is loaded steadily), BENCH_PROBE_SECONDS (4), BENCH_OUT (docs).
+step, 15), BENCH_RAMP (3), BENCH_SCRIPT (drag: the room moves all the time, so fan-out is loaded steadily), BENCH_PROBE_SECONDS (4), BENCH_OUT (docs),
+BENCH_CAPACITY (connections one load process must hold in the capacity check after the ladder, 5000; 0 skips it),
+BENCH_CAPACITY_ROOMS (100: 50 viewers a room, so the join-time presence broadcasts stay small).
+bench/where-the-time-goes.md (profiles and before/after figures, written by hand) is appended to the report.
 Only the standard library is used.
 """
 import json
@@ -39,6 +42,10 @@ SCRIPT = os.environ.get("BENCH_SCRIPT", "drag")
 PROBE_SECONDS = float(os.environ.get("BENCH_PROBE_SECONDS", "4"))
 OUT = Path(os.environ.get("BENCH_OUT", ROOT / "docs"))
 HEADLINE_AT = 1000
+CAPACITY = int(os.environ.get("BENCH_CAPACITY", "5000"))
+CAPACITY_ROOMS = int(os.environ.get("BENCH_CAPACITY_ROOMS", "100"))
+CAPACITY_SECONDS = 5.0
+NOTES = ROOT / "bench" / "where-the-time-goes.md"
 # A WebSocket frame from the server carries a 4-byte header for payloads of 126 B–64 KiB.
 WS_HEADER_BYTES = 4
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -122,14 +129,14 @@ class Server:
                 self.process.wait()
 
 
-def run_step(server, viewers):
-    per_room = max(1, viewers // ROOMS)
+def run_step(server, viewers, rooms=ROOMS, duration=DURATION, ramp=RAMP):
+    per_room = max(1, viewers // rooms)
     json_path = Path(tempfile.mkstemp(prefix="scrollcast-load-", suffix=".json")[1])
     command = [
-        str(LOAD), "--url", f"ws://{server.host}:{server.port}/ws", "--rooms", str(ROOMS),
+        str(LOAD), "--url", f"ws://{server.host}:{server.port}/ws", "--rooms", str(rooms),
         "--viewers", str(per_room), "--drivers", str(DRIVERS), "--script", SCRIPT,
-        "--duration", str(DURATION), "--ramp", str(RAMP), "--json", str(json_path),
-        "--room-prefix", f"ladder{viewers}",
+        "--duration", str(duration), "--ramp", str(ramp), "--json", str(json_path),
+        "--room-prefix", f"ladder{viewers}x{rooms}",
     ]
     log(f"step {viewers} viewers: {' '.join(command)}")
     started = time.monotonic()
@@ -245,7 +252,31 @@ def nice_ceiling(value):
     return 10 * magnitude
 
 
-def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seconds):
+def capacity_section(capacity, idle_rss):
+    """Whether one load process held CAPACITY connections (joined, none dropped)."""
+    if capacity is None:
+        return []
+    r = capacity["report"]
+    held = r["peakConnected"] == r["connections"] and r["connectFailures"] == 0 and r["disconnects"] == 0
+    per_viewer = (capacity["server_rss_kib"] - idle_rss) / max(1, capacity["connections"])
+    return [
+        "## Capacity check",
+        "",
+        f"One `scrollcast-load` process, {CAPACITY_ROOMS} rooms × ({r['viewers'] // CAPACITY_ROOMS} viewers + {DRIVERS} driver) = "
+        f"{r['connections']} connections, {CAPACITY_SECONDS:g} s ramp, {CAPACITY_SECONDS:g} s measured "
+        "(the load generator cannot read every frame at this size; it is a check that the connections are held):",
+        "",
+        f"- **{'held' if held else 'NOT held'}**: peak joined {r['peakConnected']} of {r['connections']}, "
+        f"{r['connectFailures']} connect failures, {r['disconnects']} disconnects, exit status {capacity['exit']}",
+        f"- server RSS {capacity['server_rss_kib'] / 1024:.1f} MiB, {per_viewer:.1f} KiB per connection over the idle server "
+        f"(this server also ran the ladder before); server CPU {capacity['server_cpu_percent']:.0f}%, "
+        f"load generator CPU {capacity['load_cpu_percent']:.0f}%",
+        f"- {r['framesPerSecond']:.0f} frames/s received, {r['skippedFrames'] if r.get('skippedFrames') is not None else '–'} skipped by the server for lagging readers",
+        "",
+    ]
+
+
+def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seconds, capacity=None):
     lines = [
         "# Benchmarks",
         "",
@@ -304,6 +335,9 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "",
         "![p99 latency and delivered frames/s against viewers](benchmarks.svg)",
         "",
+    ]
+    lines += capacity_section(capacity, idle_rss)
+    lines += [
         "## What the columns mean",
         "",
         "- **frames/s delivered**: frames received by all connections of the step per second of the",
@@ -366,6 +400,10 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
     ]
     if engine_lines:
         lines += ["`make bench-engine` output:", "", "```", engine_lines.strip(), "```", ""]
+    if NOTES.exists():
+        lines += [NOTES.read_text().rstrip(), ""]
+    headline = min(steps, key=lambda s: abs(s["viewers"] - HEADLINE_AT))
+    lines += [f"Headline (the last line `make bench` prints): `fraction_of_limit_at_{headline['viewers']}={headline['fraction']:.2f}`", ""]
     return "\n".join(lines)
 
 
@@ -397,13 +435,18 @@ def main():
             steps.append(step)
             if server.process.poll() is not None:
                 raise SystemExit(f"bench: the server exited ({server.process.returncode}) during the {viewers}-viewer step; log: {server.log_file.name}")
+        capacity = None
+        if CAPACITY > 0:
+            capacity = run_step(server, CAPACITY, rooms=CAPACITY_ROOMS, duration=CAPACITY_SECONDS, ramp=CAPACITY_SECONDS)
+            r = capacity["report"]
+            log(f"capacity: {r['peakConnected']}/{r['connections']} joined, {r['connectFailures']} failures, {r['disconnects']} disconnects")
     finally:
         server.stop()
     OUT.mkdir(parents=True, exist_ok=True)
     command = (f"scrollcast-load --url ws://127.0.0.1:PORT/ws --rooms {ROOMS} --viewers VIEWERS/{ROOMS} --drivers {DRIVERS} "
                f"--script {SCRIPT} --duration {DURATION:g} --ramp {RAMP:g} --json STEP.json")
     (OUT / "benchmarks.svg").write_text(svg_plot(steps))
-    (OUT / "benchmarks.md").write_text(markdown(steps, info, idle_rss, engine_ns, engine_lines, command, time.monotonic() - began))
+    (OUT / "benchmarks.md").write_text(markdown(steps, info, idle_rss, engine_ns, engine_lines, command, time.monotonic() - began, capacity))
     log(f"wrote {OUT / 'benchmarks.md'} and {OUT / 'benchmarks.svg'}")
     headline = min(steps, key=lambda s: abs(s["viewers"] - HEADLINE_AT))
     if engine_ns is not None:
@@ -411,6 +454,9 @@ def main():
     for s in steps:
         lat = s["report"].get("latencyMs") or {}
         print(f"step_{s['viewers']}: frames_per_second={s['report']['framesPerSecond']:.0f} p99_ms={lat.get('p99', 0):.1f} fraction_of_limit={s['fraction']:.2f}")
+    if capacity is not None:
+        r = capacity["report"]
+        print(f"capacity: connections={r['connections']} peak_joined={r['peakConnected']} failures={r['connectFailures']} disconnects={r['disconnects']}")
     print(f"fraction_of_limit_at_{headline['viewers']}={headline['fraction']:.2f}")
 
 

@@ -61,6 +61,7 @@ public final class ScrollcastServer: WebSocketServerDelegate, @unchecked Sendabl
 
     /// Binds and starts serving; returns the bound port.
     public func start() throws -> Int {
+        MemoryTuning.returnLargeBuffersToTheSystem()
         var socketConfiguration = WebSocketServerConfiguration()
         socketConfiguration.host = configuration.host
         socketConfiguration.port = configuration.port

@@ -67,13 +67,17 @@ extension WebSocketClient {
         guard let state = connection(for: wsi) else { return -1 }
         let final = lws_is_final_fragment(wsi) != 0
         let binary = lws_frame_is_binary(wsi) != 0
-        let outcome = state.assembler.append(chunk, binary: binary, final: final)
+        let id = state.id
+        let outcome = state.assembler.appendInPlace(chunk, binary: binary, final: final) { bytes, isBinary in
+            if isBinary {
+                delegate.client(self, didReceive: .binary(Array(bytes)), from: id)
+            } else {
+                delegate.client(self, didReceiveText: bytes, from: id)
+            }
+        }
         let close: (CloseCode, String)
         switch outcome {
-        case .incomplete: return 0
-        case .message(let message):
-            delegate.client(self, didReceive: message, from: state.id)
-            return 0
+        case .incomplete, .delivered: return 0
         case .tooBig: close = (.messageTooBig, "message too big")
         case .invalidUTF8: close = (.invalidPayload, "invalid UTF-8 in text message")
         }

@@ -123,8 +123,12 @@ public final class WebSocketServer: @unchecked Sendable {
         guard let state = connections[connection], state.pendingClose == nil, !state.peerClosed else { return false }
         let replaced = state.latest != nil
         state.latest = message
-        if replaced { statsBox.withLock { $0.latestReplaced += 1 } }
-        lws_callback_on_writable(state.wsi)
+        if replaced {
+            // The slot was full, so a writeable callback is already requested.
+            statsBox.withLock { $0.latestReplaced += 1 }
+        } else {
+            lws_callback_on_writable(state.wsi)
+        }
         return replaced
     }
 
