@@ -9,82 +9,14 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import threading
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-PUBLIC = REPO / "Public"
-LISTENING = re.compile(r"listening on (http://[^\s]+)")
+from server_helpers import REPO, RunningServer
+
 ARTIFACTS = Path(os.environ.get("SCROLLCAST_ARTIFACTS", REPO / "test-artifacts"))
-
-
-class ServerProcess:
-    """The scrollcast binary as a child process; restartable on the same port."""
-
-    def __init__(self, binary: str):
-        self.binary = binary
-        self.proc: subprocess.Popen | None = None
-        self.base_url: str | None = None
-        self.port = 0
-        self.stderr_lines: list[str] = []
-
-    def start(self, port: int = 0, attempts: int = 50) -> str:
-        """Starts the server (retrying while a just-freed port is still busy); returns its base URL."""
-        last_error = ""
-        for _ in range(attempts):
-            cmd = [self.binary, "--host", "127.0.0.1", "--port", str(port), "--public", str(PUBLIC)]
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
-            line = proc.stdout.readline()
-            match = LISTENING.search(line)
-            if match:
-                self.proc = proc
-                self.base_url = match.group(1).rstrip("/")
-                self.port = int(self.base_url.rsplit(":", 1)[1])
-                # Drain both pipes so a chatty server never blocks on a full pipe.
-                threading.Thread(target=self._drain, args=(proc.stdout, None), daemon=True).start()
-                threading.Thread(target=self._drain, args=(proc.stderr, self.stderr_lines), daemon=True).start()
-                return self.base_url
-            proc.kill()
-            _, err = proc.communicate(timeout=10)
-            last_error = (line + (err or "")).strip()
-            if port == 0:
-                break
-            time.sleep(0.1)  # the old process's port is being released; not a synchronisation stand-in
-        raise RuntimeError(f"scrollcast did not start: {last_error}")
-
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        self.proc = None
-
-    def restart(self) -> str:
-        port = self.port
-        self.stop()
-        return self.start(port)
-
-    @staticmethod
-    def _drain(stream, sink):
-        for line in stream:
-            if sink is not None:
-                sink.append(line)
-
-
-def _binary() -> str:
-    binary = os.environ.get("SCROLLCAST_BIN", str(REPO / ".build" / "debug" / "scrollcast"))
-    if not Path(binary).exists():
-        pytest.skip(f"server binary {binary} not built (swift build --product scrollcast)")
-    return binary
 
 
 @pytest.fixture(scope="session")
@@ -96,8 +28,7 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def page_server():
     """One server for the page tests that do not restart it."""
-    server = ServerProcess(_binary())
-    server.start()
+    server = RunningServer()
     yield server
     server.stop()
 
@@ -105,8 +36,7 @@ def page_server():
 @pytest.fixture()
 def own_page_server():
     """A server this test alone may stop and restart."""
-    server = ServerProcess(_binary())
-    server.start()
+    server = RunningServer()
     yield server
     server.stop()
 

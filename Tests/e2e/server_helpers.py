@@ -5,8 +5,14 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import os
+import re
+import subprocess
+import threading
 import time
 from pathlib import Path
+
+import pytest
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -14,6 +20,64 @@ from websockets.exceptions import ConnectionClosed
 SUBPROTOCOL = "scrollcast.v1"
 REPO = Path(__file__).resolve().parents[2]
 PUBLIC = REPO / "Public"
+LISTENING = re.compile(r"^scrollcast listening on (http://\S+?):(\d+)\s*$")
+
+
+class RunningServer:
+    """A scrollcast child process ($SCROLLCAST_BIN) and where it listens. It starts on a free
+    port (`--port 0`) unless given one; `stop()` then `start(port)` restarts it on the same port."""
+
+    def __init__(self, *flags: str, public: Path = PUBLIC, port: int = 0):
+        self.binary = os.environ.get("SCROLLCAST_BIN")
+        if not self.binary:
+            pytest.fail("SCROLLCAST_BIN is not set (e.g. SCROLLCAST_BIN=.build/debug/scrollcast)")
+        self.flags = flags
+        self.public = public
+        self.stderr_lines: list[str] = []
+        self.start(port)
+
+    def start(self, port: int = 0, attempts: int = 50) -> str:
+        """Starts the server and returns its base URL. A fixed port just freed by `stop()` can
+        still be busy for a moment, so binding to it is retried."""
+        last_error = ""
+        for _ in range(attempts):
+            cmd = [self.binary, "--host", "127.0.0.1", "--port", str(port), "--public", str(self.public), *self.flags]
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+            first = proc.stdout.readline()  # blocks until the server prints it (or dies: "")
+            match = LISTENING.match(first)
+            if match:
+                self.proc = proc
+                self.base_url = f"{match.group(1)}:{match.group(2)}"
+                self.port = int(match.group(2))
+                self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+                # Drain both pipes so a chatty server never blocks on a full pipe.
+                threading.Thread(target=self._drain, args=(proc.stdout, None), daemon=True).start()
+                threading.Thread(target=self._drain, args=(proc.stderr, self.stderr_lines), daemon=True).start()
+                return self.base_url
+            proc.kill()
+            _, err = proc.communicate(timeout=10)
+            last_error = f"{first!r} {err}"
+            if port == 0:
+                break
+            time.sleep(0.1)  # the old process's port is being released; not a synchronisation stand-in
+        raise RuntimeError(f"scrollcast did not start: {last_error}")
+
+    @staticmethod
+    def _drain(stream, sink):
+        for line in stream:
+            if sink is not None:
+                sink.append(line)
+
+    def stop(self) -> int:
+        """SIGTERM, then wait; returns the exit status."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        return self.proc.returncode
 
 
 class Viewer:
