@@ -23,16 +23,7 @@ struct MessageAssembler {
     /// Adds one chunk. `binary` is read only on a message's first chunk; `final` ends the message.
     /// Relies on the final flag alone because lws may report "first" on several chunks of one frame.
     mutating func append(_ chunk: UnsafeRawBufferPointer, binary: Bool, final: Bool) -> Outcome {
-        if !inMessage {
-            inMessage = true
-            isBinary = binary
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
-        }
-        guard buffer.count + chunk.count <= maxBytes else {
-            reset()
-            return .tooBig
-        }
-        buffer.append(contentsOf: chunk)
+        guard accumulate(chunk, binary: binary) else { return .tooBig }
         guard final else { return .incomplete }
         let bytes = buffer
         reset()
@@ -66,16 +57,7 @@ struct MessageAssembler {
             deliver(chunk, binary)
             return .delivered
         }
-        if !inMessage {
-            inMessage = true
-            isBinary = binary
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
-        }
-        guard buffer.count + chunk.count <= maxBytes else {
-            reset()
-            return .tooBig
-        }
-        buffer.append(contentsOf: chunk)
+        guard accumulate(chunk, binary: binary) else { return .tooBig }
         guard final else { return .incomplete }
         defer { reset() }
         let isBinary = self.isBinary
@@ -84,6 +66,22 @@ struct MessageAssembler {
             deliver(bytes, isBinary)
             return .delivered
         }
+    }
+
+    /// Adds a chunk to the message being reassembled (starting one if none is), or drops the
+    /// message and returns false when it would grow past `maxBytes`.
+    private mutating func accumulate(_ chunk: UnsafeRawBufferPointer, binary: Bool) -> Bool {
+        if !inMessage {
+            inMessage = true
+            isBinary = binary
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+        }
+        guard buffer.count + chunk.count <= maxBytes else {
+            reset()
+            return false
+        }
+        buffer.append(contentsOf: chunk)
+        return true
     }
 
     private mutating func reset() {
