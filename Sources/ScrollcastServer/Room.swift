@@ -7,9 +7,13 @@ import WebSockets
 /// WebSocket service thread, or a test's thread); the room never touches the network itself,
 /// only the `ViewerSink`s it is given.
 ///
-/// Frame policy: at most one frame per tick window. Input gets a frame at once if none was sent
-/// in the current window, otherwise at the next tick; `tick()` sends one while the engine says
-/// it is animating. An idle room sends nothing.
+/// Frame policy (docs/design.md, "Frame clock"): while the engine animates, a frame every
+/// `framePeriod`; after input, a frame at once unless one went out less than half a period ago,
+/// in which case it goes out half a period after that one. So input never waits more than half
+/// a period, frames are never closer than that, and a room exceeds its frame rate (up to twice
+/// it) only while input arrives faster than the display rate. An idle room sends nothing. The
+/// room says when it next wants `tick()` (`nextTickDue`); the server keeps one timer for the
+/// earliest room.
 public final class Room {
     /// The room's name (what viewers join by).
     public let name: String
@@ -20,6 +24,8 @@ public final class Room {
 
     private let clock: RoomClock
     private let wallClock: WallClock
+    /// One frame at the room's frame rate, ms.
+    private let framePeriod: Double
     private let origin: Double
     private let metrics: ServerMetrics
     private var scene: ScrollScene
@@ -33,7 +39,12 @@ public final class Room {
     private var lastFrame: EffectFrame
     private var lastFrameInput: AppliedInput?
     private var lastFrameSentAt: Double
-    private var frameWindowOpen = true
+    /// Room time of the last frame sent (or of creation, before the first).
+    private var lastFrameTime: Double = -.infinity
+    /// When the next animation frame is due (room ms); advanced by whole periods so the average
+    /// rate stays at the frame rate even though timers fire a little late.
+    private var animationDue: Double = 0
+    /// An input changed the scene and its frame has not gone out yet.
     private var framePending = false
     private var rowVersion = 0
 
@@ -52,13 +63,14 @@ public final class Room {
     /// viewers who present it may drive.
     /// `preset` only names the scene for viewers; `configuration` is what the room shows.
     public init(name: String, configuration: SceneConfiguration, driverKey: String? = nil,
-                preset: ScenePreset = .default,
+                preset: ScenePreset = .default, framePeriod: Double = 1000.0 / 60,
                 clock: RoomClock, wallClock: @escaping WallClock, metrics: ServerMetrics) {
         self.name = name
         self.driverKey = driverKey
         self.preset = preset
         self.clock = clock
         self.wallClock = wallClock
+        self.framePeriod = max(1, framePeriod)
         self.origin = clock.nowMilliseconds()
         self.metrics = metrics
         self.scene = ScrollScene(configuration: configuration)
@@ -77,9 +89,22 @@ public final class Room {
     public var frameSequence: UInt64 { sequence }
     /// Moves dropped so far.
     public var rowMoveVersion: Int { rowVersion }
-    /// Whether the room wants `tick()` calls: it is animating, has a frame waiting, or sent one
-    /// in the current tick window.
-    public var needsTicks: Bool { framePending || lastFrame.isAnimating || !frameWindowOpen }
+    /// Room time (ms) at which the room next wants `tick()`: when a waiting input frame may go
+    /// out, or the next animation frame is due; nil while it has nothing to send.
+    public var nextTickDue: Double? {
+        if framePending { return lastFrameTime + minimumGap }
+        if lastFrame.isAnimating { return animationDue }
+        return nil
+    }
+
+    /// `nextTickDue` on the room clock's own scale (what the server's timer is set on).
+    public var nextTickDeadline: Double? { nextTickDue.map { $0 + origin } }
+
+    /// Frames are never closer than this, ms: half a period.
+    private var minimumGap: Double { framePeriod / 2 }
+    /// Timers fire on whole-ms or coarser grids; a tick this early still counts as on time, so
+    /// a frame due at 16.67 ms is not put off by a whole extra timer round for 0.3 ms.
+    private static let timerSlack = 1.0
 
     // MARK: Viewers
 
@@ -172,27 +197,35 @@ public final class Room {
 
     // MARK: Frames
 
-    /// Starts a new tick window: sends a frame if one is waiting or the scene is animating.
+    /// Sends the frame that is due, if any: a waiting input frame once half a period has passed
+    /// since the last frame, or the next animation frame. Calling it early does nothing.
     public func tick() {
-        if framePending || lastFrame.isAnimating {
-            emitFrame()
-            frameWindowOpen = false
-        } else {
-            frameWindowOpen = true
+        let current = now
+        let ready = current >= lastFrameTime + minimumGap - Self.timerSlack
+        if framePending {
+            if ready { emitFrame(at: current, forInput: true) }
+        } else if lastFrame.isAnimating, ready, current >= animationDue - Self.timerSlack {
+            emitFrame(at: current, forInput: false)
         }
-        framePending = false
     }
 
     private func requestFrame() {
-        if frameWindowOpen {
-            emitFrame()
-            frameWindowOpen = false
+        let current = now
+        if current >= lastFrameTime + minimumGap {
+            emitFrame(at: current, forInput: true)
         } else {
             framePending = true
         }
     }
 
-    private func emitFrame() {
+    private func emitFrame(at current: Double, forInput: Bool) {
+        // An animation frame keeps the period's grid (so late timers do not lower the average
+        // rate) unless the room fell a whole period behind; a frame for input restarts the grid
+        // from itself, so the next animation frame is a full period after it.
+        let keepsGrid = !forInput && current < animationDue + framePeriod
+        animationDue = keepsGrid ? animationDue + framePeriod : current + framePeriod
+        lastFrameTime = current
+        framePending = false
         sequence += 1
         var frame = scene.frame(at: max(now, lastInputTime))
         frame.sequence = sequence

@@ -42,18 +42,25 @@ public final class RoomRegistry {
         guard rooms.count < limits.maxRooms else { throw .tooManyRooms(limit: limits.maxRooms) }
         let configuration = scene == .demo ? makeConfiguration() : scene.configuration()
         let room = Room(name: name, configuration: configuration, driverKey: lockKey, preset: scene,
-                        clock: clock, wallClock: wallClock, metrics: metrics)
+                        framePeriod: limits.tickMilliseconds, clock: clock, wallClock: wallClock, metrics: metrics)
         rooms[name] = room
         metrics.rooms.record(rooms.count)
         return (room, true)
     }
 
-    /// Whether any room wants ticks.
-    public var needsTicks: Bool { rooms.values.contains { $0.needsTicks } }
+    /// The earliest time (on the room clock's own scale, ms) at which some room wants `tick()`,
+    /// or nil when every room is idle.
+    public var nextTickDeadline: Double? {
+        var earliest: Double?
+        for room in rooms.values {
+            if let deadline = room.nextTickDeadline, deadline < earliest ?? .infinity { earliest = deadline }
+        }
+        return earliest
+    }
 
-    /// Ticks every room that wants it.
+    /// Ticks every room that wants a tick; each sends what is due by now.
     public func tick() {
-        for room in rooms.values where room.needsTicks { room.tick() }
+        for room in rooms.values where room.nextTickDue != nil { room.tick() }
     }
 
     /// Drops rooms that have had no viewers for the grace period.

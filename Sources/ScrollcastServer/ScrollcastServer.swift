@@ -39,7 +39,8 @@ public final class ScrollcastServer: WebSocketServerDelegate, @unchecked Sendabl
     private let hub: ViewerHub
     private var socketServer: WebSocketServer!
     private var allowedOrigins: Set<String>? = []
-    private var tickScheduled = false
+    /// When the frame timer is set to fire (room clock scale, ms), or nil when it is not set.
+    private var tickDeadline: Double?
     private var boundPort = 0
 
     /// A server whose metrics come from `metricsFactory` and are published from `prometheus` on
@@ -143,24 +144,18 @@ public final class ScrollcastServer: WebSocketServerDelegate, @unchecked Sendabl
 
     // MARK: Timers (service thread)
 
+    /// Sets the frame timer for the earliest room that wants a tick, unless one is already set
+    /// for that time or earlier. Timers set for a later time than a newer one become stale and
+    /// do nothing when they fire.
     private func ensureTicking() {
-        guard !tickScheduled, hub.registry.needsTicks else { return }
-        scheduleTick(at: clock.nowMilliseconds() + configuration.limits.tickMilliseconds)
-    }
-
-    /// Ticks on absolute deadlines so 60 fps averages 16.67 ms even though timers take whole ms.
-    private func scheduleTick(at deadline: Double) {
-        tickScheduled = true
-        let delay = max(0, (deadline - clock.nowMilliseconds()).rounded())
-        socketServer.schedule(afterMilliseconds: delay) { [self] in
-            tickScheduled = false
+        guard let deadline = hub.registry.nextTickDeadline else { return }
+        if let scheduled = tickDeadline, scheduled <= deadline { return }
+        tickDeadline = deadline
+        socketServer.schedule(afterMilliseconds: max(0, deadline - clock.nowMilliseconds())) { [self] in
+            guard tickDeadline == deadline else { return }
+            tickDeadline = nil
             hub.registry.tick()
-            guard hub.registry.needsTicks else { return }
-            let period = configuration.limits.tickMilliseconds
-            let now = clock.nowMilliseconds()
-            var next = deadline + period
-            if next < now - period { next = now }  // fell far behind: don't burst to catch up
-            scheduleTick(at: next)
+            ensureTicking()
         }
     }
 

@@ -18,6 +18,6 @@ public struct ServerLimits: Sendable, Hashable {
     /// The defaults of protocol v1.
     public init() {}
 
-    /// One tick window, ms.
+    /// One frame period, ms (frames for input are at least half of it apart).
     public var tickMilliseconds: Double { 1000 / Double(max(1, framesPerSecond)) }
 }

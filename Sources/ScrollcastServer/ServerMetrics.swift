@@ -18,7 +18,7 @@ public final class ServerMetrics: @unchecked Sendable {
     let refusedInputs: Metrics.Counter
     /// Payload bytes handed to connections.
     let bytesOut: Metrics.Counter
-    /// Time to encode one room frame (once per room per tick).
+    /// Time to encode one room frame (once per room frame, shared by its viewers).
     let frameEncodeTime: Metrics.Timer
 
     /// Metric names, as they appear on `/metrics`.

@@ -27,7 +27,7 @@ struct FanOutTests {
         h.tick(120)
         #expect(a.received.isEmpty)
         #expect(b.received.isEmpty)
-        #expect(!h.hub.registry.needsTicks)
+        #expect(h.hub.registry.nextTickDeadline == nil, "an idle room asks for no timer")
     }
 
     @Test func inputGetsAFrameAtOnceAndEveryViewerGetsTheSameMessage() throws {
@@ -52,19 +52,72 @@ struct FanOutTests {
         #expect(other.received.isEmpty, "a viewer of another room gets none of these frames")
     }
 
-    @Test func neverMoreThanOneFramePerTickWindow() throws {
+    @Test func inputFramesAreAtLeastHalfAPeriodApartAndTheLastInputWaitsAtMostThat() throws {
         let h = Harness()
         let (driver, a) = h.viewer()
         a.clear()
+        let room = try #require(h.hub.registry.room(named: "demo"))
+        let half = h.limits.tickMilliseconds / 2
         h.input(1, t: 0, "pointerDown", #""x":100,"y":400"#, from: driver)
+        let firstFrameAt = room.now
         h.input(2, t: 4, "pointerMove", #""x":100,"y":390"#, from: driver)
+        h.clock.advance(by: half - 2)
         h.input(3, t: 8, "pointerMove", #""x":100,"y":380"#, from: driver)
-        #expect(a.messages(ofType: "frame").count == 1, "later inputs in the same window wait for the tick")
-        h.tick()
+        #expect(a.messages(ofType: "frame").count == 1, "inputs within half a period of a frame wait")
+        #expect(room.nextTickDue == firstFrameAt + half, "the waiting frame is due half a period after the last")
+
+        h.hub.registry.tick()
+        #expect(a.messages(ofType: "frame").count == 1, "a tick before it is due sends nothing")
+        h.clock.advance(by: 2)
+        h.hub.registry.tick()
         let frames = a.messages(ofType: "frame")
         #expect(frames.count == 2)
         #expect((frames.last?["input"] as? [String: Any])?["id"] as? Int == 3, "the waiting frame names the last input")
         #expect(frames.last?["seq"] as? Int == 2)
+        // The indicator may still be fading in, so the room may animate; if it does, the next
+        // frame is a whole period after this one.
+        #expect((room.nextTickDue ?? .infinity) >= room.now + h.limits.tickMilliseconds - 0.001)
+
+        h.clock.advance(by: half)
+        h.input(4, t: 30, "pointerMove", #""x":100,"y":370"#, from: driver)
+        #expect(a.messages(ofType: "frame").count == 3, "input half a period after the last frame goes out at once")
+    }
+
+    @Test func inputFasterThanTheFrameRateGetsFramesAtTwiceItAtMost() throws {
+        // Input every 5 ms for a second: frames follow the input, but never closer than half
+        // a period, and none waits longer than that.
+        let h = Harness()
+        let (driver, a) = h.viewer()
+        a.clear()
+        let room = try #require(h.hub.registry.room(named: "demo"))
+        let half = h.limits.tickMilliseconds / 2
+        h.input(1, t: 0, "pointerDown", #""x":100,"y":700"#, from: driver)
+        var frameTimes = [room.now]
+        var waitingSince: Double?
+        var longestWait = 0.0
+        for step in 1...200 {
+            // The server's timer fires when the room asks (here, to the 0.5 ms).
+            for _ in 0..<10 {
+                h.clock.advance(by: 0.5)
+                if let due = room.nextTickDue, room.now >= due {
+                    let before = a.messages(ofType: "frame").count
+                    h.hub.registry.tick()
+                    if a.messages(ofType: "frame").count > before {
+                        frameTimes.append(room.now)
+                        if let since = waitingSince { longestWait = max(longestWait, room.now - since) }
+                        waitingSince = nil
+                    }
+                }
+            }
+            let before = a.messages(ofType: "frame").count
+            h.input(UInt64(step + 1), t: Double(5 * step), "pointerMove", #""x":100,"y":\#(700 - step)"#, from: driver)
+            if a.messages(ofType: "frame").count > before { frameTimes.append(room.now) } else if waitingSince == nil { waitingSince = room.now }
+        }
+        let gaps = zip(frameTimes.dropFirst(), frameTimes).map { $0 - $1 }
+        #expect(gaps.allSatisfy { $0 >= half - 0.001 }, "frames are never closer than half a period")
+        #expect(longestWait <= half + 0.5 + 0.001, "no input waits longer than half a period (plus the timer's step)")
+        #expect(frameTimes.count >= 100, "frames follow input faster than the frame rate")
+        #expect(frameTimes.count <= 121, "but at most twice the frame rate")
     }
 
     @Test func lateJoinerGetsSnapshotOfLatestFrameThenTheSameFrames() throws {
@@ -132,6 +185,7 @@ struct FanOutTests {
             ticks += 1
         }
         #expect(animatingFrames > 10, "a fling animates for a while")
+        #expect(ticks >= animatingFrames, "an animating room sends one frame per period, not more")
         #expect(a.received.last.map(decodeJSON)?["animating"] as? Bool == false)
         a.clear()
         h.tick(60)
