@@ -141,4 +141,55 @@ struct WirePrecisionTests {
             #expect(ServerMessageEncoder.frame(expected, input: nil, sentAt: decoded.sentAt) == bytes)
         }
     }
+
+    /// Every number token outside strings in compact JSON, with the key it belongs to.
+    private func numberTokens(_ json: String) -> [(key: String, token: String)] {
+        var tokens: [(String, String)] = []
+        var lastString = "", current = "", key = ""
+        var inString = false, escaped = false
+        var token = ""
+        for c in json {
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false; lastString = current } else { current.append(c) }
+                continue
+            }
+            // A number starts with a digit or "-" (so the "e" of true/false is not one).
+            if c.isNumber || c == "-" || (!token.isEmpty && (c == "." || c == "e" || c == "+")) {
+                token.append(c)
+                continue
+            }
+            if !token.isEmpty { tokens.append((key, token)); token = "" }
+            if c == "\"" { inString = true; current = "" } else if c == ":" { key = lastString }
+        }
+        return tokens
+    }
+
+    @Test("the demo scene mid-fling with the panel up: every number is short, and the frame decodes to its rounded form")
+    func demoFling() throws {
+        var scene = ScrollScene(configuration: DemoScene.configuration())
+        var id: UInt64 = 0
+        func send(_ time: Double, _ kind: InputKind) throws {
+            id += 1
+            _ = try scene.apply(InputEvent(id: id, time: time, kind: kind))
+        }
+        try send(0, .pointerDown(Point(x: 200, y: 700)))
+        for step in 1...12 { try send(Double(step) * 8, .pointerMoved(Point(x: 200, y: 700 - Double(step) * 40))) }
+        try send(100, .pointerUp(Point(x: 200, y: 220)))
+        var checked = 0
+        var withPanel = 0
+        for tick in stride(from: 1, through: 400, by: 7) {
+            let frame = scene.frame(at: 100 + Double(tick) * 1000 / 60)
+            withPanel += frame.infoPanel == nil ? 0 : 1
+            let bytes = ServerMessageEncoder.frame(frame, input: AppliedInput(viewer: "v1", id: id), sentAt: 1763800005773.4568)
+            guard case .frame(let decoded) = try ServerMessageDecoder.decode(bytes) else { Issue.record("not a frame"); return }
+            #expect(decoded.effectFrame(insets: frame.insets) == frame.roundedForWire())
+            for (key, token) in numberTokens(bytes.text) {
+                let decimals = token.split(separator: ".").dropFirst().first?.count ?? 0
+                let allowed = key == "alpha" || key == "lift" ? 3 : 2
+                #expect(decimals <= allowed && !token.contains("e"), "\(key): \(token)")
+            }
+            checked += 1
+        }
+        #expect(checked > 50 && withPanel > 10)
+    }
 }
