@@ -111,6 +111,38 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// Writes a double rounded to `precision` (see `WirePrecision`): the decimal n / 10^d with
+    /// trailing zeros dropped, so integral results stay integers and -0 is "0". The digits come
+    /// straight from the integer n, without formatting a string; they are the shortest
+    /// round-trip spelling of `precision.rounded(value)`, i.e. what `number(_:)` would write for
+    /// it. Values the precision does not round (non-finite, huge) go through `number(_:)`.
+    mutating func number(_ value: Double, _ precision: WirePrecision) {
+        guard let units = precision.units(value) else {
+            number(value)
+            return
+        }
+        separate()
+        let (integral, fraction, fractionDigits) = precision.split(units.magnitude)
+        appendInteger(magnitude: UInt(integral), negative: units < 0)
+        if fractionDigits > 0 {
+            bytes.append(UInt8(ascii: "."))
+            appendZeroPadded(fraction, digits: fractionDigits)
+        }
+        needsComma = true
+    }
+
+    /// `value` (< 10^digits) as exactly `digits` decimal digits, with leading zeros.
+    private mutating func appendZeroPadded(_ value: UInt64, digits: Int) {
+        var divisor: UInt64 = 1
+        for _ in 1..<digits { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
     private mutating func appendInteger(magnitude: UInt, negative: Bool) {
         if negative { bytes.append(UInt8(ascii: "-")) }
         if magnitude < 10 {

@@ -4,11 +4,15 @@ import ScrollEngine
 ///
 /// A frame is encoded once per room and tick and the same bytes go to every viewer, so the
 /// output is deterministic: identical inputs give identical bytes (fixed key order, one number
-/// spelling — see `JSONWriter.number` — and one string escaping). Non-finite numbers are never
-/// written: NaN becomes 0 and ±infinity the largest finite double.
+/// spelling — see `JSONWriter.number` — and one string escaping). A frame's coordinates, alphas
+/// and times are rounded to a fixed number of decimals (`WirePrecision`; what a client decodes
+/// is `EffectFrame.roundedForWire()`); the snapshot's scene is written at full precision, apart
+/// from its viewport, which is the frame's. Non-finite numbers are never written: NaN becomes 0
+/// and ±infinity the largest finite double.
 public enum ServerMessageEncoder {
     /// A `frame` message. `input` is the last input applied from the driving viewer; `sentAt`
-    /// is the server's wall clock in ms since the Unix epoch.
+    /// is the server's wall clock in ms since the Unix epoch. Numbers are rounded per
+    /// `WirePrecision` (a client decodes `frame.roundedForWire()`).
     public static func frame(_ frame: EffectFrame, input: AppliedInput?, sentAt: Double) -> [UInt8] {
         var w = JSONWriter(capacity: 512 + frame.rows.count * 160)
         writeFrame(frame, input: input, sentAt: sentAt, into: &w)
@@ -31,6 +35,7 @@ public enum ServerMessageEncoder {
         w.key("scene")
         w.beginObject()
         let configuration = snapshot.configuration
+        // The viewport is the frame's (it is one value), so it is rounded like the frame's.
         w.key("viewport"); writeSize(snapshot.frame.viewport, into: &w)
         w.key("insets")
         w.beginObject()
@@ -173,8 +178,8 @@ public enum ServerMessageEncoder {
         w.beginObject()
         w.key("type"); w.string("frame")
         w.key("seq"); w.integer(frame.sequence)
-        w.key("t"); w.number(frame.time)
-        w.key("sentAt"); w.number(sentAt)
+        w.key("t"); w.number(frame.time, .milliseconds)
+        w.key("sentAt"); w.number(sentAt, .milliseconds)
         w.key("input")
         if let input {
             w.beginObject()
@@ -187,8 +192,8 @@ public enum ServerMessageEncoder {
         w.key("phase"); w.string(frame.phase.rawValue)
         w.key("animating"); w.bool(frame.isAnimating)
         w.key("viewport"); writeSize(frame.viewport, into: &w)
-        w.key("offset"); w.number(frame.contentOffset)
-        w.key("contentHeight"); w.number(frame.contentHeight)
+        w.key("offset"); w.number(frame.contentOffset, .points)
+        w.key("contentHeight"); w.number(frame.contentHeight, .points)
         w.key("rows")
         w.beginArray()
         for row in frame.rows {
@@ -202,35 +207,35 @@ public enum ServerMessageEncoder {
         for header in frame.sectionHeaders {
             w.beginObject()
             w.key("s"); w.integer(header.section)
-            w.key("y"); w.number(header.y)
-            w.key("h"); w.number(header.height)
+            w.key("y"); w.number(header.y, .points)
+            w.key("h"); w.number(header.height, .points)
             w.key("title"); w.string(header.title)
             w.endObject()
         }
         w.endArray()
         w.key("background")
         w.beginObject()
-        w.key("offset"); w.number(frame.backgroundOffset)
+        w.key("offset"); w.number(frame.backgroundOffset, .points)
         w.endObject()
         w.key("layers")
         w.beginArray()
         for layer in frame.parallaxLayers {
             w.beginObject()
             w.key("i"); w.integer(layer.index)
-            w.key("y"); w.number(layer.y)
+            w.key("y"); w.number(layer.y, .points)
             w.endObject()
         }
         w.endArray()
         w.key("indicator")
         w.beginObject()
         writeRect(frame.indicator.rect, into: &w)
-        w.key("alpha"); w.number(frame.indicator.alpha)
+        w.key("alpha"); w.number(frame.indicator.alpha, .fraction)
         w.endObject()
         w.key("panel")
         if let panel = frame.infoPanel {
             w.beginObject()
             writeRect(panel.rect, into: &w)
-            w.key("alpha"); w.number(panel.alpha)
+            w.key("alpha"); w.number(panel.alpha, .fraction)
             w.key("title"); w.string(panel.title)
             w.key("detail"); w.string(panel.detail)
             w.endObject()
@@ -241,7 +246,7 @@ public enum ServerMessageEncoder {
         if let lifted = frame.liftedRow {
             w.beginObject()
             writeRowFields(lifted.row, into: &w)
-            w.key("lift"); w.number(lifted.lift)
+            w.key("lift"); w.number(lifted.lift, .fraction)
             w.key("settling"); w.bool(lifted.isSettling)
             w.endObject()
         } else {
@@ -252,8 +257,8 @@ public enum ServerMessageEncoder {
             w.beginObject()
             w.key("s"); w.integer(placeholder.indexPath.section)
             w.key("r"); w.integer(placeholder.indexPath.row)
-            w.key("y"); w.number(placeholder.y)
-            w.key("h"); w.number(placeholder.height)
+            w.key("y"); w.number(placeholder.y, .points)
+            w.key("h"); w.number(placeholder.height, .points)
             w.endObject()
         } else {
             w.null()
@@ -265,24 +270,24 @@ public enum ServerMessageEncoder {
         w.key("s"); w.integer(row.indexPath.section)
         w.key("r"); w.integer(row.indexPath.row)
         w.key("id"); w.integer(row.id)
-        w.key("y"); w.number(row.y)
-        w.key("h"); w.number(row.height)
+        w.key("y"); w.number(row.y, .points)
+        w.key("h"); w.number(row.height, .points)
         w.key("title"); w.string(row.title)
         w.key("subtitle"); w.string(row.subtitle)
         w.key("detail"); w.string(row.detail)
     }
 
     private static func writeRect(_ rect: Rect, into w: inout JSONWriter) {
-        w.key("x"); w.number(rect.origin.x)
-        w.key("y"); w.number(rect.origin.y)
-        w.key("w"); w.number(rect.size.width)
-        w.key("h"); w.number(rect.size.height)
+        w.key("x"); w.number(rect.origin.x, .points)
+        w.key("y"); w.number(rect.origin.y, .points)
+        w.key("w"); w.number(rect.size.width, .points)
+        w.key("h"); w.number(rect.size.height, .points)
     }
 
     private static func writeSize(_ size: Size, into w: inout JSONWriter) {
         w.beginObject()
-        w.key("width"); w.number(size.width)
-        w.key("height"); w.number(size.height)
+        w.key("width"); w.number(size.width, .points)
+        w.key("height"); w.number(size.height, .points)
         w.endObject()
     }
 

@@ -5,20 +5,60 @@ import Testing
 
 @Suite("Server messages")
 struct ServerMessageTests {
-    @Test("a frame round-trips through the decoder, every field intact")
+    @Test("a frame round-trips through the decoder, every field intact up to the wire's rounding")
     func frameRoundTrip() throws {
         for frame in [Fixtures.busyFrame, Fixtures.docFrame] {
             let bytes = ServerMessageEncoder.frame(frame, input: Fixtures.docInput, sentAt: Fixtures.docSentAt)
             guard case .frame(let decoded) = try ServerMessageDecoder.decode(bytes) else {
                 Issue.record("not a frame: \(bytes.text)"); return
             }
-            #expect(decoded.effectFrame(insets: frame.insets) == frame)
+            #expect(decoded.effectFrame(insets: frame.insets) == frame.roundedForWire())
             #expect(decoded.input == Fixtures.docInput)
             #expect(decoded.sentAt == Fixtures.docSentAt)
             #expect(decoded.rowCount == frame.rows.count)
             #expect(decoded.scrollPhase == frame.phase)
             #expect(ServerMessageEncoder.encode(.frame(decoded)) == bytes)
         }
+        // The doc's frame has nothing finer than 0.01; the busy one has.
+        #expect(Fixtures.docFrame.roundedForWire() == Fixtures.docFrame)
+        #expect(Fixtures.busyFrame.roundedForWire() != Fixtures.busyFrame)
+    }
+
+    @Test("frame numbers are rounded: points to 0.01, alphas and lift to 0.001, times to 0.01 ms; the scene is not")
+    func frameRounding() throws {
+        var frame = Fixtures.busyFrame
+        frame.time = 41.02582899853587
+        frame.contentOffset = 561.6189861263418
+        frame.contentHeight = 64_000_000.125
+        frame.rows[0].y = -48.745
+        frame.rows[0].height = 0.004
+        frame.sectionHeaders[0].y = 143.2577420647035
+        frame.backgroundOffset = 64.84875356757621
+        frame.parallaxLayers[0].y = -1812.8453547611778
+        frame.viewport = Size(width: 390.333333, height: 844.005)
+        frame.indicator = IndicatorState(rect: Rect(x: 384.001, y: 56.533622033402395, width: 3, height: 36.999), alpha: 0.3325482899881899)
+        frame.infoPanel?.rect.origin.y = 50.533622033402395
+        frame.infoPanel?.alpha = 0.0004
+        frame.liftedRow?.lift = 0.9995
+        frame.liftedRow?.row.y = 210.7549
+        frame.placeholder?.y = 224.555
+        let text = ServerMessageEncoder.frame(frame, input: nil, sentAt: 1763800005773.4568).text
+        for fragment in [#""t":41.03,"sentAt":1763800005773.46,"#, #""viewport":{"width":390.33,"height":844.01}"#,
+                         #""offset":561.62,"contentHeight":64000000.13,"#, #""y":-48.75,"h":0,"#,
+                         #"{"s":0,"y":143.26,"h":28,"#, #""background":{"offset":64.85}"#, #"{"i":0,"y":-1812.85}"#,
+                         #"{"i":1,"y":0}"#, #""indicator":{"x":384,"y":56.53,"w":3,"h":37,"alpha":0.333}"#,
+                         #""panel":{"x":290,"y":50.53,"w":88,"h":48,"alpha":0,"#, #""y":210.75,"h":64,"#,
+                         #""lift":1,"settling":false}"#, #""placeholder":{"s":0,"r":15,"y":224.56,"h":64}"#] {
+            #expect(text.contains(fragment), "\(fragment) not in \(text)")
+        }
+        // The snapshot's scene keeps full precision, except its viewport, which is the frame's.
+        var snapshot = Fixtures.snapshot(frame: frame)
+        snapshot.configuration.parallaxLayers[0].pullFactor = 1.0 / 3.0
+        snapshot.configuration.insets.top = 44.123456789
+        let snapshotText = ServerMessageEncoder.snapshot(snapshot).text
+        #expect(snapshotText.contains(#""scene":{"viewport":{"width":390.33,"height":844.01},"insets":{"top":44.123456789,"#))
+        #expect(snapshotText.contains(#""pullFactor":0.3333333333333333,"#))
+        #expect(snapshotText.contains(#""offset":561.62,"#))
     }
 
     @Test("a frame without input, panel, lifted row or placeholder writes nulls and round-trips")
@@ -32,7 +72,7 @@ struct ServerMessageTests {
         #expect(text.contains(#""rows":[],"headers":[]"#))
         #expect(text.hasSuffix(#""panel":null,"lifted":null,"placeholder":null}"#))
         guard case .frame(let decoded) = try ServerMessageDecoder.decode(bytes) else { Issue.record("not a frame"); return }
-        #expect(decoded.effectFrame(insets: frame.insets) == frame)
+        #expect(decoded.effectFrame(insets: frame.insets) == frame.roundedForWire())
     }
 
     @Test("same frame, same bytes; the output is JSON that Foundation parses")
@@ -42,7 +82,7 @@ struct ServerMessageTests {
         #expect(a == b)
         let object = try JSONSerialization.jsonObject(with: Data(a)) as? [String: Any]
         #expect(object?["type"] as? String == "frame")
-        #expect((object?["offset"] as? NSNumber)?.doubleValue == 812.5123456789)
+        #expect((object?["offset"] as? NSNumber)?.doubleValue == 812.51)
         let rows = object?["rows"] as? [[String: Any]]
         #expect(rows?[1]["title"] as? String == "Quote \" backslash \\ tab \t newline \n bell \u{07}")
         #expect(rows?[1]["subtitle"] as? String == "Café ☕️ 日本 😀")
@@ -74,7 +114,7 @@ struct ServerMessageTests {
             #expect(s.scene.layers == snapshot.configuration.parallaxLayers)
             #expect(s.scene.rowCount == 4)
             #expect(s.scene.sections == [SectionOrder(title: "Mon 3 Nov", headerHeight: 28, rowIDs: [0, 2, 1, 3])])
-            #expect(s.frame.effectFrame(insets: s.scene.insets) == snapshot.frame)
+            #expect(s.frame.effectFrame(insets: s.scene.insets) == snapshot.frame.roundedForWire())
             #expect(s.frame.input == Fixtures.docInput && s.frame.sentAt == Fixtures.docSentAt)
             #expect(ServerMessageEncoder.encode(.snapshot(s)) == bytes)
         }
@@ -131,7 +171,7 @@ struct ServerMessageTests {
                 Issue.record("no header in \(bytes.text)"); continue
             }
             #expect(header.seq == full.seq && header.seq == seq)
-            #expect(header.sentAt == full.sentAt && header.sentAt == sentAt)
+            #expect(header.sentAt == full.sentAt && header.sentAt == WirePrecision.milliseconds.rounded(sentAt))
             #expect(header.input == full.input && header.input == input)
             // Works on any collection of bytes, e.g. a slice.
             #expect(ServerMessageDecoder.frameHeader(bytes[...])?.seq == seq)
