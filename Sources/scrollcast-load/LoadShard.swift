@@ -88,7 +88,6 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
             self.checkSettled()
         }
         client.schedule(afterMilliseconds: Self.publishEveryMs) { self.publishProgress() }
-        finishIfEveryoneLeft()
     }
 
     /// Opens every connection whose turn in the ramp has come, a bounded batch per tick so
