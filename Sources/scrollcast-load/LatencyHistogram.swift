@@ -28,6 +28,9 @@ struct LatencyHistogram {
 
     mutating func reset() { histogram.reset() }
 
+    /// Adds every duration `other` recorded (same bucket layout, so nothing is lost).
+    mutating func merge(_ other: LatencyHistogram) { histogram.add(other.histogram) }
+
     /// The value at `percentile` (0–100) in milliseconds.
     func milliseconds(atPercentile percentile: Double) -> Double {
         Double(histogram.valueAtPercentile(percentile)) / 1000

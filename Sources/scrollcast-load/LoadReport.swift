@@ -19,6 +19,8 @@ struct LoadReport: Codable {
     /// Drivers in all rooms (watching and playing the script).
     var drivers: Int
     var connections: Int
+    /// Client threads the connections were split between (`--threads`).
+    var threads: Int
     var peakConnected: Int
     var measuredSeconds: Double
     var connectFailures: Int
@@ -48,6 +50,7 @@ struct LoadReport: Codable {
         viewers = plan.rooms * plan.viewersPerRoom
         drivers = plan.rooms * plan.driversPerRoom
         connections = plan.totalConnections
+        threads = plan.threads
         peakConnected = statistics.peakConnected
         self.measuredSeconds = Self.round(measuredSeconds)
         connectFailures = statistics.connectFailures
@@ -88,6 +91,7 @@ struct LoadReport: Codable {
             ("url", url),
             ("rooms × (viewers + drivers)", "\(rooms) × (\(viewers / max(rooms, 1)) + \(drivers / max(rooms, 1))) = \(connections)"),
             ("script / seed", "\(script) / \(seed)"),
+            ("client threads", "\(threads)"),
             ("measured", String(format: "%.1f s", measuredSeconds)),
             ("connected (peak)", "\(peakConnected)"),
             ("connect failures", "\(connectFailures)"),

@@ -1,5 +1,5 @@
-/// Everything counted during a run. Touched only on the WebSocket client's service thread while
-/// the run lasts, and read by the main thread after it ended.
+/// Everything counted during a run. Each client thread counts into its own copy while the run
+/// lasts; the main thread merges the copies after every thread stopped.
 struct LoadStatistics {
     /// Connections that never reached a snapshot: refused upgrade, unreachable, closed before joining.
     var connectFailures = 0
@@ -29,8 +29,25 @@ struct LoadStatistics {
     /// Frame `sentAt` (server wall clock) → receipt.
     var fanout = LatencyHistogram()
 
-    /// Most connections joined at one time.
+    /// Most connections joined at one time (counted across threads by `RunCoordinator`).
     var peakConnected = 0
 
     mutating func error(_ reason: String) { errorReasons[reason, default: 0] += 1 }
+
+    /// Adds another thread's counts to these. `peakConnected` is not summed: peaks of separate
+    /// threads need not coincide, so the caller sets it from the shared count.
+    mutating func merge(_ other: LoadStatistics) {
+        connectFailures += other.connectFailures
+        disconnects += other.disconnects
+        errorReasons.merge(other.errorReasons, uniquingKeysWith: +)
+        framesReceived += other.framesReceived
+        frameBytes += other.frameBytes
+        bytesReceived += other.bytesReceived
+        missedFrames += other.missedFrames
+        lagGapFrames += other.lagGapFrames
+        inputsSent += other.inputsSent
+        inputsRefused += other.inputsRefused
+        latency.merge(other.latency)
+        fanout.merge(other.fanout)
+    }
 }

@@ -31,3 +31,12 @@ struct ProgressLine {
         _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }
+
+extension String {
+    /// One decimal place, without Foundation's format machinery.
+    init(format1 value: Double) {
+        let tenths = Int((value * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        self = "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
+    }
+}

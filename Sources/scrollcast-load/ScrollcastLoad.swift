@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `scrollcast-load`: many simulated browsers against one server, from one thread.
+/// `scrollcast-load`: many simulated browsers against one server, from a few client threads.
 @main
 struct ScrollcastLoad: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,7 +11,9 @@ struct ScrollcastLoad: ParsableCommand {
             Opens rooms × (viewers + drivers) WebSocket connections over --ramp seconds, then measures \
             for --duration seconds: frames delivered, sequence gaps, input-to-frame latency at the \
             drivers and fan-out delay at every connection. Exits non-zero when connections fail or \
-            nothing could be measured. Field meanings: docs/benchmarks.md.
+            nothing could be measured. Rooms are dealt out to --threads client threads (each one \
+            WebSocket client on its own core); all connections of a room share a thread. \
+            Field meanings: docs/benchmarks.md.
             """)
 
     @Option(help: "WebSocket URL of the server.")
@@ -47,6 +49,15 @@ struct ScrollcastLoad: ParsableCommand {
     @Option(help: "A connection keeps up while frames arrive within this many ms of their sentAt; only its sequence gaps count as missed.")
     var keptUpMs: Double = 50
 
+    @Option(help: ArgumentHelp(
+        "Client threads; the rooms are split between them. (default: online CPUs, here \(ThreadCount.onlineProcessors), at most \(ThreadCount.defaultCap) and at most --rooms)",
+        discussion: "One thread reads every frame of its rooms; past about 1000 viewers a single thread is the bottleneck, not the server.",
+        valueName: "n"))
+    var threads: Int?
+
+    /// `--threads`, or the default for this machine and this many rooms.
+    var threadCount: Int { threads ?? ThreadCount.defaultThreads(rooms: rooms) }
+
     func validate() throws {
         guard rooms >= 1, rooms <= 100_000 else { throw ValidationError("--rooms must be 1...100000") }
         guard viewers >= 0, drivers >= 0 else { throw ValidationError("--viewers and --drivers must not be negative") }
@@ -58,6 +69,14 @@ struct ScrollcastLoad: ParsableCommand {
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")
         guard !roomPrefix.isEmpty, roomPrefix.count <= 50, roomPrefix.allSatisfy(allowed.contains) else {
             throw ValidationError("--room-prefix must be 1–50 characters of A–Z a–z 0–9 _ - .")
+        }
+        if let threads {
+            guard threads >= 1, threads <= ThreadCount.maximum else {
+                throw ValidationError("--threads must be 1...\(ThreadCount.maximum)")
+            }
+            guard threads <= rooms else {
+                throw ValidationError("--threads \(threads) is more than --rooms \(rooms): a room's connections all run on one thread")
+            }
         }
         do { _ = try ServerAddress(url: url) } catch { throw ValidationError("\(error)") }
     }
@@ -73,13 +92,12 @@ struct ScrollcastLoad: ParsableCommand {
         let plan = LoadPlan(
             address: address, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
             script: script, seed: seed, durationSeconds: duration, rampSeconds: ramp,
-            roomPrefix: roomPrefix, keptUpMs: keptUpMs)
-        let session = LoadSession(plan: plan)
-        let statistics = try session.run()
+            roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount)
+        let outcome = try LoadRun(plan: plan).run()
 
         let after = scrapeSkipped(scraper)
         let skipped = before.flatMap { start in after.map { $0 - start } }
-        let report = LoadReport(plan: plan, statistics: statistics, measuredSeconds: session.measuredSeconds, skippedFrames: skipped)
+        let report = LoadReport(plan: plan, statistics: outcome.statistics, measuredSeconds: outcome.measuredSeconds, skippedFrames: skipped)
         print(report.table())
         if let json {
             do { try report.json().write(to: URL(fileURLWithPath: json)) } catch {

@@ -69,16 +69,27 @@ def run_load(*args: str, timeout: float = 90) -> subprocess.CompletedProcess:
     return subprocess.run([binary, *args], capture_output=True, text=True, timeout=timeout)
 
 
-def test_short_run_measures_frames_and_ordered_latency(server, tmp_path):
+def _default_threads(rooms: int) -> int:
+    """What --help promises: online CPUs, at most 8 and at most one per room."""
+    return max(1, min(os.sysconf("SC_NPROCESSORS_ONLN"), 8, rooms))
+
+
+@pytest.mark.parametrize("threads", [None, "1", "2"], ids=["default-threads", "1-thread", "2-threads"])
+def test_short_run_measures_frames_and_ordered_latency(server, tmp_path, threads):
     report_path = tmp_path / "load.json"
+    thread_args = () if threads is None else ("--threads", threads)
     result = run_load("--url", server.url, "--rooms", "2", "--viewers", "3", "--drivers", "1",
                       "--script", "fling", "--duration", "3", "--json", str(report_path),
-                      "--room-prefix", "smoke")
+                      "--room-prefix", f"smoke{threads or 'd'}", *thread_args)
     assert result.returncode == 0, result.stderr
     report = json.loads(report_path.read_text())
 
+    assert report["threads"] == (int(threads) if threads else _default_threads(2))
     assert report["viewers"] == 6 and report["rooms"] == 2 and report["connections"] == 8
-    assert report["connectFailures"] == 0
+    assert report["connectFailures"] == 0 and report["disconnects"] == 0
+    # Every connection of every thread joined, and all were joined at once.
+    assert report["peakConnected"] == 8
+    assert 2.5 <= report["measuredSeconds"] <= 4, report["measuredSeconds"]
     assert report["framesReceived"] > 0
     assert report["framesPerSecond"] > 0
     assert report["bytesReceived"] >= report["frameBytes"] > 0
@@ -96,6 +107,24 @@ def test_short_run_measures_frames_and_ordered_latency(server, tmp_path):
 
     # The table names the figures a person looks for.
     assert "frames/s" in result.stdout and "latency p99" in result.stdout
+    assert re.search(r"client threads\s+%d\n" % report["threads"], result.stdout), result.stdout
+
+
+def test_every_room_is_measured_on_two_threads(server, tmp_path):
+    """Rooms are split between the threads; each thread's viewers count their frames. With one
+    room per thread, a thread whose frames were lost would halve the frames per connection."""
+    report_path = tmp_path / "load.json"
+    result = run_load("--url", server.url, "--rooms", "2", "--viewers", "2", "--drivers", "1",
+                      "--script", "drag", "--duration", "3", "--json", str(report_path),
+                      "--room-prefix", "split", "--threads", "2")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(report_path.read_text())
+    assert report["threads"] == 2 and report["peakConnected"] == 6
+    # A room's frame clock runs at 60 Hz, so one room delivers at most 60 frames/s to each of
+    # its 3 connections. Both rooms move nearly all the time (about 2 × 0.9 of that here), so
+    # frames from a single thread's room cannot pass the bar below.
+    one_room = 60 * 3 * report["measuredSeconds"]
+    assert report["framesReceived"] > 1.2 * one_room, report
 
 
 def _free_port() -> int:
@@ -110,11 +139,12 @@ def test_no_server_exits_non_zero_with_clear_message():
     assert "no server at" in result.stderr and "connection refused" in result.stderr, result.stderr
 
 
-def test_full_server_counts_failures_and_exits_non_zero():
+@pytest.mark.parametrize("rooms,threads", [("1", "1"), ("2", "2")], ids=["1-thread", "2-threads"])
+def test_full_server_counts_failures_and_exits_non_zero(rooms, threads):
     full = Server("--max-viewers", "2")
     try:
-        result = run_load("--url", full.url, "--rooms", "1", "--viewers", "4", "--drivers", "1",
-                          "--duration", "1", timeout=60)
+        result = run_load("--url", full.url, "--rooms", rooms, "--viewers", "4", "--drivers", "1",
+                          "--duration", "1", "--threads", threads, timeout=60)
     finally:
         full.stop()
     assert result.returncode != 0

@@ -1,61 +1,51 @@
-import Dispatch
 import ScrollEngine
 import ScrollWire
 import WebSockets
 
-/// What one run does, from the command line.
-struct LoadPlan: Sendable {
-    var address: ServerAddress
-    var rooms: Int
-    var viewersPerRoom: Int
-    var driversPerRoom: Int
-    var script: GestureScript
-    var seed: UInt64
-    var durationSeconds: Double
-    var rampSeconds: Double
-    var roomPrefix: String
-    /// A connection "keeps up" while its frames arrive within this many ms of their `sentAt`.
-    var keptUpMs: Double
-
-    var connectionsPerRoom: Int { viewersPerRoom + driversPerRoom }
-    var totalConnections: Int { rooms * connectionsPerRoom }
-}
-
-/// Runs one load test on the WebSocket client's single service thread: opens the connections
-/// over the ramp, plays the drivers' scripts, counts frames, measures latencies, then closes
-/// everything. Every method except `run` is called on the service thread, which is why the
-/// mutable state needs no lock (`@unchecked Sendable`).
-final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
+/// One client thread's share of a run: the connections of its rooms on its own WebSocket
+/// client. It opens them over the ramp, plays the drivers' scripts, counts frames, measures
+/// latencies, then closes everything. Every method except `start`, `startMeasuring` and
+/// `shutdown` runs on this shard's service thread, which is why the mutable state needs no
+/// lock (`@unchecked Sendable`); the main thread reads `statistics` only after `shutdown`.
+final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
     private let plan: LoadPlan
+    private let coordinator: RunCoordinator
+    /// Where this shard publishes its counts for the progress line.
+    let progress = ShardProgress()
     private var client: WebSocketClient!
     private var connections: [LoadConnection] = []
     private var byID: [ConnectionID: LoadConnection] = [:]
     private var nextToOpen = 0
+    /// Connections opened per 10 ms tick: the run's budget split between the shards.
+    private let openBatch: Int
 
     private(set) var statistics = LoadStatistics()
     private var measuring = false
     private var stopping = false
     private var finished = false
+    private var reportedSettled = false
     private var runStartMs = 0.0
     private var measureStartMs = 0.0
     private(set) var measuredSeconds = 0.0
-    private var connectedNow = 0
-    private let done = DispatchSemaphore(value: 0)
     /// Longest wait after the ramp for connections to settle before measuring anyway.
     private static let settleLimitMs = 30_000.0
+    /// The whole run opens at most this many connections per 10 ms, so the listen backlog never overflows.
+    private static let openBatchPerRun = 100
 
-    // Progress: counts since the last progress line.
-    private var progress = ProgressLine()
+    // Progress: counts not yet published.
     private var intervalFrames: UInt64 = 0
     private var intervalLatency = LatencyHistogram()
-    private var lastProgressMs = 0.0
 
-    init(plan: LoadPlan) {
+    /// Prepares the connections of `rooms` (room numbers of the plan); nothing opens before `start`.
+    init(plan: LoadPlan, rooms: [Int], coordinator: RunCoordinator) {
         self.plan = plan
-        var index = 0
-        for room in 0..<plan.rooms {
+        self.coordinator = coordinator
+        openBatch = max(1, Self.openBatchPerRun / plan.threads)
+        for room in rooms {
             let name = "\(plan.roomPrefix)-\(room)"
             for member in 0..<plan.connectionsPerRoom {
+                // The run-wide index seeds the driver's script: same seed, same inputs, whatever the thread count.
+                let index = room * plan.connectionsPerRoom + member
                 let role: LoadConnection.Role = member < plan.driversPerRoom ? .driver : .viewer
                 let connection = LoadConnection(index: index, room: name, role: role)
                 if role == .driver {
@@ -63,32 +53,41 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
                         script: plan.script, seed: plan.seed &+ UInt64(index) &* 0x9E37_79B9)
                 }
                 connections.append(connection)
-                index += 1
             }
         }
         // Interleave rooms in the opening order so a ramp fills every room at the same pace.
         connections.sort { ($0.index % plan.connectionsPerRoom, $0.index) < ($1.index % plan.connectionsPerRoom, $1.index) }
     }
 
-    /// Runs the plan to the end and returns the statistics. Blocks the calling thread.
-    func run() throws -> LoadStatistics {
+    /// Starts the service thread and the ramp, counted from `runStartMs` (monotonic) so every
+    /// shard ramps on the same schedule.
+    func start(runStartMs: Double) throws {
         let client = WebSocketClient(delegate: self, maxMessageBytes: 4 << 20)
         self.client = client
         try client.start()
-        client.execute { self.begin() }
-        done.wait()
-        client.shutdown()
-        return statistics
+        client.execute { self.begin(runStartMs: runStartMs) }
+    }
+
+    /// Starts the measurement window (from any thread); the window ends `--duration` after
+    /// `windowStartMs`, the moment the coordinator chose for every shard.
+    func startMeasuring(windowStartMs: Double) {
+        client.execute { self.measure(windowStartMs: windowStartMs) }
+    }
+
+    /// Stops the service thread (not from it). Connections still open are closed.
+    func shutdown() {
+        client?.shutdown()
     }
 
     // MARK: Schedule
 
-    private func begin() {
-        runStartMs = Clock.monotonicMs()
-        lastProgressMs = runStartMs
+    private func begin(runStartMs: Double) {
+        self.runStartMs = runStartMs
         openDueConnections()
-        client.schedule(afterMilliseconds: milliseconds(plan.rampSeconds)) { self.startMeasuring() }
-        client.schedule(afterMilliseconds: 1000) { self.reportProgress() }
+        client.schedule(afterMilliseconds: max(0, runStartMs + milliseconds(plan.rampSeconds) - Clock.monotonicMs())) {
+            self.checkSettled()
+        }
+        client.schedule(afterMilliseconds: Self.publishEveryMs) { self.publishProgress() }
     }
 
     /// Opens every connection whose turn in the ramp has come, a bounded batch per tick so
@@ -99,7 +98,7 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         let total = connections.count
         let due = plan.rampSeconds > 0 ? min(total, Int((elapsed / plan.rampSeconds * Double(total)).rounded(.up))) : total
         var opened = 0
-        while nextToOpen < max(due, 1), nextToOpen < total, opened < 100 {
+        while nextToOpen < max(due, 1), nextToOpen < total, opened < openBatch {
             open(connections[nextToOpen])
             nextToOpen += 1
             opened += 1
@@ -123,21 +122,33 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         }
     }
 
-    /// Starts the window once the ramp is over and every connection has its snapshot or has
-    /// failed, so a slow handshake phase is not measured as steady state; a run whose
-    /// connections never settle starts anyway after `settleLimitMs`.
-    private func startMeasuring() {
+    /// Reports "settled" once the ramp is over and every connection has its snapshot or has
+    /// failed, so a slow handshake phase is not measured as steady state; a shard whose
+    /// connections never settle reports anyway after `settleLimitMs`.
+    private func checkSettled() {
         guard !stopping else { return }
         let settled = nextToOpen == connections.count
             && connections.allSatisfy { $0.phase == .live || $0.phase == .closed }
         let waited = Clock.monotonicMs() - runStartMs - milliseconds(plan.rampSeconds)
         if !settled && waited < Self.settleLimitMs {
-            client.schedule(afterMilliseconds: 50) { self.startMeasuring() }
+            client.schedule(afterMilliseconds: 50) { self.checkSettled() }
             return
         }
+        reportSettled()
+    }
+
+    private func reportSettled() {
+        guard !reportedSettled else { return }
+        reportedSettled = true
+        coordinator.shardSettled()
+    }
+
+    private func measure(windowStartMs: Double) {
+        guard !stopping else { return }
         measuring = true
         measureStartMs = Clock.monotonicMs()
-        client.schedule(afterMilliseconds: milliseconds(plan.durationSeconds)) { self.stop() }
+        let end = windowStartMs + milliseconds(plan.durationSeconds)
+        client.schedule(afterMilliseconds: max(0, end - measureStartMs)) { self.stop() }
     }
 
     private func stop() {
@@ -145,6 +156,7 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         if measuring { measuredSeconds = (Clock.monotonicMs() - measureStartMs) / 1000 }
         measuring = false
         stopping = true
+        coordinator.shardStopping()
         for connection in connections where connection.phase == .live || connection.phase == .joining {
             if let id = connection.id { client.close(id, code: .normal, reason: "load test done") }
         }
@@ -159,37 +171,35 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         finished = true
         if measuring { measuredSeconds = (Clock.monotonicMs() - measureStartMs) / 1000 }
         measuring = false
-        progress.finish()
-        done.signal()
+        publishProgress()
+        // A shard that ended early must not hold back the others' measurement window.
+        reportSettled()
+        coordinator.shardFinished()
     }
 
-    /// Ends the run early when no connection is left open or opening: a server that is gone
+    /// Ends this shard early when no connection is left open or opening: a server that is gone
     /// or refused everyone leaves nothing to wait for.
     private func finishIfEveryoneLeft() {
         guard nextToOpen == connections.count else { return }
         guard connections.allSatisfy({ $0.phase == .closed }) else { return }
         if !stopping {
             stopping = true
+            coordinator.shardStopping()
             if measuring { measuredSeconds = (Clock.monotonicMs() - measureStartMs) / 1000 }
             measuring = false
         }
         finish()
     }
 
-    private func reportProgress() {
-        guard !finished else { return }
-        let now = Clock.monotonicMs()
-        let seconds = max((now - lastProgressMs) / 1000, 0.001)
-        let rate = Double(intervalFrames) / seconds
-        let p99 = intervalLatency.count > 0 ? String(format1: intervalLatency.milliseconds(atPercentile: 99)) + " ms" : "–"
-        let phase = stopping ? "closing" : measuring ? "measuring" : "ramping"
-        progress.show(
-            "[\(String(format1: (now - runStartMs) / 1000))s \(phase)] connected \(connectedNow)/\(connections.count)"
-                + "  frames/s \(Int(rate.rounded()))  p99 \(p99)  errors \(statistics.errors)")
+    private static let publishEveryMs = 250.0
+
+    /// Hands the counts since the last call to the progress line, every `publishEveryMs`.
+    private func publishProgress() {
+        progress.publish(frames: intervalFrames, latency: intervalLatency, errorsSoFar: statistics.errors)
         intervalFrames = 0
         intervalLatency.reset()
-        lastProgressMs = now
-        client.schedule(afterMilliseconds: 1000) { self.reportProgress() }
+        guard !finished else { return }
+        client.schedule(afterMilliseconds: Self.publishEveryMs) { self.publishProgress() }
     }
 
     // MARK: Driving
@@ -261,7 +271,7 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
         guard let connection = byID.removeValue(forKey: id) else { return }
         let wasLive = connection.phase == .live
         connection.phase = .closed
-        if wasLive { connectedNow -= 1 }
+        if wasLive { coordinator.connectionLeft() }
         if !stopping {
             let how = code.map { "close \($0.rawValue)" } ?? "connection lost"
             let why = reason.isEmpty ? "" : " \(reason)"
@@ -316,8 +326,7 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
             connection.viewerName = snapshot.viewer
             connection.lastSeq = snapshot.frame.seq
             connection.lastLagMs = 0
-            connectedNow += 1
-            statistics.peakConnected = max(statistics.peakConnected, connectedNow)
+            coordinator.connectionJoined()
             if connection.role == .driver { startScript(connection) }
         case .frame(let frame):
             // A frame another encoder wrote (the fast path only knows the server's own layout).
@@ -367,13 +376,4 @@ final class LoadSession: WebSocketClientDelegate, @unchecked Sendable {
     }
 
     private func milliseconds(_ seconds: Double) -> Double { seconds * 1000 }
-}
-
-extension String {
-    /// One decimal place, without Foundation's format machinery.
-    init(format1 value: Double) {
-        let tenths = Int((value * 10).rounded())
-        let sign = tenths < 0 ? "-" : ""
-        self = "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
-    }
 }
