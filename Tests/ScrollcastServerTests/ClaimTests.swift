@@ -54,13 +54,51 @@ struct ClaimTests {
         #expect(b.messages(ofType: "presence").last?["driver"] as? String == "v2")
     }
 
-    @Test func presenceOnJoinAndLeave() {
+    @Test func presenceOnJoinAndLeave() throws {
         let h = Harness()
         let (_, a) = h.viewer()
-        let (second, _) = h.viewer()
+        let (second, b) = h.viewer()
         #expect(a.messages(ofType: "presence").last?["viewers"] as? Int == 2)
+        #expect(b.messages(ofType: "presence").isEmpty, "the joiner's snapshot already says it")
         h.hub.closed(second)
+        let room = try #require(h.hub.registry.room(named: "demo"))
+        #expect(a.messages(ofType: "presence").count == 1, "a leave right after a join waits its turn")
+        #expect(room.nextTickDue == room.now + Room.presenceInterval)
+        h.clock.advance(by: Room.presenceInterval)
+        h.hub.registry.tick()
+        #expect(a.messages(ofType: "presence").count == 2)
         #expect(a.messages(ofType: "presence").last?["viewers"] as? Int == 1)
+    }
+
+    @Test func aBurstOfJoinsSendsOnePresencePerIntervalWithTheLatestCount() throws {
+        let h = Harness()
+        let (_, first) = h.viewer()
+        var sinks = [first]
+        for _ in 0..<49 { sinks.append(h.viewer().1) }
+        let room = try #require(h.hub.registry.room(named: "demo"))
+        #expect(first.messages(ofType: "presence").count == 1, "the first join is announced at once, the rest wait")
+        h.clock.advance(by: Room.presenceInterval)
+        h.hub.registry.tick()
+        for (index, sink) in sinks.enumerated() {
+            let presences = sink.messages(ofType: "presence")
+            #expect(presences.last?["viewers"] as? Int == 50, "viewer \(index) ends up with the latest count")
+            #expect(presences.count <= 2)
+        }
+        #expect(room.nextTickDue == nil, "nothing more to announce")
+    }
+
+    @Test func aChangeOfDriverIsAnnouncedAtOnceEvenRightAfterAJoin() throws {
+        let h = Harness()
+        let (first, a) = h.viewer()
+        let (_, b) = h.viewer()
+        let (_, c) = h.viewer()
+        #expect(b.messages(ofType: "presence").isEmpty, "c's join is still waiting")
+        h.input(1, t: 0, "pointerDown", #""x":100,"y":400"#, from: first)
+        for sink in [a, b, c] {
+            let last = try #require(sink.messages(ofType: "presence").last)
+            #expect(last["driver"] as? String == "v1")
+            #expect(last["viewers"] as? Int == 3, "and it carries the waiting count too")
+        }
     }
 
     @Test func lockedRoomOnlyLetsKeyHoldersDrive() throws {
