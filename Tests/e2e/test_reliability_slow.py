@@ -102,14 +102,20 @@ def test_a_viewer_whose_reliable_queue_overflows_is_closed_with_1008(server_fact
         await watcher.wait_type("presence", where=lambda p: p["viewers"] == 3)
         clock = ClientClock()
         # Big frames (a 4000 pt viewport shows ~60 rows) fill the stuck viewers' socket buffers
-        # (about 1.5 MB each, in the kernel); then every join and leave queues a reliable
-        # `presence` for them: 400 of them, well past the queue's 256.
+        # (about 1.5 MB each, in the kernel); then every tap claims and releases the room, and
+        # each change of driver queues a reliable `presence` for them at once: 400 of them, well
+        # past the queue's 256. (Joins and leaves would not do: they are announced at most
+        # every 250 ms.)
         await watcher.input("resize", clock.now(), width=4000, height=4000)
         last = await scroll_for(watcher, clock, 300)
         await watcher.wait_type("frame", where=lambda f: (f["input"] or {}).get("id") == last)
         for _ in range(200):
-            churn = await Viewer.join(server.ws_url, room)
-            await churn.close()
+            start = len(watcher.received)
+            await watcher.input("pointerDown", clock.now(), x=200, y=400)
+            await watcher.input("pointerUp", clock.now(), x=200, y=400)
+            # Each tap's release is seen before the next: it paces the taps by round trips.
+            await watcher.wait_type("presence", start=start, where=lambda p: p["driver"] is None)
+            await asyncio.sleep(0.01)  # pacing, not synchronisation: stays under 240 inputs/s
         # The slow one reads at last: everything buffered, then the close frame and its reason.
         code, reason, frames = await asyncio.to_thread(slow.read_until_close, 30)
         slow.close()
