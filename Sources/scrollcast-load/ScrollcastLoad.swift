@@ -50,7 +50,7 @@ struct ScrollcastLoad: ParsableCommand {
     var keptUpMs: Double = 50
 
     @Option(help: ArgumentHelp(
-        "Client threads; the rooms are split between them. (default: online CPUs, here \(ThreadCount.onlineProcessors), at most \(ThreadCount.defaultCap) and at most --rooms)",
+        "Client threads; the rooms are split between them. (default: half the online CPUs, leaving the rest to a server on the same machine; here \(ThreadCount.defaultThreads(rooms: 1_000)) for \(ThreadCount.onlineProcessors) CPUs; at most \(ThreadCount.defaultCap) and at most --rooms)",
         discussion: "One thread reads every frame of its rooms; past about 1000 viewers a single thread is the bottleneck, not the server.",
         valueName: "n"))
     var threads: Int?

@@ -70,8 +70,8 @@ def run_load(*args: str, timeout: float = 90) -> subprocess.CompletedProcess:
 
 
 def _default_threads(rooms: int) -> int:
-    """What --help promises: online CPUs, at most 8 and at most one per room."""
-    return max(1, min(os.sysconf("SC_NPROCESSORS_ONLN"), 8, rooms))
+    """What --help promises: half the online CPUs, at most 8 and at most one per room."""
+    return max(1, min(os.sysconf("SC_NPROCESSORS_ONLN") // 2, 8, rooms))
 
 
 @pytest.mark.parametrize("threads", [None, "1", "2"], ids=["default-threads", "1-thread", "2-threads"])
