@@ -9,7 +9,8 @@ plot. The headline figure is printed last as name=value.
 
 Environment (all optional): BENCH_STEPS (viewer counts, default 100,250,500,750,1000,1500,2000),
 BENCH_ROOMS (10), BENCH_DRIVERS (drivers per room, 1), BENCH_DURATION (seconds measured per
-step, 15), BENCH_RAMP (3), BENCH_SCRIPT (drag: the room moves all the time, so fan-out is loaded steadily), BENCH_PROBE_SECONDS (4), BENCH_OUT (docs),
+step, 15), BENCH_RAMP (3), BENCH_SCRIPT (drag: the room moves all the time, so fan-out is loaded steadily), BENCH_PROBE_SECONDS (4),
+BENCH_PROBE_RUNS (3; the median is used), BENCH_OUT (docs),
 BENCH_CAPACITY (connections one load process must hold in the capacity check after the ladder, 5000; 0 skips it),
 BENCH_CAPACITY_ROOMS (100: 50 viewers a room), BENCH_LOAD_THREADS (scrollcast-load --threads; default: the tool's own).
 bench/where-the-time-goes.md (profiles and before/after figures, written by hand) is appended to the report.
@@ -20,6 +21,7 @@ import os
 import platform
 import re
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,6 +42,7 @@ DURATION = float(os.environ.get("BENCH_DURATION", "15"))
 RAMP = float(os.environ.get("BENCH_RAMP", "3"))
 SCRIPT = os.environ.get("BENCH_SCRIPT", "drag")
 PROBE_SECONDS = float(os.environ.get("BENCH_PROBE_SECONDS", "4"))
+PROBE_RUNS = int(os.environ.get("BENCH_PROBE_RUNS", "3"))
 OUT = Path(os.environ.get("BENCH_OUT", ROOT / "docs"))
 CAPACITY = int(os.environ.get("BENCH_CAPACITY", "5000"))
 CAPACITY_ROOMS = int(os.environ.get("BENCH_CAPACITY_ROOMS", "100"))
@@ -186,12 +189,17 @@ def run_step(server, viewers, rooms=ROOMS, duration=DURATION, ramp=RAMP):
 
 
 def run_probe(sockets, message_bytes):
-    out = subprocess.run([str(PROBE), str(sockets), str(message_bytes), str(PROBE_SECONDS)],
-                         capture_output=True, text=True, timeout=PROBE_SECONDS + 120)
-    if out.returncode != 0:
-        raise SystemExit(f"bench: probe failed: {out.stderr.strip()}")
-    values = dict(line.split("=", 1) for line in out.stdout.split() if "=" in line)
-    return float(values["probe_writes_per_second"])
+    """The probe's writes/s: the median of PROBE_RUNS runs, and all of them (a single run moved by
+    a factor of two when anything else on this 2-core machine woke up)."""
+    rates = []
+    for _ in range(PROBE_RUNS):
+        out = subprocess.run([str(PROBE), str(sockets), str(message_bytes), str(PROBE_SECONDS)],
+                             capture_output=True, text=True, timeout=PROBE_SECONDS + 120)
+        if out.returncode != 0:
+            raise SystemExit(f"bench: probe failed: {out.stderr.strip()}")
+        values = dict(line.split("=", 1) for line in out.stdout.split() if "=" in line)
+        rates.append(float(values["probe_writes_per_second"]))
+    return statistics.median(rates), rates
 
 
 def engine_cost():
@@ -373,7 +381,8 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         r = s["report"]
         note = "" if s["exit"] == 0 else f" (scrollcast-load exited {s['exit']}: {r['connectFailures']} connect failures, {r['errors']} errors)"
         lines.append(f"- {s['viewers']} viewers: fraction of limit: {s['fraction']:.2f}; {r['framesReceived']} frames, "
-                     f"{r['lagGapFrames']} frames in gaps while the client lagged, {r['inputsSent']} inputs{note}")
+                     f"{r['lagGapFrames']} frames in gaps while the client lagged, {r['inputsSent']} inputs; "
+                     f"probe runs {', '.join(f'{rate:.0f}' for rate in s['probe_runs'])} writes/s{note}")
     lines += [
         "",
         "![p99 latency and delivered frames/s against viewers](benchmarks.svg)",
@@ -399,7 +408,8 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "  **RSS per viewer** is (RSS − idle RSS) ÷ connections.",
         "- **bytes per frame**: mean size of the frame JSON received (after permessage-deflate",
         "  inflation, if negotiated).",
-        "- **probe writes/s**: `bench/loopback-probe` with the same number of loopback TCP sockets and",
+        "- **probe writes/s**: the median of three runs of `bench/loopback-probe` (each run is listed",
+        "  under Per step) with the same number of loopback TCP sockets and",
         "  messages of the frame's size (+ 4 bytes of WebSocket header): one thread writes round",
         "  robin as fast as it can, another reads all; no WebSocket, no engine. **fraction of limit**",
         "  = frames/s delivered ÷ probe writes/s. A room produces 60 frames/s while it animates and up",
@@ -482,7 +492,7 @@ def main():
         for viewers in STEPS:
             step = run_step(server, viewers)
             frame_bytes = step["report"]["bytesPerFrame"] or 2000
-            step["probe"] = run_probe(step["connections"], int(frame_bytes) + WS_HEADER_BYTES)
+            step["probe"], step["probe_runs"] = run_probe(step["connections"], int(frame_bytes) + WS_HEADER_BYTES)
             step["fraction"] = step["report"]["framesPerSecond"] / step["probe"] if step["probe"] else 0
             log(f"step {viewers}: {step['report']['framesPerSecond']:.0f} frames/s, probe {step['probe']:.0f}/s, "
                 f"fraction {step['fraction']:.2f}, server CPU {step['server_cpu_percent']:.0f}%")
