@@ -12,7 +12,7 @@ BENCH_ROOMS (10), BENCH_DRIVERS (drivers per room, 1), BENCH_DURATION (seconds m
 step, 15), BENCH_RAMP (3), BENCH_SCRIPT (drag: the room moves all the time, so fan-out is loaded steadily), BENCH_PROBE_SECONDS (4),
 BENCH_PROBE_RUNS (3; the median is used), BENCH_OUT (docs),
 BENCH_CAPACITY (connections one load process must hold in the capacity check after the ladder, 5000; 0 skips it),
-BENCH_CAPACITY_ROOMS (100: 50 viewers a room), BENCH_LOAD_THREADS (scrollcast-load --threads; default: the tool's own).
+BENCH_CAPACITY_ROOMS (10: 500 viewers a room, so joins crowd each room), BENCH_LOAD_THREADS (scrollcast-load --threads; default: the tool's own).
 bench/where-the-time-goes.md (profiles and before/after figures, written by hand) is appended to the report.
 Only the standard library is used.
 """
@@ -45,7 +45,7 @@ PROBE_SECONDS = float(os.environ.get("BENCH_PROBE_SECONDS", "4"))
 PROBE_RUNS = int(os.environ.get("BENCH_PROBE_RUNS", "3"))
 OUT = Path(os.environ.get("BENCH_OUT", ROOT / "docs"))
 CAPACITY = int(os.environ.get("BENCH_CAPACITY", "5000"))
-CAPACITY_ROOMS = int(os.environ.get("BENCH_CAPACITY_ROOMS", "100"))
+CAPACITY_ROOMS = int(os.environ.get("BENCH_CAPACITY_ROOMS", "10"))
 CAPACITY_SECONDS = 5.0
 LOAD_THREADS = os.environ.get("BENCH_LOAD_THREADS")
 # The targets of the performance report (issue "scrollcast-load"): p99 input-to-frame under one
