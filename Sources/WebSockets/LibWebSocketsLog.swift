@@ -66,8 +66,15 @@ public enum LibWebSocketsLog {
 
 /// The C emit function libwebsockets calls for each log line.
 private func emitLibWebSocketsLogLine(_ level: Int32, _ line: UnsafePointer<CChar>?) {
-    guard let line else { return }
+    guard let line, !isLibEvTraceLine(line) else { return }
     LibWebSocketsLog.emit(level: level, line: String(cString: line))
+}
+
+/// lws 4.1.6's libev plugin logs, at notice level, one line each time a socket starts or stops
+/// being watched ("elops_io_ev: wsi ...", "elops_accept_ev"): several lines per frame sent. They
+/// say nothing an operator can act on, so they are dropped before reaching any sink.
+func isLibEvTraceLine(_ line: UnsafePointer<CChar>) -> Bool {
+    strncmp(line, "elops_", 6) == 0
 }
 
 /// Writes to stderr without Foundation.
