@@ -6,8 +6,9 @@
 #include <string.h>
 
 /* lws_create_context / lws_context_destroy touch process-wide state (OpenSSL and zlib set-up,
- * lws globals); contexts created or destroyed at the same time on different threads corrupted the
- * heap in tests here, so both are serialised. */
+ * lws globals, dlopen of the event-loop plugin); contexts created or destroyed at the same time on
+ * different threads corrupted the heap in tests here, so both are serialised, with the libev loop
+ * each context runs on. */
 static pthread_mutex_t scws_lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
 
 unsigned int scws_lws_pre(void) { return LWS_PRE; }
@@ -93,10 +94,11 @@ static int scws_pm_deflate(struct lws_context *context, const struct lws_extensi
  * and the service thread runs it one pass at a time so queued jobs are drained between passes.
  *
  * lws's libev plugin only re-arms its own timer from inside its watcher callbacks, and re-arms it
- * with ev_timer_set on a possibly active watcher (which libev ignores), so an lws timer scheduled
- * between passes, or earlier than the one already armed, could wait for unrelated socket traffic.
- * The shim therefore runs lws's timer lists itself before every pass (__lws_sul_service_ripe is
- * exported for this) and arms one ev_timer of its own for the next deadline. */
+ * with ev_timer_set + ev_timer_start on a possibly active watcher, so an lws timer scheduled
+ * between passes, or earlier than the one already armed (ev_timer_start ignores an active watcher),
+ * could wait for unrelated socket traffic.
+ * The shim therefore runs lws's timer lists itself before every pass (__lws_sul_service_ripe, in
+ * lws's public timer header) and arms one ev_timer of its own for the next deadline. */
 
 static void scws_sul_pump_fired(struct ev_loop *loop, ev_timer *timer, int revents) {
     /* Nothing to do here: waking ev_run is the point; the next pass services the ripe timers. */
@@ -139,20 +141,20 @@ static struct ev_loop *scws_new_loop(void) {
 static int scws_create_lws(struct scws_context *c, struct lws_context_creation_info *info,
                            scws_event_loop requested) {
     void *foreign_loops[1] = { NULL };
+    pthread_mutex_lock(&scws_lifecycle_lock);
     c->loop = requested == SCWS_EVENT_LOOP_EPOLL ? scws_new_loop() : NULL;
     if (c->loop) {
         foreign_loops[0] = c->loop;
         info->options |= LWS_SERVER_OPTION_LIBEV;
         info->foreign_loops = foreign_loops;
     }
-    pthread_mutex_lock(&scws_lifecycle_lock);
     c->lws = lws_create_context(info);
-    pthread_mutex_unlock(&scws_lifecycle_lock);
-    if (!c->lws) {
-        if (c->loop) ev_loop_destroy(c->loop);
+    if (!c->lws && c->loop) {
+        ev_loop_destroy(c->loop);
         c->loop = NULL;
-        return -1;
     }
+    pthread_mutex_unlock(&scws_lifecycle_lock);
+    if (!c->lws) return -1;
     if (c->loop) {
         c->sul_owners = scws_find_sul_owners(c->lws);
         ev_timer_init(&c->sul_pump, scws_sul_pump_fired, 0., 0.);
@@ -256,8 +258,8 @@ void scws_context_destroy(scws_context *c) {
     if (c->loop) ev_timer_stop(c->loop, &c->sul_pump);
     pthread_mutex_lock(&scws_lifecycle_lock);
     lws_context_destroy(c->lws);
-    pthread_mutex_unlock(&scws_lifecycle_lock);
     if (c->loop) ev_loop_destroy(c->loop);
+    pthread_mutex_unlock(&scws_lifecycle_lock);
     free(c->host);
     free(c->protocol_name);
     free(c);
