@@ -31,7 +31,8 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
-        .target(name: "CWebSocketsShim", dependencies: ["CLibWebSockets"]),
+        // libev (libev-dev has no .pc file) is the epoll loop the shim runs lws on.
+        .target(name: "CWebSocketsShim", dependencies: ["CLibWebSockets"], linkerSettings: [.linkedLibrary("ev")]),
         .target(name: "WebSockets", dependencies: ["CLibWebSockets", "CWebSocketsShim"]),
 
         .target(

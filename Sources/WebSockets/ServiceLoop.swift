@@ -7,7 +7,8 @@ import Synchronization
 /// One libwebsockets context and the single thread that services it.
 ///
 /// Every lws call happens on that thread. Other threads hand it closures through a locked queue and
-/// wake it with `lws_cancel_service`, the one lws call documented as thread-safe.
+/// wake it with `lws_cancel_service`, the one lws call documented as thread-safe. The thread waits
+/// on a libev epoll loop (see `scws_context_service`) unless `eventLoop` says otherwise.
 final class ServiceLoop: @unchecked Sendable {
     private struct Shared {
         var jobs: [@Sendable () -> Void] = []
@@ -18,6 +19,8 @@ final class ServiceLoop: @unchecked Sendable {
 
     private let shared = Mutex(Shared())
     private let name: String
+    /// The mechanism the service thread waits on.
+    let eventLoop: EventLoopChoice
     /// Set on the service thread before `start` returns; read-only afterwards.
     private var serviceThread: pthread_t?
     /// The bundle that owns the context (service thread only).
@@ -32,8 +35,9 @@ final class ServiceLoop: @unchecked Sendable {
     /// Runs on the service thread right before the context is destroyed.
     var willDestroy: (() -> Void)?
 
-    init(name: String) {
+    init(name: String, eventLoop: EventLoopChoice = .processDefault) {
         self.name = name
+        self.eventLoop = eventLoop
         LibWebSocketsLog.installDefaultOnce()
     }
 
@@ -62,6 +66,7 @@ final class ServiceLoop: @unchecked Sendable {
             }
             self.bundle = bundle
             self.lws = scws_context_lws(bundle)
+            self.backendName = String(cString: scws_context_backend(bundle))
             shared.withLock {
                 $0.lws = self.lws
                 $0.accepting = true
@@ -99,7 +104,7 @@ final class ServiceLoop: @unchecked Sendable {
 
     private func run() {
         while !stopRequested {
-            _ = lws_service(lws, 0)
+            _ = scws_context_service(bundle)
             drainJobs()
         }
         shared.withLock {
@@ -150,6 +155,10 @@ final class ServiceLoop: @unchecked Sendable {
         shared.withLock { $0.accepting = false }
         if let lws { lws_cancel_service(lws) }
     }
+
+    /// What actually waits for sockets ("epoll", "poll", "select" or "lws-poll"); nil before start.
+    /// Set once on the service thread before `start` returns.
+    private(set) var backendName: String?
 
     /// Whether the loop still accepts work.
     var isRunning: Bool { shared.withLock { $0.accepting } }
