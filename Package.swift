@@ -31,8 +31,7 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
-        // libev (libev-dev has no .pc file) is the epoll loop the shim runs lws on.
-        .target(name: "CWebSocketsShim", dependencies: ["CLibWebSockets"], linkerSettings: [.linkedLibrary("ev")]),
+        .target(name: "CWebSocketsShim", dependencies: ["CLibWebSockets"]),
         .target(name: "WebSockets", dependencies: ["CLibWebSockets", "CWebSocketsShim"]),
 
         .target(

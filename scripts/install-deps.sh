@@ -4,9 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# libwebsockets-dev already pulls in libev-dev and libwebsockets-evlib-ev; they are listed anyway
-# because the server links libev and lws dlopen()s its libev plugin at run time (see docs/design.md).
-APT_PACKAGES=(libwebsockets-dev libev-dev libwebsockets-evlib-ev pkg-config chromium fonts-liberation fonts-dejavu-core)
+APT_PACKAGES=(libwebsockets-dev pkg-config chromium fonts-liberation fonts-dejavu-core)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,14 +1,12 @@
 #define _GNU_SOURCE
 #include "CWebSocketsShim.h"
-#include <ev.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* lws_create_context / lws_context_destroy touch process-wide state (OpenSSL and zlib set-up,
- * lws globals, dlopen of the event-loop plugin); contexts created or destroyed at the same time on
- * different threads corrupted the heap in tests here, so both are serialised, with the libev loop
- * each context runs on. */
+ * lws globals); contexts created or destroyed at the same time on different threads corrupted the
+ * heap in tests here, so both are serialised. */
 static pthread_mutex_t scws_lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
 
 unsigned int scws_lws_pre(void) { return LWS_PRE; }
@@ -31,12 +29,6 @@ struct scws_context {
     lws_retry_bo_t retry;
     char *host;
     char *protocol_name;
-    /* The libev loop lws runs on as a "foreign" loop; NULL when lws polls by itself. */
-    struct ev_loop *loop;
-    /* Wakes the loop when the earliest lws timer (sul) is due; see scws_arm_sul_pump. */
-    ev_timer sul_pump;
-    /* The service thread's array of LWS_COUNT_PT_SUL_OWNERS timer lists, inside lws. */
-    lws_dll2_owner_t *sul_owners;
 };
 
 
@@ -89,97 +81,6 @@ static int scws_pm_deflate(struct lws_context *context, const struct lws_extensi
     }
 }
 
-/* ---- event loop -------------------------------------------------------------------------------
- * lws 4.1.6 runs on libev as a "foreign" loop: we own the ev_loop, lws adds its watchers to it,
- * and the service thread runs it one pass at a time so queued jobs are drained between passes.
- *
- * lws's libev plugin only re-arms its own timer from inside its watcher callbacks, and re-arms it
- * with ev_timer_set + ev_timer_start on a possibly active watcher, so an lws timer scheduled
- * between passes, or earlier than the one already armed (ev_timer_start ignores an active watcher),
- * could wait for unrelated socket traffic.
- * The shim therefore runs lws's timer lists itself before every pass (__lws_sul_service_ripe, in
- * lws's public timer header) and arms one ev_timer of its own for the next deadline. */
-
-static void scws_sul_pump_fired(struct ev_loop *loop, ev_timer *timer, int revents) {
-    /* Nothing to do here: waking ev_run is the point; the next pass services the ripe timers. */
-    (void)loop; (void)timer; (void)revents;
-}
-
-static void scws_noop_sul(lws_sorted_usec_list_t *sul) { (void)sul; }
-
-/* The timer lists live in lws's private per-thread struct. A scheduled sul points back at its
- * list's owner, and lws_sul_schedule always uses list 0 of the array, so one probe finds them. */
-static lws_dll2_owner_t *scws_find_sul_owners(struct lws_context *lws) {
-    lws_sorted_usec_list_t probe;
-    memset(&probe, 0, sizeof(probe));
-    lws_sul_schedule(lws, 0, &probe, scws_noop_sul, (lws_usec_t)3600 * LWS_US_PER_SEC);
-    lws_dll2_owner_t *owners = probe.list.owner;
-    lws_sul_cancel(&probe);
-    return owners;
-}
-
-static void scws_arm_sul_pump(struct scws_context *c) {
-    lws_usec_t wait = __lws_sul_service_ripe(c->sul_owners, LWS_COUNT_PT_SUL_OWNERS, lws_now_usecs());
-    ev_timer_stop(c->loop, &c->sul_pump);
-    if (wait > 0) {
-        ev_now_update(c->loop);
-        ev_timer_set(&c->sul_pump, (ev_tstamp)wait / 1e6, 0.);
-        ev_timer_start(c->loop, &c->sul_pump);
-    }
-}
-
-/* epoll, else whatever libev finds (poll/select), else NULL (lws then polls by itself).
- * NOSIGMASK: the loop has no signal watchers, so libev must leave the thread's signal mask alone. */
-static struct ev_loop *scws_new_loop(void) {
-    struct ev_loop *loop = ev_loop_new(EVBACKEND_EPOLL | EVFLAG_NOSIGMASK);
-    if (!loop) loop = ev_loop_new(EVFLAG_AUTO | EVFLAG_NOSIGMASK);
-    return loop;
-}
-
-/* Creates the lws context on a new libev loop (or on lws's own poll() when asked or when libev
- * has no loop to give); 0 on success. lws reads foreign_loops only while creating the context. */
-static int scws_create_lws(struct scws_context *c, struct lws_context_creation_info *info,
-                           scws_event_loop requested) {
-    void *foreign_loops[1] = { NULL };
-    pthread_mutex_lock(&scws_lifecycle_lock);
-    c->loop = requested == SCWS_EVENT_LOOP_EPOLL ? scws_new_loop() : NULL;
-    if (c->loop) {
-        foreign_loops[0] = c->loop;
-        info->options |= LWS_SERVER_OPTION_LIBEV;
-        info->foreign_loops = foreign_loops;
-    }
-    c->lws = lws_create_context(info);
-    if (!c->lws && c->loop) {
-        ev_loop_destroy(c->loop);
-        c->loop = NULL;
-    }
-    pthread_mutex_unlock(&scws_lifecycle_lock);
-    if (!c->lws) return -1;
-    if (c->loop) {
-        c->sul_owners = scws_find_sul_owners(c->lws);
-        ev_timer_init(&c->sul_pump, scws_sul_pump_fired, 0., 0.);
-        c->sul_pump.data = c;
-    }
-    return 0;
-}
-
-int scws_context_service(scws_context *c) {
-    if (!c->loop) return lws_service(c->lws, 0);
-    scws_arm_sul_pump(c);
-    ev_run(c->loop, EVRUN_ONCE);
-    return 0;
-}
-
-const char *scws_context_backend(scws_context *c) {
-    if (!c->loop) return "lws-poll";
-    switch (ev_backend(c->loop)) {
-    case EVBACKEND_EPOLL: return "epoll";
-    case EVBACKEND_POLL: return "poll";
-    case EVBACKEND_SELECT: return "select";
-    default: return "libev-other";
-    }
-}
-
 static void scws_fill_extensions(struct scws_context *c) {
     memset(c->extensions, 0, sizeof(c->extensions));
     c->extensions[0].name = "permessage-deflate";
@@ -211,7 +112,10 @@ scws_context *scws_server_create(const scws_server_options *o) {
     info.max_http_header_data = (unsigned short)o->max_http_header_bytes;
     info.timeout_secs = o->http_timeout_seconds;
     info.retry_and_idle_policy = &c->retry;
-    if (scws_create_lws(c, &info, o->event_loop)) {
+    pthread_mutex_lock(&scws_lifecycle_lock);
+    c->lws = lws_create_context(&info);
+    pthread_mutex_unlock(&scws_lifecycle_lock);
+    if (!c->lws) {
         free(c->host); free(c->protocol_name); free(c);
         return NULL;
     }
@@ -219,7 +123,7 @@ scws_context *scws_server_create(const scws_server_options *o) {
 }
 
 scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size,
-                                 int offer_deflate, scws_event_loop event_loop) {
+                                 int offer_deflate) {
     struct scws_context *c = calloc(1, sizeof(*c));
     if (!c) return NULL;
     c->protocol_name = strdup("scws-client");
@@ -237,7 +141,10 @@ scws_context *scws_client_create(lws_callback_function *callback, void *user, si
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN;
     info.timeout_secs = 10;
     info.connect_timeout_secs = 10;
-    if (scws_create_lws(c, &info, event_loop)) {
+    pthread_mutex_lock(&scws_lifecycle_lock);
+    c->lws = lws_create_context(&info);
+    pthread_mutex_unlock(&scws_lifecycle_lock);
+    if (!c->lws) {
         free(c->protocol_name); free(c);
         return NULL;
     }
@@ -253,12 +160,8 @@ int scws_context_listen_port(scws_context *c) {
 
 void scws_context_destroy(scws_context *c) {
     if (!c) return;
-    /* lws stops its watchers while it destroys the context, so the loop must outlive it; the
-     * context is wholly gone when lws_context_destroy returns (libev has no async handle close). */
-    if (c->loop) ev_timer_stop(c->loop, &c->sul_pump);
     pthread_mutex_lock(&scws_lifecycle_lock);
     lws_context_destroy(c->lws);
-    if (c->loop) ev_loop_destroy(c->loop);
     pthread_mutex_unlock(&scws_lifecycle_lock);
     free(c->host);
     free(c->protocol_name);

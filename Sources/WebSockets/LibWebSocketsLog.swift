@@ -32,8 +32,7 @@ public enum LibWebSocketsLog {
     private static let sink = Mutex<Sink>(standardErrorSink)
 
     /// Sends every line at `maximumLevel` or more severe to `sink`. Default: warnings and errors to stderr.
-    /// Process-wide, because libwebsockets' log setting is. Notice lines arrive only when
-    /// `maximumLevel` is `.info` or more verbose (see `install`).
+    /// Process-wide, because libwebsockets' log setting is.
     public static func route(maximumLevel: Level = .warning, to newSink: @escaping Sink) {
         sink.withLock { $0 = newSink }
         configured.withLock { $0 = true }
@@ -51,13 +50,8 @@ public enum LibWebSocketsLog {
         if isFirst { install(maximumLevel: .warning) }
     }
 
-    /// lws's notice level is switched on only from `.info` down: on the libev loop lws 4.1.6 logs
-    /// a notice line for every socket watcher change, and formatting those (then dropping them)
-    /// cost about 4 % of the server's CPU at 1000 connections.
     private static func install(maximumLevel: Level) {
-        let mask = Level.allCases
-            .filter { $0 <= maximumLevel && ($0 != .notice || maximumLevel >= .info) }
-            .reduce(0) { $0 | $1.rawValue }
+        let mask = Level.allCases.filter { $0 <= maximumLevel }.reduce(0) { $0 | $1.rawValue }
         lws_set_log_level(Int32(mask), emitLibWebSocketsLogLine)
     }
 
@@ -72,15 +66,8 @@ public enum LibWebSocketsLog {
 
 /// The C emit function libwebsockets calls for each log line.
 private func emitLibWebSocketsLogLine(_ level: Int32, _ line: UnsafePointer<CChar>?) {
-    guard let line, !isLibEvTraceLine(line) else { return }
+    guard let line else { return }
     LibWebSocketsLog.emit(level: level, line: String(cString: line))
-}
-
-/// lws 4.1.6's libev plugin logs, at notice level, one line each time a socket starts or stops
-/// being watched ("elops_io_ev: wsi ...", "elops_accept_ev"): several lines per frame sent. They
-/// say nothing an operator can act on, so they are dropped before reaching any sink.
-func isLibEvTraceLine(_ line: UnsafePointer<CChar>) -> Bool {
-    strncmp(line, "elops_", 6) == 0
 }
 
 /// Writes to stderr without Foundation.

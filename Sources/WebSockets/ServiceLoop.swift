@@ -7,8 +7,7 @@ import Synchronization
 /// One libwebsockets context and the single thread that services it.
 ///
 /// Every lws call happens on that thread. Other threads hand it closures through a locked queue and
-/// wake it with `lws_cancel_service`, the one lws call documented as thread-safe. The thread waits
-/// on a libev epoll loop (see `scws_context_service`) unless `eventLoop` says otherwise.
+/// wake it with `lws_cancel_service`, the one lws call documented as thread-safe.
 final class ServiceLoop: @unchecked Sendable {
     private struct Shared {
         var jobs: [@Sendable () -> Void] = []
@@ -19,8 +18,6 @@ final class ServiceLoop: @unchecked Sendable {
 
     private let shared = Mutex(Shared())
     private let name: String
-    /// The mechanism the service thread waits on.
-    let eventLoop: EventLoopChoice
     /// Set on the service thread before `start` returns; read-only afterwards.
     private var serviceThread: pthread_t?
     /// The bundle that owns the context (service thread only).
@@ -35,9 +32,8 @@ final class ServiceLoop: @unchecked Sendable {
     /// Runs on the service thread right before the context is destroyed.
     var willDestroy: (() -> Void)?
 
-    init(name: String, eventLoop: EventLoopChoice = .processDefault) {
+    init(name: String) {
         self.name = name
-        self.eventLoop = eventLoop
         LibWebSocketsLog.installDefaultOnce()
     }
 
@@ -66,7 +62,6 @@ final class ServiceLoop: @unchecked Sendable {
             }
             self.bundle = bundle
             self.lws = scws_context_lws(bundle)
-            self.backendName = String(cString: scws_context_backend(bundle))
             shared.withLock {
                 $0.lws = self.lws
                 $0.accepting = true
@@ -104,7 +99,7 @@ final class ServiceLoop: @unchecked Sendable {
 
     private func run() {
         while !stopRequested {
-            _ = scws_context_service(bundle)
+            _ = lws_service(lws, 0)
             drainJobs()
         }
         shared.withLock {
@@ -155,10 +150,6 @@ final class ServiceLoop: @unchecked Sendable {
         shared.withLock { $0.accepting = false }
         if let lws { lws_cancel_service(lws) }
     }
-
-    /// What actually waits for sockets ("epoll", "poll", "select" or "lws-poll"); nil before start.
-    /// Set once on the service thread before `start` returns.
-    private(set) var backendName: String?
 
     /// Whether the loop still accepts work.
     var isRunning: Bool { shared.withLock { $0.accepting } }

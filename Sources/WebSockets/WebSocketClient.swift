@@ -22,15 +22,10 @@ public final class WebSocketClient: @unchecked Sendable {
     /// The client never offers permessage-deflate: with compression negotiated, libwebsockets
     /// 4.1.6's client side corrupted its heap in tests here (large uncompressed frames, and
     /// intermittently otherwise). Servers therefore see plain, uncompressed traffic from it.
-    public convenience init(delegate: any WebSocketClientDelegate, maxMessageBytes: Int = 1 << 20) {
-        self.init(delegate: delegate, maxMessageBytes: maxMessageBytes, eventLoop: .processDefault)
-    }
-
-    /// Creates a client whose service thread waits on `eventLoop`.
-    init(delegate: any WebSocketClientDelegate, maxMessageBytes: Int, eventLoop: EventLoopChoice) {
+    public init(delegate: any WebSocketClientDelegate, maxMessageBytes: Int = 1 << 20) {
         self.delegate = delegate
         self.maxMessageBytes = max(1, maxMessageBytes)
-        self.loop = ServiceLoop(name: "ws-client", eventLoop: eventLoop)
+        self.loop = ServiceLoop(name: "ws-client")
         loop.willDestroy = { [unowned self] in reportRemainingClosed() }
     }
 
@@ -53,7 +48,7 @@ public final class WebSocketClient: @unchecked Sendable {
     public func start() throws {
         try loop.start { [self] in
             let user = Unmanaged.passUnretained(self).toOpaque()
-            guard let bundle = scws_client_create(clientCallback, user, 0, 0, loop.eventLoop.shimValue) else {
+            guard let bundle = scws_client_create(clientCallback, user, 0, 0) else {
                 return .failure(WebSocketError(.contextCreationFailed, "libwebsockets could not create a client context (see its log)"))
             }
             return .success(bundle)

@@ -25,15 +25,10 @@ public final class WebSocketServer: @unchecked Sendable {
     var isShuttingDown = false
 
     /// Creates a server; nothing is bound until `start()`.
-    public convenience init(configuration: WebSocketServerConfiguration, delegate: any WebSocketServerDelegate) {
-        self.init(configuration: configuration, delegate: delegate, eventLoop: .processDefault)
-    }
-
-    /// Creates a server whose service thread waits on `eventLoop`.
-    init(configuration: WebSocketServerConfiguration, delegate: any WebSocketServerDelegate, eventLoop: EventLoopChoice) {
+    public init(configuration: WebSocketServerConfiguration, delegate: any WebSocketServerDelegate) {
         self.configuration = configuration
         self.delegate = delegate
-        self.loop = ServiceLoop(name: "ws-server", eventLoop: eventLoop)
+        self.loop = ServiceLoop(name: "ws-server")
         loop.willDestroy = { [unowned self] in reportRemainingClosed() }
     }
 
@@ -79,7 +74,6 @@ public final class WebSocketServer: @unchecked Sendable {
                     options.hangup_seconds = UInt32(clamping: max(0, configuration.idleTimeout))
                     options.rx_buffer_size = 0
                     options.permessage_deflate = configuration.permessageDeflate ? 1 : 0
-                    options.event_loop = loop.eventLoop.shimValue
                     return scws_server_create(&options)
                 }
             }

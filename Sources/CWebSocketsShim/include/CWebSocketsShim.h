@@ -20,14 +20,6 @@ typedef struct scws_timer {
 /// container_of is a macro; recovers the timer from the node lws gives the callback.
 scws_timer *scws_timer_from_sul(lws_sorted_usec_list_t *sul);
 
-/// Which event loop services a context.
-typedef enum scws_event_loop {
-    /// libev with the epoll backend (libev's next best if epoll is unavailable): the default.
-    SCWS_EVENT_LOOP_EPOLL = 0,
-    /// lws's built-in poll() loop, which scans every socket on each wake-up; kept for comparison.
-    SCWS_EVENT_LOOP_LWS_POLL = 1,
-} scws_event_loop;
-
 /// Options for a listening context; plain C so the Swift side never fills lws's large info struct.
 typedef struct scws_server_options {
     const char *host;
@@ -43,8 +35,6 @@ typedef struct scws_server_options {
     /// Nonzero offers permessage-deflate. Off by default: lws 4.1.6's inflater aborts the process
     /// (assert in its "RX trailer" path) on compressed input a peer can choose.
     int permessage_deflate;
-    /// The event loop to run on.
-    scws_event_loop event_loop;
 } scws_server_options;
 
 /// The protocols array, extension list, retry policy and strings must outlive the context, so one
@@ -56,14 +46,7 @@ scws_context *scws_server_create(const scws_server_options *options);
 
 /// Creates a non-listening client context with one protocol; offers permessage-deflate if asked.
 scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size,
-                                 int offer_deflate, scws_event_loop event_loop);
-
-/// One service pass (service thread only): runs due lws timers, then waits for and handles socket
-/// events, a lws_cancel_service wake-up or the next timer deadline.
-int scws_context_service(scws_context *context);
-
-/// The mechanism that waits for sockets: "epoll", "poll" or "select" (libev), or "lws-poll".
-const char *scws_context_backend(scws_context *context);
+                                 int offer_deflate);
 
 /// The lws context inside the bundle.
 struct lws_context *scws_context_lws(scws_context *context);
@@ -71,7 +54,7 @@ struct lws_context *scws_context_lws(scws_context *context);
 /// Port the default vhost actually listens on (port 0 asks the kernel for any free one).
 int scws_context_listen_port(scws_context *context);
 
-/// Destroys the lws context, then its event loop, then frees everything it borrowed.
+/// Destroys the lws context, then frees everything it borrowed.
 void scws_context_destroy(scws_context *context);
 
 /// lws_client_connect_info has many fields; this fills the few the client uses.
