@@ -16,7 +16,7 @@ struct ClientHandshake {
     /// Response header blocks larger than this fail the handshake.
     static let maxResponseBytes = 8 * 1024
     /// RFC 6455 §1.3: appended to the key before hashing.
-    static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC11B65"
+    static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
     /// The base64 Sec-WebSocket-Key sent.
     let key: String
