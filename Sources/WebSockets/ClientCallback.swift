@@ -61,7 +61,12 @@ extension WebSocketClient {
                 frames = UnsafeRawBufferPointer(rebasing: chunk[bodyOffset...])
             }
         }
-        guard !state.stopReading, !frames.isEmpty else { return 0 }
+        if state.stopReading {
+            // After our close went out for a broken stream, whatever comes is the server's answer:
+            // the handshake is as done as it will get.
+            return state.closeSent ? -1 : 0
+        }
+        guard !frames.isEmpty else { return 0 }
         let id = state.id
         let outcome = state.parser.consume(frames) { event in
             switch event {
