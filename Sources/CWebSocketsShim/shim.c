@@ -213,3 +213,53 @@ int scws_ws_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t l
     scws_tx_pending = 0;
     return lws_write(wsi, buffer_with_headroom + LWS_PRE, length, is_binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
 }
+
+/* ---- Raw client: the WebSocket framing is done in Swift over an lws RAW connection. ---- */
+
+scws_context *scws_raw_client_create(lws_callback_function *callback, void *user, unsigned int read_buffer_size) {
+    struct scws_context *c = calloc(1, sizeof(*c));
+    if (!c) return NULL;
+    c->protocol_name = strdup("scws-raw-client");
+    c->protocols[0].name = c->protocol_name;
+    c->protocols[0].callback = callback;
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof(info));
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    info.protocols = c->protocols;
+    info.user = user;
+    info.options = LWS_SERVER_OPTION_DISABLE_IPV6;
+    /* RAW_RX hands over at most one service buffer per read: a large one means fewer callbacks. */
+    info.pt_serv_buf_size = read_buffer_size;
+    info.timeout_secs = 10;
+    info.connect_timeout_secs = 10;
+    pthread_mutex_lock(&scws_lifecycle_lock);
+    c->lws = lws_create_context(&info);
+    pthread_mutex_unlock(&scws_lifecycle_lock);
+    if (!c->lws) {
+        free(c->protocol_name); free(c);
+        return NULL;
+    }
+    return c;
+}
+
+struct lws *scws_raw_client_connect(scws_context *c, const char *address, int port, void *userdata) {
+    struct lws_client_connect_info i;
+    memset(&i, 0, sizeof(i));
+    i.context = c->lws;
+    i.address = address;
+    i.port = port;
+    i.host = address;
+    i.method = "RAW";
+    i.local_protocol_name = c->protocol_name;
+    i.userdata = userdata;
+    return lws_client_connect_via_info(&i);
+}
+
+int scws_raw_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t length) {
+    return lws_write(wsi, buffer_with_headroom + LWS_PRE, length, LWS_WRITE_RAW);
+}
+
+void scws_kill_async(struct lws *wsi) {
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}

@@ -4,24 +4,34 @@ import Synchronization
 
 /// Many outgoing WebSocket connections on one libwebsockets context and one service thread
 /// (for the load generator and tests).
+///
+/// libwebsockets only moves bytes here (TCP connect, the event loop, timers, buffered writes):
+/// connections are lws RAW sockets and this client speaks RFC 6455 itself, because lws 4.1.6's
+/// client parser runs once per payload byte and dominated the load generator's CPU time.
 public final class WebSocketClient: @unchecked Sendable {
     let delegate: any WebSocketClientDelegate
     let maxMessageBytes: Int
     let loop: ServiceLoop
     private let nextID = Atomic<UInt64>(0)
 
+    /// Bytes one RAW_RX callback may deliver (lws's per-thread service buffer).
+    static let readBufferBytes: UInt32 = 64 * 1024
+    /// Frames gathered into one raw write stop growing past this.
+    static let writeBatchBytes = 64 * 1024
+    /// How long the server has to answer the upgrade request.
+    static let handshakeTimeoutMilliseconds = 10_000.0
+    /// How long, after our close frame or our echo of the server's, until the socket is dropped.
+    static let closeTimeoutMilliseconds = 5_000.0
+
     // Service-thread state.
     var connections: [ConnectionID: ClientConnection] = [:]
-    /// Copy target for writes: client frames are masked in place, so shared messages are copied first.
-    var scratch: UnsafeMutablePointer<UInt8>?
-    var scratchCapacity = 0
+    var writer = ClientFrameWriter()
+    var maskKeys = MaskKeyGenerator()
     var isShuttingDown = false
 
     /// Creates a client; call `start()` before connecting.
     ///
-    /// The client never offers permessage-deflate: with compression negotiated, libwebsockets
-    /// 4.1.6's client side corrupted its heap in tests here (large uncompressed frames, and
-    /// intermittently otherwise). Servers therefore see plain, uncompressed traffic from it.
+    /// The client never offers permessage-deflate: servers see plain, uncompressed traffic from it.
     public init(delegate: any WebSocketClientDelegate, maxMessageBytes: Int = 1 << 20) {
         self.delegate = delegate
         self.maxMessageBytes = max(1, maxMessageBytes)
@@ -34,7 +44,7 @@ public final class WebSocketClient: @unchecked Sendable {
         let remaining = connections.values.sorted { $0.id.rawValue < $1.id.rawValue }
         connections.removeAll()
         for state in remaining {
-            if state.wsi == nil {
+            if state.phase != .open {
                 delegate.client(self, didFailToConnect: state.id, reason: "client shut down before the connection opened")
             } else {
                 delegate.client(self, didClose: state.id, code: state.closeCode, reason: state.closeReason)
@@ -42,13 +52,13 @@ public final class WebSocketClient: @unchecked Sendable {
         }
     }
 
-    deinit { scratch?.deallocate() }
+    deinit { writer.deallocate() }
 
     /// Starts the service thread.
     public func start() throws {
         try loop.start { [self] in
             let user = Unmanaged.passUnretained(self).toOpaque()
-            guard let bundle = scws_client_create(clientCallback, user, 0, 0) else {
+            guard let bundle = scws_raw_client_create(clientCallback, user, Self.readBufferBytes) else {
                 return .failure(WebSocketError(.contextCreationFailed, "libwebsockets could not create a client context (see its log)"))
             }
             return .success(bundle)
@@ -69,9 +79,9 @@ public final class WebSocketClient: @unchecked Sendable {
     /// Queues `message` on the connection (FIFO). Thread-safe; ignored if the connection is gone.
     public func send(_ message: OutboundMessage, on connection: ConnectionID) {
         onServiceThread { [self] in
-            guard let state = connections[connection], state.pendingClose == nil else { return }
+            guard let state = connections[connection], state.pendingClose == nil, !state.closeSent else { return }
             state.queue.append(message)
-            if let wsi = state.wsi { lws_callback_on_writable(wsi) }
+            if state.phase == .open, let wsi = state.wsi { lws_callback_on_writable(wsi) }
         }
     }
 
@@ -84,9 +94,9 @@ public final class WebSocketClient: @unchecked Sendable {
     /// Closes the connection with `code` and `reason` after the messages already queued. Thread-safe.
     public func close(_ connection: ConnectionID, code: CloseCode, reason: String) {
         onServiceThread { [self] in
-            guard let state = connections[connection], state.pendingClose == nil else { return }
+            guard let state = connections[connection], state.pendingClose == nil, !state.closeSent else { return }
             state.pendingClose = PendingClose(code: code, reason: reason, immediate: false)
-            if let wsi = state.wsi { lws_callback_on_writable(wsi) }
+            if state.phase == .open, let wsi = state.wsi { lws_callback_on_writable(wsi) }
         }
     }
 
@@ -112,9 +122,17 @@ public final class WebSocketClient: @unchecked Sendable {
             guard !isShuttingDown else { return }
             isShuttingDown = true
             for state in connections.values {
-                state.queue.removeAll()
-                state.pendingClose = PendingClose(code: .normal, reason: "client shutting down", immediate: true)
-                if let wsi = state.wsi { lws_callback_on_writable(wsi) }
+                guard let wsi = state.wsi else { continue }
+                if state.phase == .open {
+                    state.queue.removeAll()
+                    if !state.closeSent && !state.closeReceived {
+                        state.pendingClose = PendingClose(code: .normal, reason: "client shutting down", immediate: true)
+                        lws_callback_on_writable(wsi)
+                    }
+                } else {
+                    state.failureReason = "client shut down before the connection opened"
+                    scws_kill_async(wsi)
+                }
             }
             loop.schedule(afterMilliseconds: 900) { [self] in loop.requestStop() }
             stopIfDrained()
@@ -127,26 +145,23 @@ public final class WebSocketClient: @unchecked Sendable {
     }
 
     private func open(id: ConnectionID, target: WebSocketURL, subprotocol: String?, origin: String?) {
-        let state = ClientConnection(id: id, maxMessageBytes: maxMessageBytes)
+        var system = SystemRandomNumberGenerator()
+        let keyBytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &system) }
+        let state = ClientConnection(id: id, target: target, subprotocol: subprotocol, origin: origin,
+                                     maxMessageBytes: maxMessageBytes, keyBytes: keyBytes)
         connections[id] = state
-        let hostHeader = target.port == 80 ? target.host : "\(target.host):\(target.port)"
         // The connection's user pointer carries its ID, never an object: lws may call back after we forget it.
         let userdata = UnsafeMutableRawPointer(bitPattern: UInt(id.rawValue))
         let wsi = target.host.withCString { address in
-            target.pathAndQuery.withCString { path in
-                hostHeader.withCString { host in
-                    withOptionalCString(origin) { origin in
-                        withOptionalCString(subprotocol) { subprotocol in
-                            scws_client_connect(loop.bundle, address, Int32(target.port), path, host, origin, subprotocol, userdata)
-                        }
-                    }
-                }
-            }
+            scws_raw_client_connect(loop.bundle, address, Int32(target.port), userdata)
         }
-        if wsi == nil, connections[id] != nil {
+        guard connections[id] != nil else { return }
+        guard let wsi else {
             connections[id] = nil
             delegate.client(self, didFailToConnect: id, reason: "could not start connecting to \(target.host):\(target.port)")
+            return
         }
+        state.wsi = wsi
     }
 
     func connection(for wsi: OpaquePointer) -> ClientConnection? {
@@ -154,43 +169,13 @@ public final class WebSocketClient: @unchecked Sendable {
         return connections[ConnectionID(rawValue: UInt64(UInt(bitPattern: user)))]
     }
 
-    func write(_ message: OutboundMessage, on wsi: OpaquePointer) -> Bool {
-        let needed = lwsPre + max(message.count, 1)
-        if scratchCapacity < needed {
-            scratch?.deallocate()
-            scratchCapacity = max(needed, 2 * scratchCapacity)
-            scratch = .allocate(capacity: scratchCapacity)
+    /// Drops the connection if it is still alive after `ms` (handshake or close timeouts).
+    func scheduleTimeout(_ id: ConnectionID, afterMilliseconds ms: Double, stillPending: @escaping (ClientConnection) -> Bool,
+                         reason: String? = nil) {
+        loop.schedule(afterMilliseconds: ms) { [self] in
+            guard let state = connections[id], let wsi = state.wsi, stillPending(state) else { return }
+            if let reason, state.failureReason == nil { state.failureReason = reason }
+            scws_kill_async(wsi)
         }
-        guard let scratch else { return false }
-        (scratch + lwsPre).update(from: message.storage + lwsPre, count: message.count)
-        return LWS.write(wsi, scratch, count: message.count, isText: message.isText)
     }
-}
-
-/// State of one client connection, owned by the service thread.
-final class ClientConnection {
-    let id: ConnectionID
-    /// Set once the handshake completed.
-    var wsi: OpaquePointer?
-    var queue = OutboundQueue()
-    var pendingClose: PendingClose?
-    /// The close frame was handed to lws (writeable returned -1); lws finishes the handshake.
-    var closeHandedOver = false
-    /// permessage-deflate still reads the scratch buffer (guard; the extension wrapper avoids it).
-    var compressing = false
-    /// The peer sent a close frame: nothing more may be written.
-    var peerClosed = false
-    var assembler: MessageAssembler
-    var closeCode: CloseCode?
-    var closeReason = ""
-
-    init(id: ConnectionID, maxMessageBytes: Int) {
-        self.id = id
-        self.assembler = MessageAssembler(maxBytes: maxMessageBytes)
-    }
-}
-
-private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-    guard let text else { return body(nil) }
-    return text.withCString { body($0) }
 }

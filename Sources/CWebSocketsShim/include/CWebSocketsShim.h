@@ -77,4 +77,19 @@ int scws_ws_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t l
 /// reading the caller's buffer on later passes). The extension wrapper avoids this; kept as a guard.
 int scws_last_write_left_pending(void);
 
+/// Creates a non-listening context for RAW client connections (the caller speaks WebSocket itself);
+/// `read_buffer_size` bounds how many bytes one RAW_RX callback delivers. NULL on failure.
+scws_context *scws_raw_client_create(lws_callback_function *callback, void *user, unsigned int read_buffer_size);
+
+/// Starts a RAW TCP connection (method "RAW") bound to the raw client protocol; `userdata` becomes
+/// the connection's user pointer. NULL if it could not even start.
+struct lws *scws_raw_client_connect(scws_context *context, const char *address, int port, void *userdata);
+
+/// Writes raw bytes from a buffer whose first LWS_PRE bytes are headroom; lws buffers what the
+/// socket does not take at once. Returns lws_write's result (negative on failure).
+int scws_raw_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t length);
+
+/// Makes lws close the connection on its next service pass (safe from any callback or timer).
+void scws_kill_async(struct lws *wsi);
+
 #endif
