@@ -30,8 +30,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let messageTooBig = CloseCode(rawValue: 1009)
     /// 1011: the server hit an unexpected condition.
     public static let internalError = CloseCode(rawValue: 1011)
-    /// 1013: try again later (server overloaded, room full). Browsers see it as sent; libwebsockets'
-    /// own parser (so `WebSocketClient`, and the server receiving it from a peer) treats 1012...2999
+    /// 1013: try again later (server overloaded, room full). Browsers and `WebSocketClient` see it
+    /// as sent; libwebsockets' own parser (the server receiving it from a peer) treats 1012...2999
     /// as invalid and reports 1002 instead.
     public static let tryAgainLater = CloseCode(rawValue: 1013)
     /// The number, for logs.

@@ -59,8 +59,8 @@ struct SendingTests {
         #expect(serverSaw == .policyViolation)
     }
 
-    /// libwebsockets' own parser (used by WebSocketClient) turns 1012...2999 into 1002, so the
-    /// wire bytes of 1013 are checked with a raw socket, as a browser would see them.
+    /// The wire bytes of 1013 are checked with a raw socket, as a browser would see them
+    /// (`RawClientTests` checks that `WebSocketClient` reports it unchanged too).
     @Test func tryAgainLaterGoesOnTheWireUnchanged() throws {
         let h = try Harness(setup: { delegate in
             delegate.onOpen = { server, id in server.close(id, code: .tryAgainLater, reason: "room full") }
