@@ -276,7 +276,8 @@ def capacity_section(capacity, idle_rss):
         "",
         f"One `scrollcast-load` process, {CAPACITY_ROOMS} rooms × ({r['viewers'] // CAPACITY_ROOMS} viewers + {DRIVERS} driver) = "
         f"{r['connections']} connections, {CAPACITY_SECONDS:g} s ramp, {CAPACITY_SECONDS:g} s measured "
-        "(the load generator cannot read every frame at this size; it is a check that the connections are held):",
+        "(at this size the server and the load generator, sharing two cores, cannot keep every viewer at 60 frames/s; "
+        "it is a check that the connections are held):",
         "",
         f"- **{'held' if held else 'NOT held'}**: peak joined {r['peakConnected']} of {r['connections']}, "
         f"{r['connectFailures']} connect failures, {r['disconnects']} disconnects, exit status {capacity['exit']}",
