@@ -122,35 +122,6 @@ scws_context *scws_server_create(const scws_server_options *o) {
     return c;
 }
 
-scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size,
-                                 int offer_deflate) {
-    struct scws_context *c = calloc(1, sizeof(*c));
-    if (!c) return NULL;
-    c->protocol_name = strdup("scws-client");
-    c->protocols[0].name = c->protocol_name;
-    c->protocols[0].callback = callback;
-    c->protocols[0].rx_buffer_size = rx_buffer_size;
-    scws_fill_extensions(c);
-
-    struct lws_context_creation_info info;
-    memset(&info, 0, sizeof(info));
-    info.port = CONTEXT_PORT_NO_LISTEN;
-    info.protocols = c->protocols;
-    info.extensions = offer_deflate ? c->extensions : NULL;
-    info.user = user;
-    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN;
-    info.timeout_secs = 10;
-    info.connect_timeout_secs = 10;
-    pthread_mutex_lock(&scws_lifecycle_lock);
-    c->lws = lws_create_context(&info);
-    pthread_mutex_unlock(&scws_lifecycle_lock);
-    if (!c->lws) {
-        free(c->protocol_name); free(c);
-        return NULL;
-    }
-    return c;
-}
-
 struct lws_context *scws_context_lws(scws_context *c) { return c->lws; }
 
 int scws_context_listen_port(scws_context *c) {
@@ -166,23 +137,6 @@ void scws_context_destroy(scws_context *c) {
     free(c->host);
     free(c->protocol_name);
     free(c);
-}
-
-struct lws *scws_client_connect(scws_context *c, const char *address, int port, const char *path,
-                                const char *host, const char *origin, const char *protocol, void *userdata) {
-    struct lws_client_connect_info i;
-    memset(&i, 0, sizeof(i));
-    i.context = c->lws;
-    i.address = address;
-    i.port = port;
-    i.path = path;
-    i.host = host;
-    i.origin = origin;
-    i.protocol = protocol;
-    i.local_protocol_name = c->protocol_name;
-    i.userdata = userdata;
-    i.ietf_version_or_minus_one = -1;
-    return lws_client_connect_via_info(&i);
 }
 
 int scws_http_write_headers(struct lws *wsi, unsigned int status, const char *content_type,

@@ -44,10 +44,6 @@ typedef struct scws_context scws_context;
 /// Creates a listening context (UTF-8 validation on, permessage-deflate if asked); NULL on failure.
 scws_context *scws_server_create(const scws_server_options *options);
 
-/// Creates a non-listening client context with one protocol; offers permessage-deflate if asked.
-scws_context *scws_client_create(lws_callback_function *callback, void *user, size_t rx_buffer_size,
-                                 int offer_deflate);
-
 /// The lws context inside the bundle.
 struct lws_context *scws_context_lws(scws_context *context);
 
@@ -56,10 +52,6 @@ int scws_context_listen_port(scws_context *context);
 
 /// Destroys the lws context, then frees everything it borrowed.
 void scws_context_destroy(scws_context *context);
-
-/// lws_client_connect_info has many fields; this fills the few the client uses.
-struct lws *scws_client_connect(scws_context *context, const char *address, int port, const char *path,
-                                const char *host, const char *origin, const char *protocol, void *userdata);
 
 /// The header helpers advance an unsigned char ** cursor through a buffer with LWS_PRE headroom:
 /// done in C. Writes status + content type + length + extra headers; returns nonzero on failure.
