@@ -112,9 +112,11 @@ public final class Room {
 
     /// Frames are never closer than this, ms: half a period.
     private var minimumGap: Double { framePeriod / 2 }
-    /// Timers fire on whole-ms or coarser grids; a tick this early still counts as on time, so
-    /// a frame due at 16.67 ms is not put off by a whole extra timer round for 0.3 ms.
-    private static let timerSlack = 1.0
+    /// One timer ticks every room whose time has come, and timers fire on a whole-ms grid; a
+    /// tick this early still counts as on time, so a frame due at 16.67 ms is not put off by a
+    /// whole extra timer round for 0.3 ms. At most an eighth of a period, so high `--fps` keeps
+    /// its spacing.
+    private var timerSlack: Double { min(1, framePeriod / 8) }
 
     // MARK: Viewers
 
@@ -212,13 +214,13 @@ public final class Room {
     /// since the last frame, or the next animation frame. Calling it early does nothing.
     public func tick() {
         let current = now
-        if presencePending, current >= lastPresenceTime + Self.presenceInterval - Self.timerSlack {
+        if presencePending, current >= lastPresenceTime + Self.presenceInterval - timerSlack {
             broadcastPresence(except: nil, at: current)
         }
-        let ready = current >= lastFrameTime + minimumGap - Self.timerSlack
+        let ready = current >= lastFrameTime + minimumGap - timerSlack
         if framePending {
             if ready { emitFrame(at: current, forInput: true) }
-        } else if lastFrame.isAnimating, ready, current >= animationDue - Self.timerSlack {
+        } else if lastFrame.isAnimating, ready, current >= animationDue - timerSlack {
             emitFrame(at: current, forInput: false)
         }
     }
