@@ -4,10 +4,10 @@ import Glibc
 /// A plain TCP connection to 127.0.0.1 for tests that need exact bytes on the wire.
 final class RawSocket {
     let fd: Int32
-    private var pending: [UInt8] = []
+    private let stream: SocketStream
 
     init(port: Int, timeoutSeconds: Int = 10) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -18,69 +18,26 @@ final class RawSocket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         if result != 0 { Glibc.close(fd); throw POSIXError(.ECONNREFUSED) }
+        self.fd = fd
+        stream = SocketStream(fd: fd)
     }
 
     deinit { Glibc.close(fd) }
 
-    func send(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return }
-            offset += n
-        }
-    }
+    func send(_ bytes: [UInt8]) { stream.send(bytes) }
 
     func send(_ text: String) { send(Array(text.utf8)) }
 
-    /// Reads more bytes; false on EOF, error or timeout.
-    private func fill() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard n > 0 else { return false }
-        pending.append(contentsOf: buffer[..<n])
-        return true
-    }
-
     /// Everything until the peer closes (or the timeout).
-    func readToEnd() -> [UInt8] {
-        while fill() {}
-        defer { pending.removeAll() }
-        return pending
-    }
+    func readToEnd() -> [UInt8] { stream.readToEnd() }
 
     /// Reads up to and including "\r\n\r\n"; nil on EOF first.
-    func readHTTPHead() -> String? {
-        let marker: [UInt8] = [13, 10, 13, 10]
-        while true {
-            if let range = pending.firstRange(of: marker) {
-                let head = String(decoding: pending[..<range.upperBound], as: UTF8.self)
-                pending.removeFirst(range.upperBound)
-                return head
-            }
-            guard fill() else { return nil }
-        }
-    }
-
-    private func take(_ count: Int) -> [UInt8]? {
-        while pending.count < count { guard fill() else { return nil } }
-        defer { pending.removeFirst(count) }
-        return Array(pending[..<count])
-    }
+    func readHTTPHead() -> String? { stream.readHTTPHead() }
 
     /// Reads one (unmasked, server-sent) frame: (fin, rsv1 = compressed, opcode, payload).
     func readFrame() -> (fin: Bool, rsv1: Bool, opcode: UInt8, payload: [UInt8])? {
-        guard let head = take(2) else { return nil }
-        var length = Int(head[1] & 0x7f)
-        if length == 126 {
-            guard let ext = take(2) else { return nil }
-            length = Int(ext[0]) << 8 | Int(ext[1])
-        } else if length == 127 {
-            guard let ext = take(8) else { return nil }
-            length = ext.reduce(0) { $0 << 8 | Int($1) }
-        }
-        guard let payload = take(length) else { return nil }
-        return (head[0] & 0x80 != 0, head[0] & 0x40 != 0, head[0] & 0x0f, payload)
+        guard let frame = stream.readFrame() else { return nil }
+        return (frame.first & 0x80 != 0, frame.first & 0x40 != 0, frame.first & 0x0f, frame.payload)
     }
 
     /// Performs a WebSocket handshake; returns the response head.

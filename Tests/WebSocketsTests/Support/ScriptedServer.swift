@@ -8,8 +8,10 @@ final class ScriptedServer {
     private let listener: Int32
     var listenerSocket: Int32 { listener }
     let port: Int
-    var peer: Int32 = -1
-    private var pending: [UInt8] = []
+    var peer: Int32 = -1 {
+        didSet { stream = SocketStream(fd: peer) }
+    }
+    private var stream = SocketStream(fd: -1)
 
     init() throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -41,7 +43,7 @@ final class ScriptedServer {
         guard peer >= 0 else { return nil }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(peer, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard let head = readHTTPHead() else { return nil }
+        guard let head = stream.readHTTPHead() else { return nil }
         let keyLine = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
         let key = keyLine.map { String($0.dropFirst("sec-websocket-key:".count)).trimmingCharacters(in: .whitespaces) } ?? ""
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -51,14 +53,7 @@ final class ScriptedServer {
         return head
     }
 
-    func send(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(peer, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return }
-            offset += n
-        }
-    }
+    func send(_ bytes: [UInt8]) { stream.send(bytes) }
 
     /// Closes the TCP connection.
     func hangUp() {
@@ -66,46 +61,10 @@ final class ScriptedServer {
         peer = -1
     }
 
-    private func fill() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let n = buffer.withUnsafeMutableBytes { recv(peer, $0.baseAddress, $0.count, 0) }
-        guard n > 0 else { return false }
-        pending.append(contentsOf: buffer[..<n])
-        return true
-    }
-
-    private func readHTTPHead() -> String? {
-        let marker: [UInt8] = [13, 10, 13, 10]
-        while true {
-            if let range = pending.firstRange(of: marker) {
-                defer { pending.removeFirst(range.upperBound) }
-                return String(decoding: pending[..<range.upperBound], as: UTF8.self)
-            }
-            guard fill() else { return nil }
-        }
-    }
-
-    private func take(_ count: Int) -> [UInt8]? {
-        while pending.count < count { guard fill() else { return nil } }
-        defer { pending.removeFirst(count) }
-        return Array(pending[..<count])
-    }
-
-    /// Reads one client frame, checks it is masked, and unmasks it.
+    /// Reads one client frame, says whether it was masked, and unmasks it.
     func readClientFrame() -> (fin: Bool, opcode: UInt8, masked: Bool, payload: [UInt8])? {
-        guard let head = take(2) else { return nil }
-        var length = Int(head[1] & 0x7f)
-        if length == 126 {
-            guard let ext = take(2) else { return nil }
-            length = Int(ext[0]) << 8 | Int(ext[1])
-        } else if length == 127 {
-            guard let ext = take(8) else { return nil }
-            length = ext.reduce(0) { $0 << 8 | Int($1) }
-        }
-        let masked = head[1] & 0x80 != 0
-        let mask = masked ? (take(4) ?? [0, 0, 0, 0]) : [0, 0, 0, 0]
-        guard let payload = take(length) else { return nil }
-        return (head[0] & 0x80 != 0, head[0] & 0x0f, masked, payload.enumerated().map { $0.element ^ mask[$0.offset & 3] })
+        guard let frame = stream.readFrame() else { return nil }
+        return (frame.first & 0x80 != 0, frame.first & 0x0f, frame.masked, frame.payload)
     }
 }
 
