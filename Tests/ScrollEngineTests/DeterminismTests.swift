@@ -1,23 +1,15 @@
 import Testing
 @testable import ScrollEngine
 
-/// SplitMix64: a tiny seeded generator so random scripts are reproducible.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// Random scripts are reproducible: every number comes from the seed.
+extension SeededRandom {
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     mutating func range(_ low: Double, _ high: Double) -> Double { low + (high - low) * unit() }
 }
 
 /// A random but valid input script: gestures, wheels, keys, scroll-to-row, resize, reduced motion.
 func randomScript(seed: UInt64) -> [InputEvent] {
-    var rng = SplitMix64(state: seed)
+    var rng = SeededRandom(seed: seed)
     var events: [InputEvent] = []
     var time = 0.0
     var id: UInt64 = 0

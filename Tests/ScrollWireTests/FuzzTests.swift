@@ -2,18 +2,6 @@ import Testing
 import ScrollEngine
 @testable import ScrollWire
 
-/// SplitMix64: a tiny seeded generator, so every run feeds the same inputs.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Decoders are total")
 struct FuzzTests {
     static var seeds: [[UInt8]] {
@@ -37,7 +25,7 @@ struct FuzzTests {
 
     @Test("random byte strings and JSON-ish token soups")
     func randomBytes() {
-        var rng = SeededGenerator(state: 0x5C_0011)
+        var rng = SeededRandom(seed: 0x5C_0011)
         let tokens = ["{", "}", "[", "]", ":", ",", "\"", "\\", "\\u", "d83d", "\\ude00", "-", "0", "1e999", "1.5", "e", "true",
                       "null", "\"type\"", "\"input\"", "\"kind\"", "\"id\"", " ", "\u{0}", "é", "\u{FF}"]
         for i in 0..<300 {
@@ -53,7 +41,7 @@ struct FuzzTests {
 
     @Test("valid messages mutated: bytes flipped, inserted, deleted, truncated")
     func mutatedMessages() {
-        var rng = SeededGenerator(state: 42)
+        var rng = SeededRandom(seed: 42)
         let seeds = Self.seeds
         var accepted = 0
         for i in 0..<600 {

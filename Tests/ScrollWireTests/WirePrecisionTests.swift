@@ -76,7 +76,7 @@ struct WirePrecisionTests {
 
     @Test("many random values: the digits are the shortest spelling of the rounded double, and rounding is idempotent")
     func randomValues() {
-        var rng = SeededGenerator(state: 0x0DD_C0FFEE)
+        var rng = SeededRandom(seed: 0x0DD_C0FFEE)
         for precision in [WirePrecision.points, .fraction, .milliseconds] {
             let scale = precision.decimals == 2 ? 100.0 : 1000.0
             // Up to just under where rounding stops (|x · scale| < 1e15).
@@ -109,7 +109,7 @@ struct WirePrecisionTests {
 
     @Test("a random frame decodes to exactly its rounded form, and re-encodes to the same bytes")
     func randomFrames() throws {
-        var rng = SeededGenerator(state: 0xF4A3E)
+        var rng = SeededRandom(seed: 0xF4A3E)
         func coordinate() -> Double { Double.random(in: -5000...5000, using: &rng) }
         func unit() -> Double { Double.random(in: 0...1, using: &rng) }
         func row(_ id: Int) -> VisibleRow {
