@@ -115,15 +115,17 @@ def test_every_room_is_measured_on_two_threads(server, tmp_path):
     room per thread, a thread whose frames were lost would halve the frames per connection."""
     report_path = tmp_path / "load.json"
     result = run_load("--url", server.url, "--rooms", "2", "--viewers", "2", "--drivers", "1",
-                      "--script", "drag", "--duration", "3", "--json", str(report_path),
+                      "--script", "keys", "--duration", "3", "--json", str(report_path),
                       "--room-prefix", "split", "--threads", "2")
     assert result.returncode == 0, result.stderr
     report = json.loads(report_path.read_text())
     assert report["threads"] == 2 and report["peakConnected"] == 6
-    # A room's frame clock runs at 60 Hz, so one room delivers at most 60 frames/s to each of
-    # its 3 connections. Both rooms move nearly all the time (about 2 × 0.9 of that here), so
-    # frames from a single thread's room cannot pass the bar below.
-    one_room = 60 * 3 * report["measuredSeconds"]
+    # A room animates at 60 frames/s and adds at most one frame per input, to each of its 3
+    # connections. Keys are a few inputs a second and each animates the room for a while, so
+    # both rooms together deliver about twice what one room can (1.9x measured); frames from a
+    # single thread's room cannot pass the bar below. (Not `drag`: its input every 8-16 ms
+    # gives frames at up to 120/s, which would make the bar loose.)
+    one_room = 3 * (60 * report["measuredSeconds"] + report["inputsSent"])
     assert report["framesReceived"] > 1.2 * one_room, report
 
 
