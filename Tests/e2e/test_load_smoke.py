@@ -1,8 +1,8 @@
 """scrollcast-load against the real server: a short run measures something sensible, and a
 missing or refusing server ends the run with a non-zero exit and a clear message.
 
-Binaries: $SCROLLCAST_LOAD_BIN (default .build/debug/scrollcast-load) and $SCROLLCAST_BIN
-(default .build/debug/scrollcast).
+Binaries: $SCROLLCAST_LOAD_BIN (default .build/debug/scrollcast-load) and, for the server as in
+every e2e test, $SCROLLCAST_BIN (conftest's `server_factory`).
 """
 
 from __future__ import annotations
@@ -12,13 +12,11 @@ import os
 import re
 import socket
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-LISTENING = re.compile(r"listening on http://([^\s:/]+):(\d+)")
 
 
 def _binary(variable: str, default: str) -> str:
@@ -28,40 +26,9 @@ def _binary(variable: str, default: str) -> str:
     return path
 
 
-class Server:
-    """The real server on a free port; its first stdout line names the port."""
-
-    def __init__(self, *extra: str):
-        binary = _binary("SCROLLCAST_BIN", "scrollcast")
-        self.proc = subprocess.Popen(
-            [binary, "--host", "127.0.0.1", "--port", "0", "--public", str(REPO / "Public"), *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.proc.stdout.readline()
-        match = LISTENING.search(line)
-        if not match:
-            self.stop()
-            raise RuntimeError(f"scrollcast did not start: {line!r}")
-        self.port = int(match.group(2))
-        threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-
-
 @pytest.fixture()
-def server():
-    running = Server()
-    yield running
-    running.stop()
+def server(server_factory):
+    return server_factory()
 
 
 def run_load(*args: str, timeout: float = 90) -> subprocess.CompletedProcess:
@@ -78,7 +45,7 @@ def _default_threads(rooms: int) -> int:
 def test_short_run_measures_frames_and_ordered_latency(server, tmp_path, threads):
     report_path = tmp_path / "load.json"
     thread_args = () if threads is None else ("--threads", threads)
-    result = run_load("--url", server.url, "--rooms", "2", "--viewers", "3", "--drivers", "1",
+    result = run_load("--url", server.ws_url, "--rooms", "2", "--viewers", "3", "--drivers", "1",
                       "--script", "fling", "--duration", "3", "--json", str(report_path),
                       "--room-prefix", f"smoke{threads or 'd'}", *thread_args)
     assert result.returncode == 0, result.stderr
@@ -114,7 +81,7 @@ def test_every_room_is_measured_on_two_threads(server, tmp_path):
     """Rooms are split between the threads; each thread's viewers count their frames. With one
     room per thread, a thread whose frames were lost would halve the frames per connection."""
     report_path = tmp_path / "load.json"
-    result = run_load("--url", server.url, "--rooms", "2", "--viewers", "2", "--drivers", "1",
+    result = run_load("--url", server.ws_url, "--rooms", "2", "--viewers", "2", "--drivers", "1",
                       "--script", "keys", "--duration", "3", "--json", str(report_path),
                       "--room-prefix", "split", "--threads", "2")
     assert result.returncode == 0, result.stderr
@@ -142,13 +109,10 @@ def test_no_server_exits_non_zero_with_clear_message():
 
 
 @pytest.mark.parametrize("rooms,threads", [("1", "1"), ("2", "2")], ids=["1-thread", "2-threads"])
-def test_full_server_counts_failures_and_exits_non_zero(rooms, threads):
-    full = Server("--max-viewers", "2")
-    try:
-        result = run_load("--url", full.url, "--rooms", rooms, "--viewers", "4", "--drivers", "1",
-                          "--duration", "1", "--threads", threads, timeout=60)
-    finally:
-        full.stop()
+def test_full_server_counts_failures_and_exits_non_zero(server_factory, rooms, threads):
+    full = server_factory("--max-viewers", "2")
+    result = run_load("--url", full.ws_url, "--rooms", rooms, "--viewers", "4", "--drivers", "1",
+                      "--duration", "1", "--threads", threads, timeout=60)
     assert result.returncode != 0
     assert "connections failed" in result.stderr, result.stderr
     # The server's close code and reason reach the user (the client parses close frames itself,
