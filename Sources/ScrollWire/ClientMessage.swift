@@ -18,13 +18,14 @@ public struct JoinRequest: Sendable, Equatable {
     public var driverKey: String?
     /// When this join creates the room: only holders of its driver key may drive.
     public var lock: Bool
-    /// When this join creates the room: the scene it starts with (nil: `ScenePreset.default`).
-    /// Joining an existing room gets that room's scene whatever this says.
-    public var scene: ScenePreset?
+    /// When this join creates the room: the name of the scene it starts with (nil: the server's
+    /// default). The server's scene catalogue decides which names exist; joining an existing
+    /// room gets that room's scene whatever this says.
+    public var scene: String?
 
     /// Creates a join request.
     public init(room: String, client: String? = nil, driverKey: String? = nil, lock: Bool = false,
-                scene: ScenePreset? = nil) {
+                scene: String? = nil) {
         self.room = room; self.client = client; self.driverKey = driverKey; self.lock = lock
         self.scene = scene
     }

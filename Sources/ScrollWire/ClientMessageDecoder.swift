@@ -40,7 +40,10 @@ public enum ClientMessageDecoder {
             throw WireError("field 'driverKey' must be 1–\(ScrollWire.maxDriverKeyLength) characters of printable ASCII without spaces")
         }
         let lock = try r.optionalBool("lock") ?? false
-        let scene = r.has("scene") ? try r.choice("scene", ScenePreset.allCases) : nil
+        let scene = try r.optionalString("scene")
+        if let scene, scene.unicodeScalars.count > ScrollWire.maxSceneNameLength {
+            throw WireError("field 'scene' must be at most \(ScrollWire.maxSceneNameLength) characters")
+        }
         return JoinRequest(room: room, client: client, driverKey: driverKey, lock: lock, scene: scene)
     }
 
@@ -99,12 +102,12 @@ enum MessageBytes {
         let count = utf8.count
         guard count <= limit else {
             throw WireError("message is \(count) bytes; the limit is \(limit)",
-                            closeCode: CloseCode.messageTooBig)
+                            kind: .tooBig)
         }
         let bytes = Array(utf8)
         // The standard library's validator is much faster than decoding scalar by scalar.
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw WireError("message is not valid UTF-8", closeCode: CloseCode.invalidPayload)
+            throw WireError("message is not valid UTF-8", kind: .invalidUTF8)
         }
         return bytes
     }

@@ -12,7 +12,7 @@ public enum ClientMessageEncoder {
         if let client = request.client { w.key("client"); w.string(client) }
         if let key = request.driverKey { w.key("driverKey"); w.string(key) }
         if request.lock { w.key("lock"); w.bool(true) }
-        if let scene = request.scene { w.key("scene"); w.string(scene.rawValue) }
+        if let scene = request.scene { w.key("scene"); w.string(scene) }
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self)
     }

@@ -1,12 +1,16 @@
 /// The Scrollcast wire protocol, version 1 (subprotocol `scrollcast.v1`): names, version and
 /// every limit a message is checked against. docs/protocol.md is the contract these follow.
 public enum ScrollWire {
-    /// The WebSocket subprotocol name clients must ask for.
+    /// The WebSocket subprotocol name of version 1; clients offer it in `Sec-WebSocket-Protocol`.
     public static let subprotocol = "scrollcast.v1"
+    /// Every subprotocol a server speaks, preferred first. The transport is configured from this
+    /// list, so a second version is added here and nowhere else.
+    public static let subprotocols = [subprotocol]
     /// The protocol version, sent as `protocol` in every `snapshot`.
     public static let version = 1
 
-    /// Largest message, in bytes, a client may send (16 KiB). Larger ones close with 1009.
+    /// Largest message, in bytes, a client may send (16 KiB). Larger ones close with 1009. The
+    /// server hands this to the transport, which enforces it while reassembling fragments.
     public static let maxMessageBytes = 16 * 1024
     /// Largest server message `ServerMessageDecoder` accepts (4 MiB). Server messages are not
     /// bound by `maxMessageBytes`: a snapshot lists every row id and can exceed 16 KiB.
@@ -14,6 +18,13 @@ public enum ScrollWire {
     /// Deepest nesting of JSON objects/arrays a client message may have. Real messages are flat;
     /// the bound keeps the parser's recursion (and so its stack) small on hostile input.
     public static let maxNestingDepth = 16
+
+    /// Scene names in `join.scene`: at most this many characters (the server's catalogue decides
+    /// which names exist).
+    public static let maxSceneNameLength = 64
+    /// The `sceneName` a decoder assumes when a snapshot has none: servers from before scenes
+    /// could be chosen only ever showed the demo.
+    public static let sceneNameWhenAbsent = "demo"
 
     /// Room names: 1…`maxRoomNameLength` characters, each in `roomNameCharacters`.
     public static let maxRoomNameLength = 64
@@ -61,26 +72,4 @@ public enum ScrollWire {
         guard !utf8.isEmpty, utf8.count <= maxDriverKeyLength else { return false }
         return utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
-}
-
-/// WebSocket close codes the protocol uses (RFC 6455 §7.4.1).
-public enum CloseCode {
-    /// Normal close.
-    public static let normal: UInt16 = 1000
-    /// Server shutting down.
-    public static let goingAway: UInt16 = 1001
-    /// WebSocket protocol error.
-    public static let protocolError: UInt16 = 1002
-    /// A binary message (the protocol is text only).
-    public static let unsupportedData: UInt16 = 1003
-    /// A text message that is not valid UTF-8.
-    public static let invalidPayload: UInt16 = 1007
-    /// Malformed message, unknown type, missing or invalid field, no `join`, rate limit.
-    public static let policyViolation: UInt16 = 1008
-    /// A message over `ScrollWire.maxMessageBytes`.
-    public static let messageTooBig: UInt16 = 1009
-    /// The server failed.
-    public static let internalError: UInt16 = 1011
-    /// Server full (`--max-viewers` or `--max-rooms`).
-    public static let tryAgainLater: UInt16 = 1013
 }

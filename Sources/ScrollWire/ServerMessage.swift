@@ -32,7 +32,7 @@ public struct Snapshot: Sendable, Equatable {
     public var frameSentAt: Double
     /// The room's driver key: only for the viewer whose join created a locked room.
     public var driverKey: String?
-    /// Wire name of the scene preset the room was created with (`sceneName`, e.g. "seed-table").
+    /// Catalogue name of the scene the room was created with (`sceneName`, e.g. "seed-table").
     public var sceneName: String
     /// Whether the room is locked: only holders of its driver key may drive.
     public var locked: Bool
@@ -40,7 +40,7 @@ public struct Snapshot: Sendable, Equatable {
     /// Creates a snapshot.
     public init(room: String, viewer: String, viewers: Int, driver: String?, configuration: SceneConfiguration,
                 sections: [TableSection], frame: EffectFrame, frameInput: AppliedInput?, frameSentAt: Double,
-                driverKey: String? = nil, sceneName: String = ScenePreset.default.rawValue, locked: Bool = false) {
+                driverKey: String? = nil, sceneName: String, locked: Bool = false) {
         self.room = room; self.viewer = viewer; self.viewers = viewers; self.driver = driver
         self.configuration = configuration; self.sections = sections; self.frame = frame
         self.frameInput = frameInput; self.frameSentAt = frameSentAt; self.driverKey = driverKey
@@ -142,8 +142,8 @@ public struct SnapshotMessage: Sendable, Equatable {
     public var viewers: Int
     /// Who holds the room, if anyone.
     public var driver: String?
-    /// Wire name of the room's scene preset (`sceneName`; kept as text so newer names still
-    /// decode; see `scenePreset`).
+    /// Catalogue name of the room's scene (`sceneName`; `ScrollWire.sceneNameWhenAbsent` when a
+    /// snapshot has none).
     public var sceneName: String
     /// The scene.
     public var scene: SceneDescription
@@ -154,12 +154,9 @@ public struct SnapshotMessage: Sendable, Equatable {
     /// Whether the room is locked (only key holders may drive).
     public var locked: Bool
 
-    /// The scene preset by name, or nil for a name this version does not know.
-    public var scenePreset: ScenePreset? { ScenePreset(rawValue: sceneName) }
-
     /// Creates a snapshot message.
     public init(protocolVersion: Int, room: String, viewer: String, viewers: Int, driver: String?,
-                sceneName: String = ScenePreset.default.rawValue,
+                sceneName: String = ScrollWire.sceneNameWhenAbsent,
                 scene: SceneDescription, frame: FrameMessage, driverKey: String?, locked: Bool = false) {
         self.protocolVersion = protocolVersion; self.room = room; self.viewer = viewer
         self.viewers = viewers; self.driver = driver; self.sceneName = sceneName; self.scene = scene

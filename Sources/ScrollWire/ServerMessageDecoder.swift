@@ -115,7 +115,7 @@ public enum ServerMessageDecoder {
         return SnapshotMessage(
             protocolVersion: try r.int("protocol"), room: try r.string("room"), viewer: try r.string("viewer"),
             viewers: try r.int("viewers"), driver: try r.optionalString("driver"),
-            sceneName: try r.optionalString("sceneName") ?? ScenePreset.default.rawValue, scene: scene,
+            sceneName: try r.optionalString("sceneName") ?? ScrollWire.sceneNameWhenAbsent, scene: scene,
             frame: try frame(r.object("frame")), driverKey: try r.optionalString("driverKey"),
             locked: try r.optionalBool("locked") ?? false)
     }

@@ -1,17 +1,44 @@
-/// Why a message was refused: a human-readable reason naming the field, and the close code
-/// to use when closing the connection over it.
+/// Why a message was refused: what kind of fault it was, and a human-readable reason naming the
+/// field. The kind decides the close code, so every layer that closes over a `WireError` closes
+/// with the same code for the same fault.
 public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kinds of fault a message can have, each with its own close code.
+    public enum Kind: Sendable, Hashable, CaseIterable {
+        /// Malformed JSON, unknown type, missing or invalid field, a message out of turn.
+        case invalidMessage
+        /// Larger than `ScrollWire.maxMessageBytes`.
+        case tooBig
+        /// Text that is not valid UTF-8.
+        case invalidUTF8
+        /// A binary message where the protocol version expects text.
+        case binaryNotAccepted
+
+        /// The close code that goes with this kind of fault.
+        public var closeCode: CloseCode {
+            switch self {
+            case .invalidMessage: return .policyViolation
+            case .tooBig: return .messageTooBig
+            case .invalidUTF8: return .invalidPayload
+            case .binaryNotAccepted: return .unsupportedData
+            }
+        }
+    }
+
     /// What was wrong, e.g. "field 'x' must be a finite number". Safe to send to the client
     /// in an `error` message.
     public var message: String
-    /// The WebSocket close code that goes with it (1008 malformed, 1009 too big, 1007 bad UTF-8).
-    public var closeCode: UInt16
+    /// What kind of fault it was.
+    public var kind: Kind
 
-    /// Creates an error; the close code defaults to 1008 (policy violation).
-    public init(_ message: String, closeCode: UInt16 = CloseCode.policyViolation) {
+    /// Creates an error; most faults are invalid messages (close 1008).
+    public init(_ message: String, kind: Kind = .invalidMessage) {
         self.message = message
-        self.closeCode = closeCode
+        self.kind = kind
     }
+
+    /// The WebSocket close code that goes with it (1008 invalid, 1009 too big, 1007 bad UTF-8,
+    /// 1003 binary).
+    public var closeCode: CloseCode { kind.closeCode }
 
     /// The message followed by the close code, for logs.
     public var description: String { "\(message) (close \(closeCode))" }

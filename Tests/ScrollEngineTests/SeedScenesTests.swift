@@ -1,20 +1,17 @@
 import Testing
 @testable import ScrollEngine
 
-@Suite("Scene presets")
+@Suite("Scene builders")
 struct SeedScenesTests {
-    @Test("wire names are fixed and each preset builds a deterministic scene")
-    func namesAndDeterminism() {
-        #expect(ScenePreset.allCases.map(\.rawValue) == ["demo", "seed-table"])
-        #expect(ScenePreset.namesList == "demo, seed-table")
-        #expect(ScenePreset.default == .demo)
-        #expect(ScenePreset.demo.configuration() == DemoScene.configuration())
-        for preset in ScenePreset.allCases { #expect(preset.configuration() == preset.configuration()) }
+    @Test("each scene builder builds the same scene every time")
+    func buildersAreDeterministic() {
+        #expect(DemoScene.configuration() == DemoScene.configuration())
+        #expect(SeedTableScene.configuration() == SeedTableScene.configuration())
     }
 
     @Test("scroll-to-row-near-edges.txt: the DemoTable is one section of 20 44 pt rows 'Option n', row 19 checked")
     func seedTableMatchesTheSeed() throws {
-        let configuration = ScenePreset.seedTable.configuration()
+        let configuration = SeedTableScene.configuration()
         #expect(configuration.sections.count == 1)
         let rows = try #require(configuration.sections.first).rows
         #expect(rows.map(\.title) == (0..<20).map { "Option \($0)" })
@@ -31,7 +28,7 @@ struct SeedScenesTests {
     @Test("scroll-to-row-near-edges.txt: rows 0, 10 and 19 at middle end entirely visible, animated or not",
           arguments: [0, 10, 19], [false, true])
     func seedTableScrollToRowMiddle(row: Int, animated: Bool) throws {
-        var scene = ScrollScene(configuration: ScenePreset.seedTable.configuration())
+        var scene = ScrollScene(configuration: SeedTableScene.configuration())
         _ = try scene.apply(InputEvent(id: 1, time: 0, kind: .scrollToRow(IndexPath(section: 0, row: row),
                                                                            position: .middle, animated: animated)))
         var time = 0.0

@@ -15,11 +15,11 @@ struct ClientMessageTests {
         #expect(ClientMessageEncoder.join(JoinRequest(room: "demo")) == #"{"type":"join","room":"demo"}"#)
     }
 
-    @Test("join names its scene by wire name; absent or null means none", arguments: ScenePreset.allCases)
-    func joinScene(preset: ScenePreset) throws {
-        let request = JoinRequest(room: "r", scene: preset)
+    @Test("join names its scene by name; absent or null means none", arguments: ["demo", "seed-table", "tomorrow"])
+    func joinScene(name: String) throws {
+        let request = JoinRequest(room: "r", scene: name)
         let text = ClientMessageEncoder.join(request)
-        #expect(text == #"{"type":"join","room":"r","scene":"\#(preset.rawValue)"}"#)
+        #expect(text == #"{"type":"join","room":"r","scene":"\#(name)"}"#)
         #expect(try ClientMessageDecoder.decode(text) == .join(request))
         #expect(try ClientMessageDecoder.decode(#"{"type":"join","room":"r","scene":null}"#) == .join(JoinRequest(room: "r")))
         #expect(try ClientMessageDecoder.decode(#"{"type":"join","room":"r"}"#) == .join(JoinRequest(room: "r", scene: nil)))
@@ -99,9 +99,7 @@ struct ClientMessageTests {
         ("{\"type\":\"join\",\"room\":\"demo\",\"client\":\"a\\nb\"}", "field 'client' must not contain control characters"),
         ("{\"type\":\"join\",\"room\":\"demo\",\"driverKey\":\"has space\"}", "field 'driverKey' must be 1–128 characters of printable ASCII without spaces"),
         ("{\"type\":\"join\",\"room\":\"demo\",\"driverKey\":\"\"}", "field 'driverKey' must be 1–128 characters of printable ASCII without spaces"),
-        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"seed\"}", "field 'scene' must be one of demo, seed-table; got 'seed'"),
-        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"Demo\"}", "field 'scene' must be one of demo, seed-table; got 'Demo'"),
-        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"\"}", "field 'scene' must be one of demo, seed-table; got ''"),
+        ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":\"\(String(repeating: "s", count: 65))\"}", "field 'scene' must be at most 64 characters"),
         ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":1}", "field 'scene' must be a string"),
         ("{\"type\":\"join\",\"room\":\"demo\",\"scene\":[\"demo\"]}", "field 'scene' must be a string"),
         // input: id and t.
@@ -141,14 +139,14 @@ struct ClientMessageTests {
 
     @Test("malformed messages are refused with a message naming the problem and close 1008", arguments: invalid)
     func refusesMalformed(text: String, message: String) {
-        #expect(throws: WireError(message, closeCode: 1008)) { try ClientMessageDecoder.decode(text) }
+        #expect(throws: WireError(message, kind: .invalidMessage)) { try ClientMessageDecoder.decode(text) }
     }
 
     @Test("an over-size message is refused with 1009 before it is parsed")
     func refusesOversize() {
         let padding = String(repeating: " ", count: ScrollWire.maxMessageBytes)
         let text = #"{"type":"join","room":"demo"}"# + padding
-        #expect(throws: WireError("message is 16413 bytes; the limit is 16384", closeCode: 1009)) {
+        #expect(throws: WireError("message is 16413 bytes; the limit is 16384", kind: .tooBig)) {
             try ClientMessageDecoder.decode(text)
         }
         // Exactly at the limit is fine.
@@ -157,7 +155,7 @@ struct ClientMessageTests {
         // Even garbage is refused for size, not syntax.
         let garbage = [UInt8](repeating: 0xFF, count: ScrollWire.maxMessageBytes + 1)
         #expect((try? ClientMessageDecoder.decode(garbage)) == nil)
-        #expect(throws: WireError("message is 16385 bytes; the limit is 16384", closeCode: 1009)) {
+        #expect(throws: WireError("message is 16385 bytes; the limit is 16384", kind: .tooBig)) {
             try ClientMessageDecoder.decode(garbage)
         }
     }
@@ -165,11 +163,17 @@ struct ClientMessageTests {
     @Test("invalid UTF-8 is refused with 1007")
     func refusesInvalidUTF8() {
         let bytes: [UInt8] = Array(#"{"type":"join","room":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
-        #expect(throws: WireError("message is not valid UTF-8", closeCode: 1007)) { try ClientMessageDecoder.decode(bytes) }
+        #expect(throws: WireError("message is not valid UTF-8", kind: .invalidUTF8)) { try ClientMessageDecoder.decode(bytes) }
     }
 
     @Test("error descriptions carry the close code")
     func description() {
         #expect(WireError("missing field 'x'").description == "missing field 'x' (close 1008)")
+    }
+
+    @Test("each kind of fault closes with its own code", arguments: WireError.Kind.allCases)
+    func kindsMapToCloseCodes(kind: WireError.Kind) {
+        let expected: [WireError.Kind: UInt16] = [.invalidMessage: 1008, .tooBig: 1009, .invalidUTF8: 1007, .binaryNotAccepted: 1003]
+        #expect(WireError("x", kind: kind).closeCode.rawValue == expected[kind])
     }
 }
