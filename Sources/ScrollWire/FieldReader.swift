@@ -134,8 +134,7 @@ struct FieldReader {
     func choice<E: RawRepresentable>(_ field: String, _ options: [E]) throws(WireError) -> E where E.RawValue == String {
         let raw = try string(field)
         guard let value = E(rawValue: raw), options.contains(where: { $0.rawValue == raw }) else {
-            let names = options.map(\.rawValue).joined(separator: ", ")
-            throw WireError("field '\(name(field))' must be one of \(names); got '\(JSONParser.printable(raw))'")
+            throw WireError.notOneOf(field: name(field), options: options.map(\.rawValue), got: raw)
         }
         return value
     }

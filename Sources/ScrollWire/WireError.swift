@@ -40,6 +40,13 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 1003 binary).
     public var closeCode: CloseCode { kind.closeCode }
 
+    /// A field whose value is not one of `options`: "field 'scene' must be one of demo,
+    /// seed-table; got 'x'". Servers that check a field against their own list (the scene
+    /// catalogue) use it so the message reads as the decoder's own.
+    public static func notOneOf(field: String, options: [String], got value: String) -> WireError {
+        WireError("field '\(field)' must be one of \(options.joined(separator: ", ")); got '\(JSONParser.printable(value))'")
+    }
+
     /// The message followed by the close code, for logs.
     public var description: String { "\(message) (close \(closeCode))" }
 }

@@ -43,6 +43,20 @@ public struct DriverKey: Sendable, Hashable, CustomStringConvertible {
         return constantTimeEquals(Array(expected.utf8), Array(candidate.utf8))
     }
 
+    /// The digest a store keeps instead of the key: SHA-256 of the key's UTF-8, as 64 lowercase
+    /// hex digits. Keys are 256 random bits, so no salt is needed against guessing.
+    public static func digest(of key: String) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(SHA256.hash(Array(key.utf8)).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
+    }
+
+    /// Whether `candidate` hashes to `expectedDigest` (a room's stored lock), in constant time;
+    /// false if either is nil.
+    public static func matches(digest expectedDigest: String?, candidate: String?) -> Bool {
+        guard let expectedDigest, let candidate else { return false }
+        return constantTimeEquals(Array(expectedDigest.utf8), Array(digest(of: candidate).utf8))
+    }
+
     /// Byte-wise comparison whose running time depends only on the lengths.
     public static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         var difference: UInt8 = a.count == b.count ? 0 : 1

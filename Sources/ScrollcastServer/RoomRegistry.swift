@@ -1,51 +1,83 @@
 import ScrollEngine
 
-/// The live rooms by name: creates a room on first join, keeps an empty one for a grace
-/// period, and ticks the rooms that animate.
+/// The live rooms by name: makes a room on its first join (restoring it from the store when the
+/// store has it), keeps an empty one for a grace period, and ticks the rooms that animate.
 public final class RoomRegistry {
     private let limits: ServerLimits
-    private let clock: RoomClock
-    private let wallClock: WallClock
-    private let metrics: ServerMetrics
-    private let makeConfiguration: () -> SceneConfiguration
+    private let services: RoomServices
     private var rooms: [String: Room] = [:]
 
-    /// A registry making rooms with `makeConfiguration()` (the demo scene, in the server).
-    public init(limits: ServerLimits, clock: RoomClock, wallClock: @escaping WallClock,
-                metrics: ServerMetrics, makeConfiguration: @escaping () -> SceneConfiguration) {
+    /// A registry making rooms from `services`.
+    public init(limits: ServerLimits, services: RoomServices) {
         self.limits = limits
-        self.clock = clock
-        self.wallClock = wallClock
-        self.metrics = metrics
-        self.makeConfiguration = makeConfiguration
+        self.services = services
     }
 
     /// Why a room could not be joined.
     public enum JoinFailure: Error, Sendable, Hashable {
         /// Creating the room would exceed `maxRooms`.
         case tooManyRooms(limit: Int)
+        /// The catalogue has no scene of that name.
+        case unknownScene(String)
+        /// Another node runs the room.
+        case ownedElsewhere(room: String)
+        /// The store could not say whether the room existed before.
+        case storeUnavailable(String)
+    }
+
+    /// How `roomForJoin` found the room.
+    public enum Origin: Sendable, Hashable {
+        /// It was live.
+        case live
+        /// This join made it.
+        case created
+        /// This join brought it back from the store.
+        case restored
     }
 
     /// Number of live rooms.
     public var count: Int { rooms.count }
 
+    /// The scenes rooms are made with.
+    public var scenes: SceneCatalogue { services.scenes }
+
     /// The room called `name`, if it lives.
     public func room(named name: String) -> Room? { rooms[name] }
 
-    /// The room called `name`, created (locked with `lockKey` if given, showing `scene`) when it
-    /// does not exist; an existing room keeps its own scene. `created` says whether this call
-    /// created it. The `demo` preset is `makeConfiguration()` (the server's default scene); the
-    /// others are the engine's `ScenePreset.configuration()`.
+    /// The room called `name`: the live one; else the stored one, restored with its scene, row
+    /// order and lock; else a new one showing scene `sceneName` (the catalogue's default when
+    /// nil), locked with `lockKey` if given. A live or restored room keeps its own scene and lock
+    /// whatever the join asks.
     public func roomForJoin(named name: String, lockKey: String?,
-                            scene: ScenePreset = .default) throws(JoinFailure) -> (room: Room, created: Bool) {
-        if let room = rooms[name] { return (room, false) }
+                            sceneName: String? = nil) throws(JoinFailure) -> (room: Room, origin: Origin) {
+        // A name the catalogue lacks is an error even for a live room: the client asked for
+        // something that does not exist, whichever room it joins.
+        let requestedScene = sceneName ?? services.scenes.defaultName
+        guard services.scenes.contains(requestedScene) else { throw .unknownScene(requestedScene) }
+        if let room = rooms[name] { return (room, .live) }
         guard rooms.count < limits.maxRooms else { throw .tooManyRooms(limit: limits.maxRooms) }
-        let configuration = scene == .demo ? makeConfiguration() : scene.configuration()
-        let room = Room(name: name, configuration: configuration, driverKey: lockKey, preset: scene,
-                        framePeriod: limits.tickMilliseconds, clock: clock, wallClock: wallClock, metrics: metrics)
+        let stored: StoredRoom?
+        do {
+            stored = try services.store.loadRoom(named: name)
+        } catch {
+            throw .storeUnavailable(error.message)
+        }
+        guard let lease = services.ownership.acquire(room: name) else { throw .ownedElsewhere(room: name) }
+        let room: Room
+        let origin: Origin
+        if let stored, let restored = restore(stored, lease: lease) {
+            (room, origin) = (restored, .restored)
+        } else {
+            let settings = RoomSettings(name: name, sceneName: requestedScene,
+                                        driverKeyDigest: lockKey.map(DriverKey.digest(of:)))
+            services.store.roomCreated(settings)
+            // The catalogue was checked above.
+            let configuration = services.scenes.configuration(named: requestedScene)!
+            (room, origin) = (makeRoom(settings, configuration: configuration, rowMoveVersion: 0, lease: lease), .created)
+        }
         rooms[name] = room
-        metrics.rooms.record(rooms.count)
-        return (room, true)
+        services.metrics.rooms.record(rooms.count)
+        return (room, origin)
     }
 
     /// The earliest time (on the room clock's own scale, ms) at which some room wants `tick()`,
@@ -70,7 +102,32 @@ public final class RoomRegistry {
             return room.now - since >= limits.roomGraceMilliseconds
         }
         guard !expired.isEmpty else { return }
-        for room in expired { rooms[room.name] = nil }
-        metrics.rooms.record(rooms.count)
+        for room in expired {
+            rooms[room.name] = nil
+            room.close()
+            services.store.roomEvicted(named: room.name)
+            services.ownership.release(room.lease)
+        }
+        services.metrics.rooms.record(rooms.count)
+    }
+
+    // MARK: -
+
+    /// A room from the store; nil when its scene or row order no longer fits the catalogue (then
+    /// the room starts afresh rather than showing a wrong table).
+    private func restore(_ stored: StoredRoom, lease: RoomLease) -> Room? {
+        guard var configuration = services.scenes.configuration(named: stored.settings.sceneName) else { return nil }
+        if !stored.rowOrder.isEmpty {
+            guard let reordered = configuration.reorderingRows(stored.rowOrder) else { return nil }
+            configuration = reordered
+        }
+        return makeRoom(stored.settings, configuration: configuration, rowMoveVersion: stored.rowMoveVersion, lease: lease)
+    }
+
+    private func makeRoom(_ settings: RoomSettings, configuration: SceneConfiguration, rowMoveVersion: Int,
+                          lease: RoomLease) -> Room {
+        Room(name: settings.name, sceneName: settings.sceneName, configuration: configuration,
+             driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion, lease: lease,
+             framePeriod: limits.tickMilliseconds, services: services)
     }
 }

@@ -18,6 +18,8 @@ public final class ServerMetrics: @unchecked Sendable {
     let refusedInputs: Metrics.Counter
     /// Payload bytes handed to connections.
     let bytesOut: Metrics.Counter
+    /// Row moves a room store failed to make durable (and so were not announced).
+    let storeFailures: Metrics.Counter
     /// Time to encode one room frame (once per room frame, shared by its viewers).
     let frameEncodeTime: Metrics.Timer
 
@@ -37,6 +39,8 @@ public final class ServerMetrics: @unchecked Sendable {
         public static let refusedInputs = "scrollcast_refused_inputs_total"
         /// Counter of payload bytes sent.
         public static let bytesOut = "scrollcast_bytes_out_total"
+        /// Counter of room store writes that failed.
+        public static let storeFailures = "scrollcast_store_failures_total"
         /// Histogram of frame encode time, seconds.
         public static let frameEncodeTime = "scrollcast_frame_encode_seconds"
     }
@@ -50,6 +54,7 @@ public final class ServerMetrics: @unchecked Sendable {
         inputs = Metrics.Counter(label: Name.inputs, factory: factory)
         refusedInputs = Metrics.Counter(label: Name.refusedInputs, factory: factory)
         bytesOut = Metrics.Counter(label: Name.bytesOut, factory: factory)
+        storeFailures = Metrics.Counter(label: Name.storeFailures, factory: factory)
         frameEncodeTime = Metrics.Timer(label: Name.frameEncodeTime, factory: factory)
     }
 

@@ -1,50 +1,46 @@
 import Logging
 import ScrollEngine
 import ScrollWire
-import WebSockets
 
-/// Everything between a connection and its room, without the network: the join handshake and
-/// its deadline, message decoding and protocol errors, the viewer and room limits and the input
-/// rate limit. The WebSocket delegate forwards its events here; tests drive it with fake sinks.
+/// Everything between a viewer's connection and its room, without the network: the join
+/// handshake and its deadline, message decoding and protocol errors, the viewer and room limits
+/// and the input rate limit. A transport adapter forwards its events here; tests drive it with
+/// in-memory sinks.
 public final class ViewerHub {
     private let limits: ServerLimits
     private let clock: RoomClock
     private let metrics: ServerMetrics
     private let logger: Logger
-    /// The rooms.
-    public let registry: RoomRegistry
-    private var connections: [ConnectionID: Connection] = [:]
+    private let registry: RoomRegistry
+    private var connections: [ViewerID: Connection] = [:]
     private var nextViewerNumber = 1
 
     struct Connection {
         let sink: ViewerSink
         let openedAt: Double
-        var viewerID: String?
+        var viewerName: String?
         var room: Room?
         var rateLimiter: InputRateLimiter
         var closing = false
     }
 
-    /// A hub with its own room registry.
-    public init(limits: ServerLimits, clock: RoomClock, wallClock: @escaping WallClock,
-                metrics: ServerMetrics, logger: Logger,
-                makeConfiguration: @escaping () -> SceneConfiguration) {
+    /// A hub joining viewers to the rooms of `registry`.
+    public init(limits: ServerLimits, registry: RoomRegistry, clock: RoomClock, metrics: ServerMetrics, logger: Logger) {
         self.limits = limits
+        self.registry = registry
         self.clock = clock
         self.metrics = metrics
         self.logger = logger
-        self.registry = RoomRegistry(limits: limits, clock: clock, wallClock: wallClock,
-                                     metrics: metrics, makeConfiguration: makeConfiguration)
     }
 
     /// Open connections (joined or not).
     public var connectionCount: Int { connections.count }
 
     /// A connection opened. Past `maxViewers` it is closed at once with 1013.
-    public func open(_ id: ConnectionID, sink: ViewerSink) {
+    public func open(_ id: ViewerID, sink: ViewerSink) {
         guard connections.count < limits.maxViewers else {
             logger.notice("refusing connection: server full", metadata: ["connection": "\(id)"])
-            sink.close(code: .tryAgainLater, reason: "server full: \(limits.maxViewers) viewers")
+            sink.close(CloseReason(.tryAgainLater, "server full: \(limits.maxViewers) viewers"))
             return
         }
         let now = clock.nowMilliseconds()
@@ -55,29 +51,21 @@ public final class ViewerHub {
     }
 
     /// A connection is gone; its viewer leaves its room.
-    public func closed(_ id: ConnectionID) {
+    public func closed(_ id: ViewerID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         metrics.viewers.record(connections.count)
-        if let room = connection.room, let viewer = connection.viewerID {
+        if let room = connection.room, let viewer = connection.viewerName {
             room.leave(viewer: viewer)
             logger.debug("viewer left", metadata: ["viewer": "\(viewer)", "room": "\(room.name)"])
         }
     }
 
-    /// A message arrived on a connection.
-    public func receive(_ message: InboundMessage, from id: ConnectionID) {
+    /// A text message arrived on a connection, as its UTF-8 bytes.
+    public func receiveText(_ utf8: some Collection<UInt8>, from id: ViewerID) {
         guard let connection = connections[id], !connection.closing else { return }
-        let bytes: [UInt8]
-        switch message {
-        case .binary:
-            return fail(id, WireError("binary messages are not part of scrollcast.v1; send JSON text",
-                                      closeCode: WebSockets.CloseCode.unsupportedData.rawValue))
-        case .text(let text):
-            bytes = Array(text.utf8)
-        }
         let decoded: ClientMessage
         do {
-            decoded = try ClientMessageDecoder.decode(bytes)
+            decoded = try ClientMessageDecoder.decode(utf8)
         } catch {
             return fail(id, error)
         }
@@ -87,61 +75,75 @@ public final class ViewerHub {
         }
     }
 
-    /// Closes connections that did not join in time and drops expired rooms; the server calls
-    /// it about once a second.
+    /// A binary message arrived on a connection: version 1 is text only.
+    public func receiveBinary(from id: ViewerID) {
+        guard let connection = connections[id], !connection.closing else { return }
+        fail(id, WireError("binary messages are not part of \(ScrollWire.subprotocol); send JSON text", kind: .binaryNotAccepted))
+    }
+
+    /// Closes connections that did not join in time and drops expired rooms; the server runs it
+    /// about once a second.
     public func housekeeping() {
         let now = clock.nowMilliseconds()
-        let late = connections.filter { $0.value.viewerID == nil && !$0.value.closing
+        let late = connections.filter { $0.value.viewerName == nil && !$0.value.closing
             && now - $0.value.openedAt >= limits.joinDeadlineMilliseconds }
         let seconds = Int(limits.joinDeadlineMilliseconds / 1000)
         for (id, _) in late {
-            close(id, code: .policyViolation, reason: "no join within \(seconds) s of connecting")
+            close(id, CloseReason(.policyViolation, "no join within \(seconds) s of connecting"))
         }
         registry.removeExpiredRooms()
     }
 
-    /// Closes every connection (server shutdown).
-    public func closeAll(code: WebSockets.CloseCode, reason: String) {
-        for id in Array(connections.keys) { close(id, code: code, reason: reason) }
-    }
-
     // MARK: -
 
-    private func join(_ id: ConnectionID, _ request: JoinRequest) {
+    private func join(_ id: ViewerID, _ request: JoinRequest) {
         guard let connection = connections[id] else { return }
-        guard connection.viewerID == nil else {
+        guard connection.viewerName == nil else {
             return fail(id, WireError("already joined room '\(connection.room?.name ?? "")'; one join per connection"))
         }
+        // The key is the server's, never the client's: a chosen one could be guessed or empty.
+        // It reaches the creator in its snapshot, to share.
+        let newKey = request.lock ? DriverKey.random().hex : nil
         let room: Room
-        let created: Bool
+        let origin: RoomRegistry.Origin
         do {
-            // The key is the server's, never the client's: a chosen one could be guessed or empty.
-            // It reaches the creator in its snapshot, to share.
-            let lockKey = request.lock ? DriverKey.random().hex : nil
-            (room, created) = try registry.roomForJoin(named: request.room, lockKey: lockKey,
-                                                       scene: request.scene ?? .default)
+            (room, origin) = try registry.roomForJoin(named: request.room, lockKey: newKey, sceneName: request.scene)
         } catch {
-            switch error {
-            case .tooManyRooms(let limit):
-                logger.notice("refusing join: too many rooms", metadata: ["room": "\(request.room)"])
-                return close(id, code: .tryAgainLater, reason: "server full: \(limit) rooms")
-            }
+            return refuseJoin(id, request, error)
         }
         let viewer = "v\(nextViewerNumber)"
         nextViewerNumber += 1
-        let canDrive = room.driverKey == nil || created
-            || DriverKey.matches(expected: room.driverKey, candidate: request.driverKey)
-        connections[id]?.viewerID = viewer
+        let createdHere = origin == .created
+        let holdsKey = DriverKey.matches(digest: room.driverKeyDigest, candidate: request.driverKey)
+        let canDrive = !room.isLocked || createdHere || holdsKey
+        let key = !room.isLocked ? nil : createdHere ? newKey : holdsKey ? request.driverKey : nil
+        connections[id]?.viewerName = viewer
         connections[id]?.room = room
-        room.join(viewer: viewer, sink: connection.sink, canDrive: canDrive)
+        room.join(viewer: viewer, sink: connection.sink, canDrive: canDrive, driverKey: key)
         logger.debug("viewer joined", metadata: [
-            "viewer": "\(viewer)", "room": "\(room.name)", "scene": "\(room.preset.rawValue)",
-            "client": "\(request.client ?? "-")"])
+            "viewer": "\(viewer)", "room": "\(room.name)", "scene": "\(room.sceneName)",
+            "origin": "\(origin)", "client": "\(request.client ?? "-")"])
     }
 
-    private func handle(_ input: InputMessage, from id: ConnectionID) {
+    private func refuseJoin(_ id: ViewerID, _ request: JoinRequest, _ failure: RoomRegistry.JoinFailure) {
+        switch failure {
+        case .unknownScene(let name):
+            fail(id, WireError.notOneOf(field: "scene", options: registry.scenes.entries.map(\.name), got: name))
+        case .tooManyRooms(let limit):
+            logger.notice("refusing join: too many rooms", metadata: ["room": "\(request.room)"])
+            close(id, CloseReason(.tryAgainLater, "server full: \(limit) rooms"))
+        case .ownedElsewhere(let room):
+            logger.notice("refusing join: room runs on another node", metadata: ["room": "\(room)"])
+            close(id, CloseReason(.tryAgainLater, "room '\(room)' is busy on another node; try again"))
+        case .storeUnavailable(let message):
+            logger.error("refusing join: room store unavailable", metadata: ["room": "\(request.room)", "error": "\(message)"])
+            close(id, CloseReason(.tryAgainLater, "room store unavailable; try again"))
+        }
+    }
+
+    private func handle(_ input: InputMessage, from id: ViewerID) {
         guard let connection = connections[id] else { return }
-        guard let room = connection.room, let viewer = connection.viewerID else {
+        guard let room = connection.room, let viewer = connection.viewerName else {
             return fail(id, WireError("send 'join' before any input"))
         }
         switch connections[id]?.rateLimiter.judge(now: clock.nowMilliseconds()) {
@@ -149,26 +151,26 @@ public final class ViewerHub {
             room.handle(input, from: viewer)
         case .refuse?:
             room.refuse(input.id, .rateLimited, "too many inputs: at most \(Int(limits.inputsPerSecond))/s, bursts of \(Int(limits.inputBurst))",
-                        to: connection.sink)
+                        to: viewer)
         case .disconnect?, nil:
             logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
-            close(id, code: .policyViolation, reason: "input rate limit exceeded")
+            close(id, CloseReason(.policyViolation, "input rate limit exceeded"))
         }
     }
 
     /// A protocol error: `error`, then close with the error's code.
-    private func fail(_ id: ConnectionID, _ error: WireError) {
+    private func fail(_ id: ViewerID, _ error: WireError) {
         guard let connection = connections[id] else { return }
         logger.debug("protocol error", metadata: ["connection": "\(id)", "error": "\(error.message)"])
-        let message = OutboundMessage(utf8: ServerMessageEncoder.error(message: error.message))
+        let message = OutgoingMessage(utf8: ServerMessageEncoder.error(message: error.message))
         connection.sink.sendReliable(message)
         metrics.bytesOut.increment(by: message.count)
-        close(id, code: WebSockets.CloseCode(rawValue: error.closeCode), reason: error.message)
+        close(id, CloseReason(error))
     }
 
-    private func close(_ id: ConnectionID, code: WebSockets.CloseCode, reason: String) {
+    private func close(_ id: ViewerID, _ reason: CloseReason) {
         guard let connection = connections[id], !connection.closing else { return }
         connections[id]?.closing = true
-        connection.sink.close(code: code, reason: reason.truncatedUTF8())
+        connection.sink.close(reason)
     }
 }

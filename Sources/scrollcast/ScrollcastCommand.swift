@@ -95,7 +95,7 @@ struct ScrollcastCommand: ParsableCommand {
         configuration.timeouts = ConnectionTimeouts(pingIntervalSeconds: pingInterval, httpRequestSeconds: httpTimeout)
 
         let server = ScrollcastServer(configuration: configuration, metricsFactory: factory, prometheus: registry,
-                                      logger: logger, makeConfiguration: DefaultScene.configuration)
+                                      logger: logger)
         // Before binding, so a signal that comes as soon as the port is announced is not lost.
         ShutdownSignals.install { signal in
             logger.info("shutting down", metadata: ["signal": "\(signal)"])

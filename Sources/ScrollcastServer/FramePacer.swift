@@ -1,0 +1,73 @@
+/// When a room's frames go out (docs/design.md, "Frame clock"). A value with no clock of its own:
+/// the room tells it the time, and it says whether a frame is due.
+///
+/// While the scene animates, a frame every `framePeriod`. After input, a frame at once unless one
+/// went out less than half a period ago; then it goes out half a period after that one. So input
+/// never waits more than half a period, frames are never closer than that, and a room exceeds its
+/// frame rate (up to twice it) only while input arrives faster than the display rate.
+public struct FramePacer: Sendable, Hashable {
+    /// Why a frame goes out.
+    public enum Reason: Sendable, Hashable {
+        /// Input changed the scene.
+        case input
+        /// The scene moves on its own (momentum, bounce, animation).
+        case animation
+    }
+
+    /// One frame at the room's frame rate, ms.
+    public let framePeriod: Double
+    /// Time of the last frame sent (−∞ before the first).
+    public private(set) var lastFrameTime: Double = -.infinity
+    /// When the next animation frame is due; advanced by whole periods so the average rate stays
+    /// at the frame rate even though timers fire a little late.
+    public private(set) var animationDue: Double = 0
+    /// An input changed the scene and its frame has not gone out yet.
+    public private(set) var inputFramePending = false
+
+    /// A pacer for frames `framePeriod` ms apart (at least 1 ms).
+    public init(framePeriod: Double) {
+        self.framePeriod = max(1, framePeriod)
+    }
+
+    /// Frames are never closer than this, ms: half a period.
+    public var minimumGap: Double { framePeriod / 2 }
+
+    /// One timer serves every room, and timers fire on a whole-ms grid: a tick this early still
+    /// counts as on time, so a frame due at 16.67 ms is not put off by a whole extra timer round
+    /// for 0.3 ms. At most an eighth of a period, so a high frame rate keeps its spacing.
+    public var timerSlack: Double { min(1, framePeriod / 8) }
+
+    /// Input changed the scene at `now`. Returns true when its frame may go out at once;
+    /// otherwise the frame waits for `nextDue`.
+    public mutating func inputArrived(at now: Double) -> Bool {
+        if now >= lastFrameTime + minimumGap { return true }
+        inputFramePending = true
+        return false
+    }
+
+    /// When the next frame is due, or nil when none is (no input waiting, scene at rest).
+    public func nextDue(isAnimating: Bool) -> Double? {
+        if inputFramePending { return lastFrameTime + minimumGap }
+        return isAnimating ? animationDue : nil
+    }
+
+    /// The frame due at `now` (a tick), or nil if none is due yet.
+    public func frameDue(at now: Double, isAnimating: Bool) -> Reason? {
+        let ready = now >= lastFrameTime + minimumGap - timerSlack
+        guard ready else { return nil }
+        if inputFramePending { return .input }
+        if isAnimating, now >= animationDue - timerSlack { return .animation }
+        return nil
+    }
+
+    /// A frame went out at `now` for `reason`.
+    public mutating func frameSent(at now: Double, for reason: Reason) {
+        // An animation frame keeps the period's grid (so late timers do not lower the average
+        // rate) unless the room fell a whole period behind; a frame for input restarts the grid
+        // from itself, so the next animation frame is a full period after it.
+        let keepsGrid = reason == .animation && now < animationDue + framePeriod
+        animationDue = keepsGrid ? animationDue + framePeriod : now + framePeriod
+        lastFrameTime = now
+        inputFramePending = false
+    }
+}

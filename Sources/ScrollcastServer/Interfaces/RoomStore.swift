@@ -1,0 +1,100 @@
+import ScrollEngine
+
+/// Where a room's durable state goes: its settings when it is made, every row move before it is
+/// announced, and a log of what it applied, so it can be restored (after a restart, or on
+/// another node) and replayed. `InMemoryRoomStore` keeps it for as long as the room lives; a
+/// durable store keeps it across restarts. Called only on the room thread; a store that writes
+/// elsewhere hands its completions back through the `RoomScheduler`.
+public protocol RoomStore: AnyObject {
+    /// What is stored of room `name`, to restore it on its first join; nil if nothing is.
+    func loadRoom(named name: String) throws(RoomStoreError) -> StoredRoom?
+    /// A room was created (not restored) with these settings.
+    func roomCreated(_ settings: RoomSettings)
+    /// Appends to the room's log. Must not block the room thread.
+    func append(_ entry: RoomLogEntry, toRoom room: String)
+    /// Makes a row move durable, then calls `completion` on the room thread. The room announces
+    /// the move only after a success, so no viewer sees a move that a crash undoes. Completions
+    /// come in the order the moves were committed.
+    func commitRowMove(_ move: RowMoveRecord, completion: @escaping (Result<Void, RoomStoreError>) -> Void)
+    /// The room left memory (it had no viewers for its grace period).
+    func roomEvicted(named name: String)
+}
+
+/// What a room is made with, fixed for its life.
+public struct RoomSettings: Sendable, Hashable {
+    /// The room's name.
+    public var name: String
+    /// The catalogue name of its scene.
+    public var sceneName: String
+    /// `DriverKey.digest` of the room's driver key when it is locked. The key itself is never
+    /// stored, so a leaked store does not hand out the right to drive.
+    public var driverKeyDigest: String?
+
+    /// Settings of a room.
+    public init(name: String, sceneName: String, driverKeyDigest: String?) {
+        self.name = name
+        self.sceneName = sceneName
+        self.driverKeyDigest = driverKeyDigest
+    }
+}
+
+/// What a store gives back to restore a room.
+public struct StoredRoom: Sendable, Hashable {
+    /// How the room was made.
+    public var settings: RoomSettings
+    /// Row ids of each section, in order, after the last durable move.
+    public var rowOrder: [[Int]]
+    /// How many moves the room has made (`rowMoved.version` of the last one).
+    public var rowMoveVersion: Int
+
+    /// A stored room.
+    public init(settings: RoomSettings, rowOrder: [[Int]], rowMoveVersion: Int) {
+        self.settings = settings
+        self.rowOrder = rowOrder
+        self.rowMoveVersion = rowMoveVersion
+    }
+}
+
+/// One row move, as the room applied it.
+public struct RowMoveRecord: Sendable, Hashable {
+    /// The room.
+    public var room: String
+    /// The moved row.
+    public var rowID: Int
+    /// Where it was and where it went.
+    public var from: IndexPath
+    /// Where it went.
+    public var to: IndexPath
+    /// The viewer that moved it.
+    public var viewer: String
+    /// The move's number in the room, from 1 (`rowMoved.version`).
+    public var version: Int
+    /// Row ids of each section after the move: the whole order, so a store needs no engine to
+    /// know it.
+    public var rowOrder: [[Int]]
+
+    /// A row move.
+    public init(room: String, rowID: Int, from: IndexPath, to: IndexPath, viewer: String, version: Int, rowOrder: [[Int]]) {
+        self.room = room; self.rowID = rowID; self.from = from; self.to = to
+        self.viewer = viewer; self.version = version; self.rowOrder = rowOrder
+    }
+}
+
+/// One entry of a room's log: enough to replay the room's frames exactly.
+public enum RoomLogEntry: Sendable, Hashable {
+    /// An input as the scene applied it: at room time, after claims and time mapping. (A leaving
+    /// driver's gesture ends with a cancel the room makes itself; it is logged the same way.)
+    case input(viewer: String, event: InputEvent)
+    /// A frame was taken at this room time with this sequence number.
+    case frame(sequence: UInt64, time: Double)
+}
+
+/// A store could not read or write.
+public struct RoomStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What failed, for logs (never sent to viewers as is).
+    public var message: String
+    /// An error saying `message`.
+    public init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,11 @@
+/// Where messages for one viewer go. The transport adapter implements it over a connection;
+/// tests implement it in memory. Called only on the room thread.
+public protocol ViewerSink: AnyObject {
+    /// Queues a message that must arrive (snapshot, rowMoved, presence, refused, error).
+    func sendReliable(_ message: OutgoingMessage)
+    /// Offers a frame that may be replaced by a newer one before it is written. Returns true when
+    /// it replaced an unsent frame (that frame was skipped for this viewer).
+    func sendLatest(_ message: OutgoingMessage) -> Bool
+    /// Closes the viewer's connection.
+    func close(_ reason: CloseReason)
+}

@@ -1,0 +1,103 @@
+import Logging
+import Prometheus
+import ScrollWire
+
+/// The room layer as a transport sees it: viewers come and go, send messages, and ask for the
+/// dynamic HTTP routes. It owns the registry, the hub and the timers; a transport adapter turns
+/// its own events into these calls, all on the room thread.
+public final class RoomService {
+    /// The live rooms.
+    public let registry: RoomRegistry
+    /// The viewers' connections.
+    public let hub: ViewerHub
+    private let timers: RoomTimers
+    private let prometheus: PrometheusCollectorRegistry
+    private let logger: Logger
+    private let configuredOrigins: [String]?
+    private let host: String
+    /// Origins allowed to open a WebSocket; nil: any. Known once the port is.
+    private var allowedOrigins: Set<String>? = []
+
+    /// A service for rooms made from `services`, with its timers on `scheduler`. Origins are
+    /// checked against `allowedOrigins` (nil: the server's own address once it is bound).
+    public init(limits: ServerLimits, services: RoomServices, scheduler: RoomScheduler,
+                prometheus: PrometheusCollectorRegistry, logger: Logger,
+                allowedOrigins: [String]?, host: String) {
+        registry = RoomRegistry(limits: limits, services: services)
+        hub = ViewerHub(limits: limits, registry: registry, clock: services.clock, metrics: services.metrics, logger: logger)
+        timers = RoomTimers(registry: registry, hub: hub, scheduler: scheduler, clock: services.clock)
+        self.prometheus = prometheus
+        self.logger = logger
+        self.configuredOrigins = allowedOrigins
+        self.host = host
+    }
+
+    /// The transport is listening on `port`: fixes the allowed origins and starts housekeeping.
+    /// On the room thread.
+    public func started(port: Int) {
+        allowedOrigins = Self.origins(configured: configuredOrigins, host: host, port: port)
+        timers.start()
+    }
+
+    /// Whether a WebSocket from `origin` may open: nil if so, else the reason it may not.
+    /// Clients sending no Origin (not browsers) are always allowed.
+    public func refusal(forOrigin origin: String?) -> String? {
+        guard let origin, let allowedOrigins, !allowedOrigins.contains(origin) else { return nil }
+        logger.notice("refusing WebSocket from another origin", metadata: ["origin": "\(origin)"])
+        return "origin \(origin) is not allowed"
+    }
+
+    /// A viewer connected, speaking `subprotocol`; it must `join` within the deadline.
+    public func opened(_ viewer: ViewerID, sink: ViewerSink, subprotocol: String?) {
+        hub.open(viewer, sink: sink)
+    }
+
+    /// A text message from a viewer, as UTF-8 bytes.
+    public func receivedText(_ utf8: some Collection<UInt8>, from viewer: ViewerID) {
+        hub.receiveText(utf8, from: viewer)
+        timers.roomsChanged()
+    }
+
+    /// A binary message from a viewer.
+    public func receivedBinary(from viewer: ViewerID) {
+        hub.receiveBinary(from: viewer)
+    }
+
+    /// A viewer's connection is gone.
+    public func closed(_ viewer: ViewerID) {
+        hub.closed(viewer)
+        timers.roomsChanged()
+    }
+
+    /// `GET /metrics` (Prometheus text format) and `GET /healthz`; nil for any other path.
+    public func respond(method: String, path: String) -> HTTPReply? {
+        guard method == "GET" || method == "HEAD" else { return nil }
+        switch path {
+        case "/healthz":
+            return HTTPReply(contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
+        case "/metrics":
+            return HTTPReply(contentType: "text/plain; version=0.0.4; charset=utf-8", body: prometheus.emitToBuffer())
+        default:
+            return nil
+        }
+    }
+
+    static func origins(configured: [String]?, host: String, port: Int) -> Set<String>? {
+        if let configured {
+            return configured.contains("*") ? nil : Set(configured)
+        }
+        var origins: Set<String> = ["http://\(host):\(port)"]
+        if host == "127.0.0.1" || host == "localhost" || host == "0.0.0.0" {
+            origins.formUnion(["http://127.0.0.1:\(port)", "http://localhost:\(port)"])
+        }
+        return origins
+    }
+}
+
+/// A dynamic HTTP response of the room layer. Never cached: it reports live state.
+public struct HTTPReply: Sendable {
+    /// Value of the Content-Type header.
+    public var contentType: String
+    /// The whole body.
+    public var body: [UInt8]
+}

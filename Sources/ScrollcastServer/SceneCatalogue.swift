@@ -1,0 +1,54 @@
+import ScrollEngine
+
+/// The scenes rooms can be created with, by name: what `join.scene` may ask for and what a
+/// snapshot's `sceneName` says. The engine only builds scenes; naming them is the server's job,
+/// so a deployment can offer its own scenes without touching the engine.
+public struct SceneCatalogue: Sendable {
+    /// One named scene.
+    public struct Entry: Sendable {
+        /// The name clients use.
+        public var name: String
+        /// Builds the scene; must give the same configuration every time (rooms of one scene
+        /// must look alike, and a restored room must match its recording).
+        public var build: @Sendable () -> SceneConfiguration
+
+        /// A named scene.
+        public init(name: String, build: @escaping @Sendable () -> SceneConfiguration) {
+            self.name = name
+            self.build = build
+        }
+    }
+
+    /// Every scene, in the order error messages and docs list them.
+    public let entries: [Entry]
+    /// The scene of a room whose first join names none.
+    public let defaultName: String
+
+    /// A catalogue of `entries`; `defaultName` must be one of them, and names must be unique.
+    public init(entries: [Entry], defaultName: String) {
+        precondition(entries.contains { $0.name == defaultName }, "default scene '\(defaultName)' is not in the catalogue")
+        precondition(Set(entries.map(\.name)).count == entries.count, "scene names must be unique")
+        self.entries = entries
+        self.defaultName = defaultName
+    }
+
+    /// `demo`, the Path-like timeline (the default), and `seed-table`, the DemoTable of
+    /// scroll-to-row-near-edges.txt, so its "scroll to row 19, middle" can be tried literally.
+    public static let standard = SceneCatalogue(
+        entries: [Entry(name: "demo", build: { DemoScene.configuration() }),
+                  Entry(name: "seed-table", build: SeedTableScene.configuration)],
+        defaultName: "demo")
+
+    /// Every name, comma-separated, for error messages.
+    public var namesList: String { entries.map(\.name).joined(separator: ", ") }
+
+    /// The scene called `name`, or nil if the catalogue has none.
+    public func configuration(named name: String) -> SceneConfiguration? {
+        entries.first { $0.name == name }?.build()
+    }
+
+    /// Whether the catalogue has a scene called `name`.
+    public func contains(_ name: String) -> Bool {
+        entries.contains { $0.name == name }
+    }
+}

@@ -1,0 +1,114 @@
+import ScrollWire
+import WebSockets
+
+/// The one place the room layer meets the WebSocket library: it runs a `WebSocketServer`,
+/// turns its events into `RoomService` calls, gives viewers sinks over their connections, and
+/// serves as the room thread's scheduler (the library's service thread and its timers).
+final class WebSocketTransport: WebSocketServerDelegate, RoomScheduler, @unchecked Sendable {
+    // Set once in `start`, before the library calls back; read only on the service thread.
+    private var server: WebSocketServer!
+    private var service: RoomService!
+
+    init() {}
+
+    /// Binds with `configuration`'s address, timeouts and page, and the protocol's subprotocols
+    /// and size limit; events go to `service`. Returns the bound port.
+    func start(_ configuration: ScrollcastServerConfiguration, service: RoomService) throws -> Int {
+        self.service = service
+        var socketConfiguration = WebSocketServerConfiguration()
+        socketConfiguration.subprotocol = ScrollWire.subprotocol
+        socketConfiguration.maxMessageBytes = ScrollWire.maxMessageBytes
+        socketConfiguration.host = configuration.host
+        socketConfiguration.port = configuration.port
+        socketConfiguration.publicDirectory = configuration.publicDirectory
+        socketConfiguration.pingInterval = configuration.timeouts.pingIntervalSeconds
+        socketConfiguration.idleTimeout = configuration.timeouts.idleTimeoutSeconds
+        socketConfiguration.httpTimeoutSeconds = configuration.timeouts.httpRequestSeconds
+        // Origins are checked by the service, because the default ("our own address") needs the
+        // bound port, known only after binding.
+        socketConfiguration.allowedOrigins = nil
+        let server = WebSocketServer(configuration: socketConfiguration, delegate: self)
+        self.server = server
+        let port = try server.start()
+        server.execute { [self] in self.service.started(port: port) }
+        return port
+    }
+
+    /// Closes every viewer with `reason` and stops; returns when stopped. Thread-safe.
+    func shutdown(_ reason: CloseReason) {
+        server?.shutdown(code: WebSockets.CloseCode(reason), reason: reason.reason)
+    }
+
+    // MARK: RoomScheduler
+
+    func schedule(afterMilliseconds milliseconds: Double, _ work: @escaping () -> Void) {
+        server.schedule(afterMilliseconds: milliseconds, work)
+    }
+
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        server.execute(work)
+    }
+
+    // MARK: WebSocketServerDelegate
+
+    func server(_ server: WebSocketServer, shouldAccept request: UpgradeRequest) -> UpgradeDecision {
+        service.refusal(forOrigin: request.origin).map { .reject(reason: $0) } ?? .accept
+    }
+
+    func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest) {
+        service.opened(ViewerID(connection), sink: ConnectionSink(server: server, connection: connection),
+                       subprotocol: ScrollWire.subprotocol)
+    }
+
+    func server(_ server: WebSocketServer, didReceive message: InboundMessage, from connection: ConnectionID) {
+        switch message {
+        case .text(let text): service.receivedText(text.utf8, from: ViewerID(connection))
+        case .binary: service.receivedBinary(from: ViewerID(connection))
+        }
+    }
+
+    func server(_ server: WebSocketServer, didClose connection: ConnectionID, code: WebSockets.CloseCode?, reason: String) {
+        service.closed(ViewerID(connection))
+    }
+
+    func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse? {
+        service.respond(method: method, path: path).map {
+            HTTPResponse(contentType: $0.contentType, body: $0.body, headers: [("cache-control", "no-store")])
+        }
+    }
+}
+
+/// A viewer's WebSocket connection as a `ViewerSink`.
+private final class ConnectionSink: ViewerSink {
+    private unowned let server: WebSocketServer
+    private let connection: ConnectionID
+
+    init(server: WebSocketServer, connection: ConnectionID) {
+        self.server = server
+        self.connection = connection
+    }
+
+    func sendReliable(_ message: OutgoingMessage) { server.send(message.outbound, to: connection) }
+    func sendLatest(_ message: OutgoingMessage) -> Bool { server.sendLatest(message.outbound, to: connection) }
+    func close(_ reason: CloseReason) { server.close(connection, code: WebSockets.CloseCode(reason), reason: reason.reason) }
+}
+
+extension OutgoingMessage {
+    /// The library's form of the message (bytes behind its frame-header headroom), made on the
+    /// first send and shared by every later one.
+    fileprivate var outbound: OutboundMessage {
+        if let prepared = transportForm as? OutboundMessage { return prepared }
+        let prepared = kind == .text ? OutboundMessage(utf8: bytes) : OutboundMessage(binary: bytes)
+        transportForm = prepared
+        return prepared
+    }
+}
+
+extension ViewerID {
+    fileprivate init(_ connection: ConnectionID) { self.init(rawValue: connection.rawValue) }
+}
+
+extension WebSockets.CloseCode {
+    /// The same number in the transport's own type.
+    fileprivate init(_ reason: CloseReason) { self.init(rawValue: reason.code.rawValue) }
+}
