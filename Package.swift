@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ScrollWire", targets: ["ScrollWire"]),
         .library(name: "WebSockets", targets: ["WebSockets"]),
         .library(name: "ScrollcastServer", targets: ["ScrollcastServer"]),
+        .library(name: "ScrollcastServerTesting", targets: ["ScrollcastServerTesting"]),
         .executable(name: "scrollcast", targets: ["scrollcast"]),
         .executable(name: "scrollcast-load", targets: ["scrollcast-load"]),
         .executable(name: "scrollcast-bench-engine", targets: ["scrollcast-bench-engine"]),
@@ -43,6 +44,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // Test doubles for the room layer (a manual clock and scheduler), as NIOEmbedded is for NIO.
+        .target(name: "ScrollcastServerTesting", dependencies: ["ScrollcastServer"]),
         .executableTarget(
             name: "scrollcast",
             dependencies: [
@@ -66,6 +69,13 @@ let package = Package(
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
-        .testTarget(name: "ScrollcastServerTests", dependencies: ["ScrollcastServer", "ScrollEngine", "ScrollWire"]),
+        .testTarget(
+            name: "ScrollcastServerTests",
+            dependencies: [
+                "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
     ]
 )

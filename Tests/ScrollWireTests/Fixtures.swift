@@ -47,7 +47,7 @@ enum Fixtures {
     static func snapshot(frame: EffectFrame = docFrame, driverKey: String? = nil) -> Snapshot {
         Snapshot(room: "demo", viewer: "v7", viewers: 3, driver: nil, configuration: configuration,
                  sections: [TableSection(title: "Mon 3 Nov", rows: [0, 2, 1, 3].map { TableRow(id: $0, title: "") })],
-                 frame: frame, frameInput: docInput, frameSentAt: docSentAt, driverKey: driverKey)
+                 frame: frame, frameInput: docInput, frameSentAt: docSentAt, driverKey: driverKey, sceneName: "demo")
     }
 
     /// One input of every kind, as the doc's examples show them.

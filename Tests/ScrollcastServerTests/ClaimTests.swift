@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import WebSockets
 @testable import ScrollcastServer
 
 @Suite("Driving: claims, refusals, disconnects")
@@ -61,11 +60,11 @@ struct ClaimTests {
         #expect(a.messages(ofType: "presence").last?["viewers"] as? Int == 2)
         #expect(b.messages(ofType: "presence").isEmpty, "the joiner's snapshot already says it")
         h.hub.closed(second)
-        let room = try #require(h.hub.registry.room(named: "demo"))
+        let room = try #require(h.registry.room(named: "demo"))
         #expect(a.messages(ofType: "presence").count == 1, "a leave right after a join waits its turn")
         #expect(room.nextTickDue == room.now + Room.presenceInterval)
         h.clock.advance(by: Room.presenceInterval)
-        h.hub.registry.tick()
+        h.registry.tick()
         #expect(a.messages(ofType: "presence").count == 2)
         #expect(a.messages(ofType: "presence").last?["viewers"] as? Int == 1)
     }
@@ -75,10 +74,10 @@ struct ClaimTests {
         let (_, first) = h.viewer()
         var sinks = [first]
         for _ in 0..<49 { sinks.append(h.viewer().1) }
-        let room = try #require(h.hub.registry.room(named: "demo"))
+        let room = try #require(h.registry.room(named: "demo"))
         #expect(first.messages(ofType: "presence").count == 1, "the first join is announced at once, the rest wait")
         h.clock.advance(by: Room.presenceInterval)
-        h.hub.registry.tick()
+        h.registry.tick()
         for (index, sink) in sinks.enumerated() {
             let presences = sink.messages(ofType: "presence")
             #expect(presences.last?["viewers"] as? Int == 50, "viewer \(index) ends up with the latest count")

@@ -1,5 +1,4 @@
 import Testing
-import WebSockets
 @testable import ScrollcastServer
 
 @Suite("Frames and fan-out")
@@ -27,7 +26,7 @@ struct FanOutTests {
         h.tick(120)
         #expect(a.received.isEmpty)
         #expect(b.received.isEmpty)
-        #expect(h.hub.registry.nextTickDeadline == nil, "an idle room asks for no timer")
+        #expect(h.registry.nextTickDeadline == nil, "an idle room asks for no timer")
     }
 
     @Test func inputGetsAFrameAtOnceAndEveryViewerGetsTheSameMessage() throws {
@@ -56,7 +55,7 @@ struct FanOutTests {
         let h = Harness()
         let (driver, a) = h.viewer()
         a.clear()
-        let room = try #require(h.hub.registry.room(named: "demo"))
+        let room = try #require(h.registry.room(named: "demo"))
         let half = h.limits.tickMilliseconds / 2
         h.input(1, t: 0, "pointerDown", #""x":100,"y":400"#, from: driver)
         let firstFrameAt = room.now
@@ -66,10 +65,10 @@ struct FanOutTests {
         #expect(a.messages(ofType: "frame").count == 1, "inputs within half a period of a frame wait")
         #expect(room.nextTickDue == firstFrameAt + half, "the waiting frame is due half a period after the last")
 
-        h.hub.registry.tick()
+        h.registry.tick()
         #expect(a.messages(ofType: "frame").count == 1, "a tick before it is due sends nothing")
         h.clock.advance(by: 2)
-        h.hub.registry.tick()
+        h.registry.tick()
         let frames = a.messages(ofType: "frame")
         #expect(frames.count == 2)
         #expect((frames.last?["input"] as? [String: Any])?["id"] as? Int == 3, "the waiting frame names the last input")
@@ -89,7 +88,7 @@ struct FanOutTests {
         let h = Harness()
         let (driver, a) = h.viewer()
         a.clear()
-        let room = try #require(h.hub.registry.room(named: "demo"))
+        let room = try #require(h.registry.room(named: "demo"))
         let half = h.limits.tickMilliseconds / 2
         h.input(1, t: 0, "pointerDown", #""x":100,"y":700"#, from: driver)
         var frameTimes = [room.now]
@@ -101,7 +100,7 @@ struct FanOutTests {
                 h.clock.advance(by: 0.5)
                 if let due = room.nextTickDue, room.now >= due {
                     let before = a.messages(ofType: "frame").count
-                    h.hub.registry.tick()
+                    h.registry.tick()
                     if a.messages(ofType: "frame").count > before {
                         frameTimes.append(room.now)
                         if let since = waitingSince { longestWait = max(longestWait, room.now - since) }

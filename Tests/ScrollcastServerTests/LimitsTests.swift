@@ -1,5 +1,4 @@
 import Testing
-import WebSockets
 @testable import ScrollcastServer
 
 @Suite("Limits and protocol errors")
@@ -67,7 +66,7 @@ struct LimitsTests {
         for i in 1...2_000 {  // 200 per second for 10 s
             h.clock.advance(by: 5)
             h.input(UInt64(i), t: Double(i * 5), "wheel", #""dx":0,"dy":1,"mode":"pixel""#, from: driver)
-            if i % 3 == 0 { h.hub.registry.tick() }
+            if i % 3 == 0 { h.registry.tick() }
         }
         #expect(a.messages(ofType: "refused").isEmpty)
         #expect(a.closedWith == nil)
@@ -99,7 +98,7 @@ struct LimitsTests {
     @Test func binaryMessagesAreRefusedWith1003() {
         let h = Harness()
         let (id, sink) = h.viewer()
-        h.hub.receive(.binary([1, 2, 3]), from: id)
+        h.service.receivedBinary(from: id)
         #expect(sink.closedWith?.code == .unsupportedData)
     }
 
@@ -111,10 +110,10 @@ struct LimitsTests {
         h.hub.closed(id)
         h.clock.advance(by: 29_000)
         h.hub.housekeeping()
-        #expect(h.hub.registry.room(named: "brief") != nil)
+        #expect(h.registry.room(named: "brief") != nil)
         h.clock.advance(by: 1_000)
         h.hub.housekeeping()
-        #expect(h.hub.registry.room(named: "brief") == nil)
+        #expect(h.registry.room(named: "brief") == nil)
         #expect(h.metric(ServerMetrics.Name.rooms) == 0)
     }
 
@@ -126,6 +125,6 @@ struct LimitsTests {
         h.viewer(joining: "back")
         h.clock.advance(by: 20_000)
         h.hub.housekeeping()
-        #expect(h.hub.registry.room(named: "back") != nil)
+        #expect(h.registry.room(named: "back") != nil)
     }
 }

@@ -1,5 +1,4 @@
 import Testing
-import WebSockets
 @testable import ScrollcastServer
 
 @Suite("Row moves")

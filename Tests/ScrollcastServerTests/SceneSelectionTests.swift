@@ -1,6 +1,5 @@
 import Testing
 import ScrollEngine
-import WebSockets
 @testable import ScrollcastServer
 
 /// `join`'s `scene`: chosen by the join that creates a room, reported in every snapshot.
@@ -24,7 +23,7 @@ struct SceneSelectionTests {
         let s = try snapshot(sink)
         #expect(s["sceneName"] as? String == "demo")
         #expect(try rowIDs(s).map(\.count) == [20, 20])   // Harness.smallScene, not the 3000-row demo
-        #expect(h.hub.registry.room(named: "plain")?.preset == .demo)
+        #expect(h.registry.room(named: "plain")?.sceneName == "demo")
     }
 
     @Test func seedTableSceneIsTheSeedsTwentyRowTable() throws {
@@ -52,7 +51,7 @@ struct SceneSelectionTests {
             #expect(try rowIDs(s) == [Array(0..<20)])
             #expect(sink.closedWith == nil)
         }
-        #expect(h.hub.registry.count == 1)
+        #expect(h.registry.count == 1)
     }
 
     @Test func unknownSceneIsRefusedWith1008NamingTheValidScenes() throws {
@@ -64,7 +63,7 @@ struct SceneSelectionTests {
         let closed = try #require(sink.closedWith)
         #expect(closed.code == .policyViolation)
         #expect(closed.reason == expected)
-        #expect(h.hub.registry.room(named: "nope") == nil, "a refused join creates no room")
+        #expect(h.registry.room(named: "nope") == nil, "a refused join creates no room")
     }
 
     @Test func aRoomRecreatedAfterExpiryTakesTheNewJoinersScene() throws {
@@ -75,7 +74,7 @@ struct SceneSelectionTests {
         h.hub.closed(first)
         h.clock.advance(by: 1500)
         h.hub.housekeeping()
-        #expect(h.hub.registry.room(named: "again") == nil)
+        #expect(h.registry.room(named: "again") == nil)
         let (_, sink) = h.viewer(joining: "again")
         #expect(try snapshot(sink)["sceneName"] as? String == "demo")
     }

@@ -2,21 +2,22 @@ import Foundation
 import Logging
 import Prometheus
 import ScrollEngine
-import WebSockets
+import ScrollWire
+import ScrollcastServerTesting
 @testable import ScrollcastServer
 
 /// An in-memory viewer: records what a room sends. With `isSlow`, frames pile up unsent, so each
 /// newer frame replaces the previous one (as a congested connection's latest slot does).
 final class RecordingSink: ViewerSink {
     /// Everything received in order: reliable messages and frames.
-    private(set) var received: [OutboundMessage] = []
-    private(set) var closedWith: (code: WebSockets.CloseCode, reason: String)?
+    private(set) var received: [OutgoingMessage] = []
+    private(set) var closedWith: CloseReason?
     var isSlow = false
-    private var unsentFrame: OutboundMessage?
+    private var unsentFrame: OutgoingMessage?
 
-    func sendReliable(_ message: OutboundMessage) { received.append(message) }
+    func sendReliable(_ message: OutgoingMessage) { received.append(message) }
 
-    func sendLatest(_ message: OutboundMessage) -> Bool {
+    func sendLatest(_ message: OutgoingMessage) -> Bool {
         if isSlow {
             defer { unsentFrame = message }
             return unsentFrame != nil
@@ -25,7 +26,7 @@ final class RecordingSink: ViewerSink {
         return false
     }
 
-    func close(code: WebSockets.CloseCode, reason: String) { closedWith = (code, reason) }
+    func close(_ reason: CloseReason) { closedWith = reason }
 
     /// Messages decoded as JSON objects.
     var messages: [[String: Any]] { received.map(decodeJSON) }
@@ -35,24 +36,43 @@ final class RecordingSink: ViewerSink {
     func clear() { received.removeAll() }
 }
 
-func decodeJSON(_ message: OutboundMessage) -> [String: Any] {
+func decodeJSON(_ message: OutgoingMessage) -> [String: Any] {
     (try? JSONSerialization.jsonObject(with: Data(message.bytes))) as? [String: Any] ?? ["type": "<not JSON>"]
 }
 
-/// A hub with a manual clock, a small scene and its own metrics registry.
+/// The room layer with a manual clock and scheduler, a small scene catalogue, an in-memory store
+/// and its own metrics registry.
 final class Harness {
     let clock = ManualRoomClock()
+    let scheduler: ManualScheduler
     let prometheus = PrometheusCollectorRegistry()
-    let hub: ViewerHub
+    let store: InMemoryRoomStore
+    let service: RoomService
     var limits: ServerLimits
     private var nextConnection: UInt64 = 1
 
-    init(limits: ServerLimits = ServerLimits(), scene: @escaping () -> SceneConfiguration = Harness.smallScene) {
-        self.limits = limits
-        let metrics = ServerMetrics(factory: ServerMetrics.prometheusFactory(registry: prometheus))
-        hub = ViewerHub(limits: limits, clock: clock, wallClock: { 1_763_800_000_000 }, metrics: metrics,
-                        logger: Self.quietLogger, makeConfiguration: scene)
+    /// The scenes of these tests: `demo` is `scene` (the small one by default), `seed-table` the
+    /// real one.
+    static func catalogue(demo scene: @escaping @Sendable () -> SceneConfiguration) -> SceneCatalogue {
+        SceneCatalogue(entries: [.init(name: "demo", build: scene),
+                                 .init(name: "seed-table", build: { SeedTableScene.configuration() })],
+                       defaultName: "demo")
     }
+
+    init(limits: ServerLimits = ServerLimits(), scene: @escaping @Sendable () -> SceneConfiguration = Harness.smallScene,
+         store: InMemoryRoomStore = InMemoryRoomStore()) {
+        self.limits = limits
+        self.store = store
+        scheduler = ManualScheduler(clock: clock)
+        let metrics = ServerMetrics(factory: ServerMetrics.prometheusFactory(registry: prometheus))
+        let services = RoomServices(clock: clock, wallClock: { 1_763_800_000_000 }, metrics: metrics,
+                                    scenes: Self.catalogue(demo: scene), store: store)
+        service = RoomService(limits: limits, services: services, scheduler: scheduler, prometheus: prometheus,
+                              logger: Self.quietLogger, allowedOrigins: ["*"], host: "127.0.0.1")
+    }
+
+    var hub: ViewerHub { service.hub }
+    var registry: RoomRegistry { service.registry }
 
     static var quietLogger: Logger {
         var logger = Logger(label: "test")
@@ -71,19 +91,19 @@ final class Harness {
 
     /// Opens a connection and joins `room`.
     @discardableResult
-    func viewer(joining room: String? = "demo", extra: String = "") -> (ConnectionID, RecordingSink) {
-        let id = ConnectionID(rawValue: nextConnection)
+    func viewer(joining room: String? = "demo", extra: String = "") -> (ViewerID, RecordingSink) {
+        let id = ViewerID(rawValue: nextConnection)
         nextConnection += 1
         let sink = RecordingSink()
-        hub.open(id, sink: sink)
+        service.opened(id, sink: sink, subprotocol: ScrollWire.subprotocol)
         if let room { send(#"{"type":"join","room":"\#(room)"\#(extra)}"#, from: id) }
         return (id, sink)
     }
 
-    func send(_ text: String, from id: ConnectionID) { hub.receive(.text(text), from: id) }
+    func send(_ text: String, from id: ViewerID) { service.receivedText(text.utf8, from: id) }
 
     /// Sends one input; `fields` is the JSON after the kind, e.g. `"x":10,"y":20`.
-    func input(_ id: UInt64, t: Double, _ kind: String, _ fields: String = "", from connection: ConnectionID) {
+    func input(_ id: UInt64, t: Double, _ kind: String, _ fields: String = "", from connection: ViewerID) {
         let extra = fields.isEmpty ? "" : "," + fields
         send(#"{"type":"input","id":\#(id),"t":\#(t),"kind":"\#(kind)"\#(extra)}"#, from: connection)
     }
@@ -92,7 +112,7 @@ final class Harness {
     func tick(_ count: Int = 1) {
         for _ in 0..<count {
             clock.advance(by: limits.tickMilliseconds)
-            hub.registry.tick()
+            registry.tick()
         }
     }
 

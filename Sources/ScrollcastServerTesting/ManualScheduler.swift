@@ -1,0 +1,74 @@
+import ScrollcastServer
+import Synchronization
+
+/// A `RoomScheduler` that runs nothing until told to, on the caller's thread, by the time of a
+/// `ManualRoomClock`: the room layer's timers (frames, housekeeping) driven step by step, as
+/// NIO's `EmbeddedEventLoop` drives channels.
+public final class ManualScheduler: RoomScheduler, @unchecked Sendable {
+    /// The clock whose time decides what is due; `advance` moves it.
+    public let clock: ManualRoomClock
+    private var timers: [Timer] = []
+    private var nextOrder = 0
+    /// Work handed over by other threads, run by the next `advance` or `runDue`.
+    private let handedOver = Mutex<[@Sendable () -> Void]>([])
+
+    private struct Timer {
+        let due: Double
+        let order: Int
+        let work: () -> Void
+    }
+
+    /// A scheduler reading `clock`.
+    public init(clock: ManualRoomClock) {
+        self.clock = clock
+    }
+
+    /// Queues `work` for when the clock reaches now + `milliseconds`.
+    public func schedule(afterMilliseconds milliseconds: Double, _ work: @escaping () -> Void) {
+        timers.append(Timer(due: clock.now + max(0, milliseconds), order: nextOrder, work: work))
+        nextOrder += 1
+    }
+
+    /// Queues `work` to run on the next `runDue` (from any thread).
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        handedOver.withLock { $0.append(work) }
+    }
+
+    /// Timers waiting to fire.
+    public var pendingTimers: Int { timers.count }
+
+    /// When the earliest timer is due, or nil when none waits.
+    public var nextDue: Double? { timers.map(\.due).min() }
+
+    /// Runs handed-over work, then every timer due by now, earliest first (in scheduling order
+    /// among equals), including timers that those set for no later than now.
+    public func runDue() {
+        for work in handedOver.withLock({ queue in defer { queue.removeAll() }; return queue }) { work() }
+        while let index = earliestDueIndex() {
+            let timer = timers.remove(at: index)
+            timer.work()
+        }
+    }
+
+    /// Moves the clock forward to each timer due within `milliseconds` in turn, running it at its
+    /// own time, then to the end of the interval: what a real clock would do over that time.
+    public func advance(by milliseconds: Double) {
+        let end = clock.now + max(0, milliseconds)
+        runDue()
+        while let due = nextDue, due <= end {
+            clock.advance(by: due - clock.now)
+            runDue()
+        }
+        clock.advance(by: end - clock.now)
+        runDue()
+    }
+
+    private func earliestDueIndex() -> Int? {
+        var best: Int?
+        for (index, timer) in timers.enumerated() where timer.due <= clock.now {
+            if let current = best, (timers[current].due, timers[current].order) <= (timer.due, timer.order) { continue }
+            best = index
+        }
+        return best
+    }
+}
