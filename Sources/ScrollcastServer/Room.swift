@@ -131,7 +131,7 @@ public final class Room {
             // claim still goes, so the room never stays locked by a departed viewer.
             if (try? scene.apply(cancel)) != nil {
                 lastInputTime = time
-                store.append(.input(viewer: id, event: cancel), toRoom: name)
+                store.append(.cancelOnLeave(viewer: id, event: cancel), toRoom: name)
             }
             self.claim = nil
             requestFrame()

@@ -47,3 +47,28 @@ struct SeedScenesTests {
         if row == 0 { #expect(frame.contentOffset == -44 && visible.y == 44) }
     }
 }
+
+@Suite("Row order")
+struct RowOrderTests {
+    @Test func aRearrangementOfTheRowsIsApplied() throws {
+        let base = DemoScene.configuration()
+        var order = base.rowOrder
+        order[0].swapAt(0, 1)
+        let last = order[1].removeLast()
+        order[0].insert(last, at: 0)
+        let reordered = try #require(base.reorderingRows(order))
+        #expect(reordered.rowOrder == order)
+        #expect(reordered.sections[0].rows[0] == base.sections[1].rows.last, "rows keep their text and height")
+        #expect(reordered.sections.map(\.title) == base.sections.map(\.title))
+    }
+
+    @Test("an order that invents, loses or repeats rows, or changes sections, is refused", arguments: [
+        [[0, 1, 2]],                    // rows lost
+        [Array(0..<20), [20]],          // a section that does not exist
+        [[0, 0] + Array(2..<20)],       // a row twice, one lost
+        [Array(1..<21)],                // a row that does not exist
+    ])
+    func refusesWhatIsNotARearrangement(order: [[Int]]) {
+        #expect(SeedTableScene.configuration().reorderingRows(order) == nil)
+    }
+}

@@ -56,3 +56,28 @@ private struct CountingGenerator: RandomNumberGenerator {
         #expect(!"\(key)".contains(key.hex))
     }
 }
+
+@Suite("Driver key digests")
+struct DriverKeyDigestTests {
+    @Test("SHA-256 matches FIPS 180-4's examples", arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+        // Several blocks (checked against Python's hashlib).
+        (String(repeating: "a", count: 1000), "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"),
+    ])
+    func knownDigests(message: String, digest: String) {
+        #expect(DriverKey.digest(of: message) == digest)
+    }
+
+    @Test func aKeyMatchesItsDigestAndNothingElseDoes() {
+        let key = DriverKey.random().hex
+        let digest = DriverKey.digest(of: key)
+        #expect(DriverKey.matches(digest: digest, candidate: key))
+        #expect(!DriverKey.matches(digest: digest, candidate: String(key.dropLast()) + "x"))
+        #expect(!DriverKey.matches(digest: digest, candidate: digest), "the digest itself is no key")
+        #expect(!DriverKey.matches(digest: digest, candidate: nil))
+        #expect(!DriverKey.matches(digest: nil, candidate: key))
+    }
+}

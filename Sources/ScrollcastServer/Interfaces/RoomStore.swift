@@ -82,9 +82,12 @@ public struct RowMoveRecord: Sendable, Hashable {
 
 /// One entry of a room's log: enough to replay the room's frames exactly.
 public enum RoomLogEntry: Sendable, Hashable {
-    /// An input as the scene applied it: at room time, after claims and time mapping. (A leaving
-    /// driver's gesture ends with a cancel the room makes itself; it is logged the same way.)
+    /// An input as the scene applied it: at room time, after claims and time mapping. Frames
+    /// after it name it as their `input`.
     case input(viewer: String, event: InputEvent)
+    /// The cancel the room applies itself when a driver leaves mid-gesture (so a lifted row goes
+    /// back). Frames after it still name the last real input.
+    case cancelOnLeave(viewer: String, event: InputEvent)
     /// A frame was taken at this room time with this sequence number.
     case frame(sequence: UInt64, time: Double)
 }

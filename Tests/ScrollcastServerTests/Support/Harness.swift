@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Logging
 import Prometheus
 import ScrollEngine
@@ -46,7 +47,9 @@ final class Harness {
     let clock = ManualRoomClock()
     let scheduler: ManualScheduler
     let prometheus = PrometheusCollectorRegistry()
-    let store: InMemoryRoomStore
+    let store: RoomStore
+    /// Every frame's `sentAt`: the wall clock stands still in these tests.
+    static let sentAt = 1_763_800_000_000.0
     let service: RoomService
     var limits: ServerLimits
     private var nextConnection: UInt64 = 1
@@ -60,13 +63,14 @@ final class Harness {
     }
 
     init(limits: ServerLimits = ServerLimits(), scene: @escaping @Sendable () -> SceneConfiguration = Harness.smallScene,
-         store: InMemoryRoomStore = InMemoryRoomStore()) {
+         scenes: SceneCatalogue? = nil, store: RoomStore = InMemoryRoomStore(logLimit: 100_000),
+         ownership: RoomOwnership = SingleNodeOwnership()) {
         self.limits = limits
         self.store = store
         scheduler = ManualScheduler(clock: clock)
         let metrics = ServerMetrics(factory: ServerMetrics.prometheusFactory(registry: prometheus))
-        let services = RoomServices(clock: clock, wallClock: { 1_763_800_000_000 }, metrics: metrics,
-                                    scenes: Self.catalogue(demo: scene), store: store)
+        let services = RoomServices(clock: clock, wallClock: { Harness.sentAt }, metrics: metrics,
+                                    scenes: scenes ?? Self.catalogue(demo: scene), store: store, ownership: ownership)
         service = RoomService(limits: limits, services: services, scheduler: scheduler, prometheus: prometheus,
                               logger: Self.quietLogger, allowedOrigins: ["*"], host: "127.0.0.1")
     }
@@ -114,6 +118,32 @@ final class Harness {
             clock.advance(by: limits.tickMilliseconds)
             registry.tick()
         }
+    }
+
+    /// Holds a row below y = 300 in `watcher`'s snapshot until it lifts, drags it 200 pt down
+    /// and drops it (info-panel-and-row-moving.txt: tap-and-hold, then drag to a new place).
+    /// Returns the row's id and whether `watcher` saw it lifted.
+    func dragRowDown(by driver: ViewerID, watchedBy watcher: RecordingSink) throws -> (rowID: Int, lifted: Bool) {
+        let snapshot = try #require(watcher.messages.first)
+        let rows = try #require((snapshot["frame"] as? [String: Any])?["rows"] as? [[String: Any]])
+        let row = try #require(rows.first { ($0["y"] as? Double ?? 0) > 300 })
+        let rowID = try #require(row["id"] as? Int)
+        let y = (row["y"] as? Double ?? 0) + 32
+
+        input(1, t: 0, "pointerDown", #""x":150,"y":\#(y)"#, from: driver)
+        let hold = 36  // ≈ 600 ms of ticks at 60 fps
+        tick(hold)
+        var t = limits.tickMilliseconds * Double(hold)
+        var id: UInt64 = 2
+        for step in 1...10 {
+            input(id, t: t, "pointerMove", #""x":150,"y":\#(y + 20 * Double(step))"#, from: driver)
+            id += 1
+            t += 16
+            tick()
+        }
+        let lifted = watcher.messages(ofType: "frame").contains { $0["lifted"] is [String: Any] }
+        input(id, t: t, "pointerUp", #""x":150,"y":\#(y + 200)"#, from: driver)
+        return (rowID, lifted)
     }
 
     /// The value of a metric line on /metrics (first sample with that name), or nil.

@@ -1,0 +1,95 @@
+import Prometheus
+import Testing
+import ScrollEngine
+import ScrollWire
+@testable import ScrollcastServer
+
+@Suite("Ownership, relay and scene catalogue seams")
+struct OwnershipAndRelayTests {
+    @Test func aRoomMadeAgainAfterEvictionHasAHigherEpoch() throws {
+        var limits = ServerLimits()
+        limits.roomGraceMilliseconds = 1_000
+        let h = Harness(limits: limits)
+        let (first, _) = h.viewer(joining: "epochs")
+        let firstLease = try #require(h.registry.room(named: "epochs")).lease
+        #expect(firstLease.epoch == 1 && firstLease.node == "local")
+        h.service.closed(first)
+        h.clock.advance(by: 1_500)
+        h.hub.housekeeping()
+        h.viewer(joining: "epochs")
+        #expect(try #require(h.registry.room(named: "epochs")).lease.epoch == 2)
+    }
+
+    @Test func singleNodeOwnershipGrantsARoomOnceUntilReleased() throws {
+        let ownership = SingleNodeOwnership(nodeID: "n1")
+        let lease = try #require(ownership.acquire(room: "r"))
+        #expect(lease == RoomLease(room: "r", node: "n1", epoch: 1))
+        #expect(ownership.acquire(room: "r") == nil)
+        #expect(ownership.acquire(room: "s")?.epoch == 1, "epochs are per room")
+        ownership.release(lease)
+        #expect(ownership.acquire(room: "r")?.epoch == 2)
+    }
+
+    @Test func aRoomAnotherNodeRunsIsRefusedWith1013() {
+        final class RemoteOwnership: RoomOwnership {
+            let nodeID = "here"
+            func acquire(room name: String) -> RoomLease? { nil }
+            func release(_ lease: RoomLease) {}
+        }
+        let h = Harness(ownership: RemoteOwnership())
+        let (_, sink) = h.viewer(joining: "elsewhere")
+        #expect(sink.closedWith?.code == .tryAgainLater)
+        #expect(sink.closedWith?.reason == "room 'elsewhere' is busy on another node; try again")
+        #expect(h.registry.count == 0)
+    }
+
+    @Test func theLocalRelayHandsOneMessageToEveryViewerAndNothingAfterClose() {
+        let relay = LocalRelay(metrics: ServerMetrics(factory: ServerMetrics.prometheusFactory(registry: PrometheusCollectorRegistry())))
+        let channel = relay.openChannel(for: RoomLease(room: "r", node: "local", epoch: 1))
+        let (a, b, c) = (RecordingSink(), RecordingSink(), RecordingSink())
+        channel.attach("v1", sink: a)
+        channel.attach("v2", sink: b)
+        channel.attach("v3", sink: c)
+        let hello = OutgoingMessage(utf8: Array(#"{"type":"presence"}"#.utf8))
+        channel.send(hello, to: .everyoneExcept("v2"))
+        channel.send(hello, to: .viewer("v2"))
+        channel.detach("v3")
+        let frame = OutgoingMessage(utf8: Array(#"{"type":"frame"}"#.utf8))
+        channel.sendFrame(frame)
+        #expect(a.received.count == 2 && a.received[0] === hello && a.received[1] === frame)
+        #expect(b.received.count == 2 && b.received[0] === hello && b.received[1] === frame)
+        #expect(c.received.count == 1, "a detached viewer gets nothing more")
+        channel.close()
+        channel.sendFrame(frame)
+        channel.attach("v4", sink: c)
+        channel.send(hello, to: .everyone)
+        #expect(a.received.count == 2 && c.received.count == 1, "a closed channel delivers nothing")
+    }
+
+    @Test func anInjectedCatalogueDecidesTheScenesAndTheDefault() throws {
+        let tiny = SceneCatalogue(entries: [.init(name: "tiny", build: {
+            SceneConfiguration(sections: [TableSection(title: "T", rows: [TableRow(id: 7, title: "only")])])
+        })], defaultName: "tiny")
+        let h = Harness(scenes: tiny)
+        let (_, sink) = h.viewer(joining: "a")
+        #expect(sink.messages.first?["sceneName"] as? String == "tiny")
+        let (_, refused) = h.viewer(joining: "b", extra: #","scene":"demo""#)
+        #expect(refused.closedWith?.reason == "field 'scene' must be one of tiny; got 'demo'")
+    }
+
+    @Test func anUnknownSceneIsRefusedEvenForALiveRoom() {
+        let h = Harness()
+        h.viewer(joining: "live")
+        let (_, sink) = h.viewer(joining: "live", extra: #","scene":"nope""#)
+        #expect(sink.closedWith == CloseReason(.policyViolation, "field 'scene' must be one of demo, seed-table; got 'nope'"))
+    }
+
+    @Test func theStandardCatalogueIsDemoAndTheSeedTable() {
+        let standard = SceneCatalogue.standard
+        #expect(standard.entries.map(\.name) == ["demo", "seed-table"])
+        #expect(standard.defaultName == "demo")
+        #expect(standard.configuration(named: "demo") == DemoScene.configuration())
+        #expect(standard.configuration(named: "seed-table") == SeedTableScene.configuration())
+        #expect(standard.configuration(named: "Demo") == nil)
+    }
+}
