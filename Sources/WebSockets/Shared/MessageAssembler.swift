@@ -128,14 +128,6 @@ struct PendingClose {
     let immediate: Bool
 }
 
-/// Decodes the payload of a received close frame: 2-byte big-endian code, then a UTF-8 reason.
-func parseClosePayload(_ payload: UnsafeRawBufferPointer) -> (CloseCode?, String) {
-    guard payload.count >= 2 else { return (nil, "") }
-    let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
-    let reason = String(decoding: payload[2...], as: UTF8.self)
-    return (CloseCode(rawValue: code), reason)
-}
-
 /// UTF-8 validation that skips ASCII eight bytes at a time and checks multi-byte sequences by
 /// hand (RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF). The standard library's
 /// validator walks byte by byte and was a visible share of the load generator's time.

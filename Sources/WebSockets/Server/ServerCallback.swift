@@ -216,3 +216,11 @@ extension StringProtocol {
         return String(slice)
     }
 }
+
+/// Decodes the payload of a received close frame: 2-byte big-endian code, then a UTF-8 reason.
+func parseClosePayload(_ payload: UnsafeRawBufferPointer) -> (CloseCode?, String) {
+    guard payload.count >= 2 else { return (nil, "") }
+    let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+    let reason = String(decoding: payload[2...], as: UTF8.self)
+    return (CloseCode(rawValue: code), reason)
+}
