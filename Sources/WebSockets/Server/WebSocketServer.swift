@@ -132,12 +132,6 @@ public final class WebSocketServer: @unchecked Sendable {
         return replaced
     }
 
-    /// Messages waiting in the connection's reliable queue (nil if unknown). Service thread only.
-    public func queuedMessageCount(for connection: ConnectionID) -> Int? {
-        requireServiceThread("queuedMessageCount")
-        return connections[connection]?.reliable.count
-    }
-
     /// Seconds a connection that is being closed may take to accept its close frame before it is
     /// cut off (a peer that stopped reading cannot receive it).
     public static let stuckPeerGraceSeconds = 10

@@ -151,9 +151,6 @@ final class ServiceLoop: @unchecked Sendable {
         if let lws { lws_cancel_service(lws) }
     }
 
-    /// Whether the loop still accepts work.
-    var isRunning: Bool { shared.withLock { $0.accepting } }
-
     /// Blocks until the service thread has destroyed the context.
     func waitUntilStopped() {
         stopped.wait()
