@@ -23,12 +23,11 @@ public final class EchoEndpoint: WebSocketServerDelegate, @unchecked Sendable {
 
     /// The wrapper's configuration for the echo endpoint on `host:port`.
     public static func configuration(host: String, port: Int) -> WebSocketServerConfiguration {
-        var configuration = WebSocketServerConfiguration()
+        var configuration = WebSocketServerConfiguration(subprotocols: [], maxMessageBytes: maxMessageBytes)
         configuration.host = host
         configuration.port = port
         configuration.webSocketPath = path
         configuration.acceptsMissingSubprotocol = true
-        configuration.maxMessageBytes = maxMessageBytes
         configuration.reliableQueueLimit = sendQueueLimit
         return configuration
     }

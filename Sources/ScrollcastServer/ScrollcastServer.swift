@@ -2,6 +2,7 @@ import Logging
 import Metrics
 import Prometheus
 import ScrollEngine
+import ScrollWire
 import WebSockets
 
 /// What a Scrollcast server listens on and enforces.
@@ -63,7 +64,8 @@ public final class ScrollcastServer: WebSocketServerDelegate, @unchecked Sendabl
     /// Binds and starts serving; returns the bound port.
     public func start() throws -> Int {
         MemoryTuning.returnLargeBuffersToTheSystem()
-        var socketConfiguration = WebSocketServerConfiguration()
+        var socketConfiguration = WebSocketServerConfiguration(
+            subprotocols: [ScrollWire.subprotocol], maxMessageBytes: ScrollWire.maxMessageBytes)
         socketConfiguration.host = configuration.host
         socketConfiguration.port = configuration.port
         socketConfiguration.publicDirectory = configuration.publicDirectory

@@ -12,8 +12,7 @@ struct ServerSetupTests {
     }
 
     @Test func portInUseThrowsAClearError() throws {
-        var configuration = WebSocketServerConfiguration()
-        configuration.port = 0
+        var configuration = TestProtocol.serverConfiguration()
         let first = WebSocketServer(configuration: configuration, delegate: Quiet())
         let port = try first.start()
         defer { first.shutdown() }
@@ -30,10 +29,30 @@ struct ServerSetupTests {
         }
     }
 
+    @Test func subprotocolSettingsNoClientCouldMeetThrow() {
+        var nobody = TestProtocol.serverConfiguration()
+        nobody.subprotocols = []
+        var configurations = [nobody]
+        for name in ["", "two words", "a,b", String(repeating: "x", count: 64)] {
+            var configuration = TestProtocol.serverConfiguration()
+            configuration.subprotocols = ["fine.v1", name]
+            configurations.append(configuration)
+        }
+        for configuration in configurations {
+            let server = WebSocketServer(configuration: configuration, delegate: Quiet())
+            #expect(throws: WebSocketError.self, "\(configuration.subprotocols)") { try server.start() }
+            server.shutdown()
+        }
+        var echoOnly = nobody
+        echoOnly.acceptsMissingSubprotocol = true
+        let server = WebSocketServer(configuration: echoOnly, delegate: Quiet())
+        #expect(throws: Never.self) { try server.start() }
+        server.shutdown()
+    }
+
     @Test func missingPublicDirectoryThrows() {
-        var configuration = WebSocketServerConfiguration()
-        configuration.port = 0
-        configuration.publicDirectory = "/nonexistent/scrollcast-public"
+        var configuration = TestProtocol.serverConfiguration()
+        configuration.publicDirectory = "/nonexistent/public"
         let server = WebSocketServer(configuration: configuration, delegate: Quiet())
         #expect(throws: WebSocketError.self) { try server.start() }
         server.shutdown()
@@ -53,10 +72,10 @@ struct ServerSetupTests {
         close(fd)
 
         let delegate = TestClientDelegate()
-        let client = WebSocketClient(delegate: delegate)
+        let client = WebSocketClient(delegate: delegate, maxMessageBytes: TestProtocol.clientMaxMessageBytes)
         try client.start()
         defer { client.shutdown() }
-        let id = try client.connect(url: "ws://127.0.0.1:\(port)/ws")
+        let id = try client.connect(url: "ws://127.0.0.1:\(port)/ws", subprotocol: TestProtocol.subprotocol)
         #expect(delegate.waitForOutcome(id) == false)
     }
 
@@ -66,8 +85,7 @@ struct ServerSetupTests {
             if level <= .warning { lines.append(line) }
         }
         defer { LibWebSocketsLog.route(maximumLevel: .warning, to: LibWebSocketsLog.standardErrorSink) }
-        var configuration = WebSocketServerConfiguration()
-        configuration.port = 0
+        var configuration = TestProtocol.serverConfiguration()
         let server = WebSocketServer(configuration: configuration, delegate: Quiet())
         let port = try server.start()
         defer { server.shutdown() }
@@ -80,17 +98,17 @@ struct ServerSetupTests {
     }
 
     @Test func malformedURLsThrow() throws {
-        let client = WebSocketClient(delegate: TestClientDelegate())
+        let client = WebSocketClient(delegate: TestClientDelegate(), maxMessageBytes: TestProtocol.clientMaxMessageBytes)
         try client.start()
         defer { client.shutdown() }
         for url in ["http://x/ws", "ws://", "ws://host:99999/", "wss://secure/", "ws://[::1/"] {
-            #expect(throws: WebSocketError.self) { try client.connect(url: url) }
+            #expect(throws: WebSocketError.self) { try client.connect(url: url, subprotocol: TestProtocol.subprotocol) }
         }
     }
 
     @Test func connectBeforeStartThrows() {
-        let client = WebSocketClient(delegate: TestClientDelegate())
-        #expect(throws: WebSocketError.self) { try client.connect(url: "ws://127.0.0.1:1/ws") }
+        let client = WebSocketClient(delegate: TestClientDelegate(), maxMessageBytes: TestProtocol.clientMaxMessageBytes)
+        #expect(throws: WebSocketError.self) { try client.connect(url: "ws://127.0.0.1:1/ws", subprotocol: TestProtocol.subprotocol) }
     }
 }
 

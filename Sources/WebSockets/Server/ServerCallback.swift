@@ -84,15 +84,23 @@ extension WebSocketServer {
         if let allowed = configuration.allowedOrigins {
             guard let origin = request.origin, allowed.contains(origin) else { return (403, "origin not allowed") }
         }
-        if request.subprotocols.isEmpty {
-            if !configuration.acceptsMissingSubprotocol {
-                return (400, "subprotocol \(configuration.subprotocol) required")
-            }
-        } else if !request.subprotocols.contains(configuration.subprotocol) {
-            return (400, "subprotocol \(configuration.subprotocol) required")
-        }
+        let acceptable = request.subprotocols.isEmpty
+            ? configuration.acceptsMissingSubprotocol
+            : request.subprotocols.contains { configuration.subprotocols.contains($0) }
+        if !acceptable { return (400, subprotocolRequirement) }
         if case .reject(let reason) = delegate.server(self, shouldAccept: request) { return (403, reason) }
         return nil
+    }
+
+    /// What a refused client is told to offer. The one-name wording is the one clients of a
+    /// single-protocol server have always seen.
+    private var subprotocolRequirement: String {
+        let names = configuration.subprotocols
+        switch names.count {
+        case 0: return "this endpoint accepts no subprotocol"
+        case 1: return "subprotocol \(names[0]) required"
+        default: return "one of the subprotocols \(names.joined(separator: ", ")) required"
+        }
     }
 
     func established(_ wsi: OpaquePointer) -> Int32 {

@@ -59,13 +59,19 @@ public final class WebSocketServer: @unchecked Sendable {
         guard configuration.maxMessageBytes > 0, configuration.reliableQueueLimit > 0 else {
             throw WebSocketError(.contextCreationFailed, "maxMessageBytes and reliableQueueLimit must be positive")
         }
+        if let problem = WebSocketServer.subprotocolProblem(configuration) {
+            throw WebSocketError(.contextCreationFailed, problem)
+        }
         try loop.start { [self] in
+            let names = configuration.subprotocols.map { strdup($0) }
+            defer { names.forEach { free($0) } }
             let bundle = configuration.host.withCString { host in
-                configuration.subprotocol.withCString { protocolName in
+                names.map { UnsafePointer($0) }.withUnsafeBufferPointer { protocolNames in
                     var options = scws_server_options()
                     options.host = host
                     options.port = Int32(configuration.port)
-                    options.protocol_name = protocolName
+                    options.protocol_names = protocolNames.baseAddress
+                    options.protocol_count = Int32(protocolNames.count)
                     options.callback = serverCallback
                     options.user = Unmanaged.passUnretained(self).toOpaque()
                     options.max_http_header_bytes = UInt32(clamping: max(256, min(configuration.maxHTTPHeaderBytes, 65535)))
@@ -189,6 +195,22 @@ public final class WebSocketServer: @unchecked Sendable {
 
     private func requireServiceThread(_ function: String) {
         precondition(loop.isOnServiceThread, "WebSocketServer.\(function) must be called on the service thread")
+    }
+
+    /// Why the subprotocol settings cannot work, if they cannot: a server no client can reach, or a
+    /// name libwebsockets would never match (it compares HTTP tokens of at most 63 bytes) and so
+    /// would drop after the upgrade had already been accepted.
+    private static func subprotocolProblem(_ configuration: WebSocketServerConfiguration) -> String? {
+        if configuration.subprotocols.isEmpty && !configuration.acceptsMissingSubprotocol {
+            return "no subprotocols configured and acceptsMissingSubprotocol is false: no client could connect"
+        }
+        let tokenBytes = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        for name in configuration.subprotocols {
+            guard !name.isEmpty, name.utf8.count <= 63, name.utf8.allSatisfy(tokenBytes.contains) else {
+                return "subprotocol name '\(name)' is not an HTTP token of 1 to 63 characters"
+            }
+        }
+        return nil
     }
 
     /// Works out why lws could not listen, by trying the bind ourselves.

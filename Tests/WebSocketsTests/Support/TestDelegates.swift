@@ -104,19 +104,18 @@ struct Harness {
     var url: String { "ws://127.0.0.1:\(port)/ws" }
 
     init(configure: (inout WebSocketServerConfiguration) -> Void = { _ in }, setup: (TestServerDelegate) -> Void = { _ in }) throws {
-        var configuration = WebSocketServerConfiguration()
-        configuration.port = 0
+        var configuration = TestProtocol.serverConfiguration()
         configure(&configuration)
         serverDelegate = TestServerDelegate()
         setup(serverDelegate)
         server = WebSocketServer(configuration: configuration, delegate: serverDelegate)
         try server.start()
         clientDelegate = TestClientDelegate()
-        client = WebSocketClient(delegate: clientDelegate)
+        client = WebSocketClient(delegate: clientDelegate, maxMessageBytes: TestProtocol.clientMaxMessageBytes)
         try client.start()
     }
 
-    func connect(subprotocol: String? = "scrollcast.v1", origin: String? = nil, path: String = "/ws") throws -> ConnectionID {
+    func connect(subprotocol: String? = TestProtocol.subprotocol, origin: String? = nil, path: String = "/ws") throws -> ConnectionID {
         try client.connect(url: "ws://127.0.0.1:\(port)\(path)", subprotocol: subprotocol, origin: origin)
     }
 
