@@ -45,7 +45,7 @@ public final class EchoEndpoint: WebSocketServerDelegate, @unchecked Sendable {
     }
 
     /// Nothing to set up per connection.
-    public func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest) {}
+    public func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest, subprotocol: String?) {}
 
     /// Sends the message straight back, in order, with its type.
     public func server(_ server: WebSocketServer, didReceive message: InboundMessage, from connection: ConnectionID) {

@@ -114,7 +114,7 @@ public final class ScrollcastServer: WebSocketServerDelegate, @unchecked Sendabl
     }
 
     /// Registers the connection; it must `join` within the deadline.
-    public func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest) {
+    public func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest, subprotocol: String?) {
         hub.open(connection, sink: ConnectionSink(server: server, connection: connection))
     }
 

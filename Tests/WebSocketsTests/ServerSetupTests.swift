@@ -6,7 +6,7 @@ import Testing
 @Suite("Start-up errors and client failures")
 struct ServerSetupTests {
     final class Quiet: WebSocketServerDelegate {
-        func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest) {}
+        func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest, subprotocol: String?) {}
         func server(_ server: WebSocketServer, didReceive message: InboundMessage, from connection: ConnectionID) {}
         func server(_ server: WebSocketServer, didClose connection: ConnectionID, code: CloseCode?, reason: String) {}
     }

@@ -114,8 +114,17 @@ extension WebSocketServer {
             $0.openConnections += 1
             $0.connectionsOpened += 1
         }
-        delegate.server(self, didOpen: id, request: request)
+        delegate.server(self, didOpen: id, request: request, subprotocol: negotiatedSubprotocol(wsi, request))
         return 0
+    }
+
+    /// The subprotocol lws bound the connection to, as the configuration spells it. lws answers
+    /// with a Sec-WebSocket-Protocol header only when the client sent one, so without an offer
+    /// there is none, even though lws files such a connection under its first protocol.
+    private func negotiatedSubprotocol(_ wsi: OpaquePointer, _ request: UpgradeRequest) -> String? {
+        guard !request.subprotocols.isEmpty, let bound = lws_get_protocol(wsi) else { return nil }
+        let index = Int(bound.pointee.id)
+        return configuration.subprotocols.indices.contains(index) ? configuration.subprotocols[index] : nil
     }
 
     func receive(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {

@@ -2,8 +2,13 @@
 public protocol WebSocketServerDelegate: AnyObject, Sendable {
     /// Last say on an upgrade that passed the path, origin and subprotocol checks. Default: `.accept`.
     func server(_ server: WebSocketServer, shouldAccept request: UpgradeRequest) -> UpgradeDecision
-    /// A WebSocket connection is open and may be sent to.
-    func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest)
+    /// A WebSocket connection is open and may be sent to. `subprotocol` is the one agreed in the
+    /// handshake (the server's answer in Sec-WebSocket-Protocol), so a server that accepts several
+    /// versions knows which one this connection speaks; nil when the client offered none (allowed
+    /// only with `acceptsMissingSubprotocol`). When the client offers several accepted names, the
+    /// first in the client's own list wins (libwebsockets' rule), whatever the order of
+    /// `configuration.subprotocols`: a client lists the version it prefers first.
+    func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest, subprotocol: String?)
     /// A complete message arrived (fragments already reassembled, text already validated).
     func server(_ server: WebSocketServer, didReceive message: InboundMessage, from connection: ConnectionID)
     /// The connection is gone. `code` is the close code sent or received, nil if the socket just dropped.
