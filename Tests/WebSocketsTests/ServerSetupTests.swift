@@ -33,7 +33,7 @@ struct ServerSetupTests {
         var nobody = TestProtocol.serverConfiguration()
         nobody.subprotocols = []
         var configurations = [nobody]
-        for name in ["", "two words", "a,b", String(repeating: "x", count: 64)] {
+        for name in ["", "two words", "a,b", String(repeating: "x", count: 63)] {
             var configuration = TestProtocol.serverConfiguration()
             configuration.subprotocols = ["fine.v1", name]
             configurations.append(configuration)
@@ -45,9 +45,13 @@ struct ServerSetupTests {
         }
         var echoOnly = nobody
         echoOnly.acceptsMissingSubprotocol = true
-        let server = WebSocketServer(configuration: echoOnly, delegate: Quiet())
-        #expect(throws: Never.self) { try server.start() }
-        server.shutdown()
+        var longestName = TestProtocol.serverConfiguration()
+        longestName.subprotocols = ["fine.v1", String(repeating: "x", count: 62)]
+        for configuration in [echoOnly, longestName] {
+            let server = WebSocketServer(configuration: configuration, delegate: Quiet())
+            #expect(throws: Never.self, "\(configuration.subprotocols)") { try server.start() }
+            server.shutdown()
+        }
     }
 
     @Test func missingPublicDirectoryThrows() {

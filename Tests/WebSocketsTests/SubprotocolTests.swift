@@ -72,6 +72,27 @@ struct SubprotocolTests {
         #expect(h.server.stats.upgradesRefused == 4)
     }
 
+    /// libwebsockets itself would drop these after the upgrade was accepted, without a response.
+    @Test func anOfferTooLongForLibWebSocketsIsRefusedWithAnAnswer() throws {
+        let h = try Self.twoVersionHarness()
+        defer { h.stop() }
+        let manyNames = (0..<12).map { "unknown.protocol.\($0)" }.joined(separator: ", ") + ", chat.v2"
+        let longName = String(repeating: "x", count: 63) + ", chat.v2"
+        for offer in [manyNames, longName] {
+            let socket = try RawSocket(port: h.port)
+            #expect(socket.handshake(subprotocol: offer)?.contains(" 400 ") == true, "offer \(offer)")
+            let body = String(decoding: socket.readToEnd(), as: UTF8.self)
+            #expect(body.contains(">Sec-WebSocket-Protocol list too long<"), "offer \(offer): \(body)")
+        }
+        // Just inside both limits still works.
+        let atLimit = String(repeating: "y", count: 62) + ", " + String(repeating: "z", count: 53) + ", chat.v2"
+        #expect(atLimit.utf8.count == 126)
+        let socket = try RawSocket(port: h.port)
+        let head = socket.handshake(subprotocol: atLimit)
+        #expect(head?.hasPrefix("HTTP/1.1 101") == true)
+        #expect(Self.agreed(head) == "chat.v2")
+    }
+
     @Test func noOfferMeansNoSubprotocolWhereThatIsAllowed() throws {
         let h = try Self.twoVersionHarness(acceptsMissing: true)
         defer { h.stop() }

@@ -68,7 +68,8 @@ extension WebSocketServer {
             host: LWS.header(wsi, WSI_TOKEN_HOST),
             subprotocols: offered,
             remoteAddress: LWS.peerAddress(wsi))
-        if let refusal = refusal(for: request) {
+        let protocolHeaderBytes = Int(lws_hdr_total_length(wsi, WSI_TOKEN_PROTOCOL))
+        if let refusal = refusal(for: request, protocolHeaderBytes: protocolHeaderBytes) {
             statsBox.withLock { $0.upgradesRefused += 1 }
             pendingUpgrades[wsi] = nil
             // Headers and body go out at once: after a refusal lws finishes the transaction itself.
@@ -78,11 +79,22 @@ extension WebSocketServer {
         return 0
     }
 
-    private func refusal(for request: UpgradeRequest) -> (status: UInt32, message: String)? {
+    /// lws picks the subprotocol from a copy of Sec-WebSocket-Protocol that holds 126 bytes and
+    /// copies each name into one that holds 62; past either it drops the connection without an
+    /// answer, after this check has passed it. So such offers are refused here, with a status the
+    /// client can read.
+    private static let maxProtocolHeaderBytes = 126
+    static let maxSubprotocolNameBytes = 62
+
+    private func refusal(for request: UpgradeRequest, protocolHeaderBytes: Int) -> (status: UInt32, message: String)? {
         if isShuttingDown { return (503, "server shutting down") }
         if request.path != configuration.webSocketPath { return (404, "no WebSocket endpoint at this path") }
         if let allowed = configuration.allowedOrigins {
             guard let origin = request.origin, allowed.contains(origin) else { return (403, "origin not allowed") }
+        }
+        if protocolHeaderBytes > Self.maxProtocolHeaderBytes
+            || request.subprotocols.contains(where: { $0.utf8.count > Self.maxSubprotocolNameBytes }) {
+            return (400, "Sec-WebSocket-Protocol list too long")
         }
         let acceptable = request.subprotocols.isEmpty
             ? configuration.acceptsMissingSubprotocol

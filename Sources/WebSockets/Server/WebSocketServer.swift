@@ -198,16 +198,16 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     /// Why the subprotocol settings cannot work, if they cannot: a server no client can reach, or a
-    /// name libwebsockets would never match (it compares HTTP tokens of at most 63 bytes) and so
-    /// would drop after the upgrade had already been accepted.
+    /// name libwebsockets would never match (it compares HTTP tokens of at most 62 bytes), whose
+    /// clients it would drop after the upgrade had been accepted.
     private static func subprotocolProblem(_ configuration: WebSocketServerConfiguration) -> String? {
         if configuration.subprotocols.isEmpty && !configuration.acceptsMissingSubprotocol {
             return "no subprotocols configured and acceptsMissingSubprotocol is false: no client could connect"
         }
         let tokenBytes = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
         for name in configuration.subprotocols {
-            guard !name.isEmpty, name.utf8.count <= 63, name.utf8.allSatisfy(tokenBytes.contains) else {
-                return "subprotocol name '\(name)' is not an HTTP token of 1 to 63 characters"
+            guard !name.isEmpty, name.utf8.count <= Self.maxSubprotocolNameBytes, name.utf8.allSatisfy(tokenBytes.contains) else {
+                return "subprotocol name '\(name)' is not an HTTP token of 1 to \(Self.maxSubprotocolNameBytes) characters"
             }
         }
         return nil

@@ -12,7 +12,7 @@ public struct WebSocketServerConfiguration: Sendable {
     /// Sec-WebSocket-Protocol (unless `acceptsMissingSubprotocol` and it offers none). A list, so
     /// one server can serve two versions of an application protocol while clients move over; the
     /// application learns each connection's choice in `didOpen`. No default: the transport knows
-    /// no application protocol. Each name must be an HTTP token of at most 63 bytes (what
+    /// no application protocol. Each name must be an HTTP token of at most 62 bytes (what
     /// libwebsockets can match); an empty list suits only `acceptsMissingSubprotocol`.
     public var subprotocols: [String]
     /// Accept clients that offer no subprotocol at all (a conformance echo endpoint needs this).
