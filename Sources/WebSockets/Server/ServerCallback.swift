@@ -145,15 +145,22 @@ extension WebSocketServer {
         if state.pendingClose != nil { return 0 }
         let final = lws_is_final_fragment(wsi) != 0
         let binary = lws_frame_is_binary(wsi) != 0
-        switch state.assembler.append(chunk, binary: binary, final: final) {
-        case .incomplete:
-            return 0
-        case .message(let message):
+        let id = state.id
+        // Text goes to the delegate as the bytes where they lie (lws's chunk or the reassembly
+        // buffer): a delegate that parses them never pays for a String.
+        let outcome = state.assembler.appendInPlace(chunk, binary: binary, final: final) { bytes, isBinary in
             statsBox.withLock {
                 $0.messagesReceived += 1
-                $0.bytesReceived += message.byteCount
+                $0.bytesReceived += bytes.count
             }
-            delegate.server(self, didReceive: message, from: state.id)
+            if isBinary {
+                delegate.server(self, didReceive: .binary(Array(bytes)), from: id)
+            } else {
+                delegate.server(self, didReceiveText: bytes, from: id)
+            }
+        }
+        switch outcome {
+        case .incomplete, .delivered:
             return 0
         case .tooBig:
             return closeNow(state, .messageTooBig, "message too big")
