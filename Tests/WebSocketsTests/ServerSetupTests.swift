@@ -135,15 +135,22 @@ struct HelperTests {
 
     @Test func assemblerCapsAndValidates() {
         var assembler = MessageAssembler(maxBytes: 4)
-        let ok: [UInt8] = [0xE2, 0x9C]
-        let rest: [UInt8] = [0x93]
-        #expect(ok.withUnsafeBytes { assembler.append($0, binary: false, final: false) } == .incomplete)
-        #expect(rest.withUnsafeBytes { assembler.append($0, binary: false, final: true) } == .message(.text("✓")))
-        let bad: [UInt8] = [0xFF]
-        #expect(bad.withUnsafeBytes { assembler.append($0, binary: false, final: true) } == .invalidUTF8)
-        let five: [UInt8] = [1, 2, 3, 4, 5]
-        #expect(five.withUnsafeBytes { assembler.append($0, binary: true, final: true) } == .tooBig)
-        #expect(bad.withUnsafeBytes { assembler.append($0, binary: true, final: true) } == .message(.binary([0xFF])))
+        var delivered: [InboundMessage] = []
+        func feed(_ bytes: [UInt8], binary: Bool, final: Bool) -> MessageAssembler.InPlaceOutcome {
+            bytes.withUnsafeBytes { chunk in
+                assembler.appendInPlace(chunk, binary: binary, final: final) { payload, isBinary in
+                    delivered.append(isBinary ? .binary(Array(payload)) : .text(String(decoding: payload, as: UTF8.self)))
+                }
+            }
+        }
+        #expect(feed([0xE2, 0x9C], binary: false, final: false) == .incomplete)
+        #expect(feed([0x93], binary: false, final: true) == .delivered)
+        #expect(feed([0xFF], binary: false, final: true) == .invalidUTF8)
+        #expect(feed([1, 2, 3, 4, 5], binary: true, final: true) == .tooBig)
+        #expect(feed([1, 2, 3], binary: true, final: false) == .incomplete)
+        #expect(feed([4, 5], binary: false, final: true) == .tooBig)
+        #expect(feed([0xFF], binary: true, final: true) == .delivered)
+        #expect(delivered == [.text("✓"), .binary([0xFF])])
     }
 }
 

@@ -226,16 +226,6 @@ extension WebSocketServer {
     }
 }
 
-extension InboundMessage {
-    /// Payload size in bytes.
-    var byteCount: Int {
-        switch self {
-        case .text(let text): text.utf8.count
-        case .binary(let bytes): bytes.count
-        }
-    }
-}
-
 extension Optional {
     /// Returns the value and leaves nil behind.
     mutating func take() -> Wrapped? {
