@@ -13,7 +13,8 @@ public struct WebSocketServerConfiguration: Sendable {
     /// one server can serve two versions of an application protocol while clients move over; the
     /// application learns each connection's choice in `didOpen`. No default: the transport knows
     /// no application protocol. Each name must be an HTTP token of at most 62 bytes (what
-    /// libwebsockets can match); an empty list suits only `acceptsMissingSubprotocol`.
+    /// libwebsockets can match), and an empty list suits only `acceptsMissingSubprotocol`;
+    /// `start()` throws otherwise rather than run a server whose clients would be dropped.
     public var subprotocols: [String]
     /// Accept clients that offer no subprotocol at all (a conformance echo endpoint needs this).
     public var acceptsMissingSubprotocol = false
