@@ -49,9 +49,11 @@ let package = Package(
         .executableTarget(
             name: "scrollcast",
             dependencies: [
-                "ScrollcastServer",
+                "ScrollcastServer", "ScrollEngine", "WebSockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(

@@ -24,12 +24,40 @@ scws_timer *scws_timer_from_sul(lws_sorted_usec_list_t *sul) {
 
 struct scws_context {
     struct lws_context *lws;
-    struct lws_protocols protocols[2];
+    /* protocol_count entries and the all-zero terminator lws expects; names are strdup'd. */
+    struct lws_protocols *protocols;
+    int protocol_count;
     struct lws_extension extensions[2];
     lws_retry_bo_t retry;
     char *host;
-    char *protocol_name;
 };
+
+static void scws_context_free(struct scws_context *c) {
+    for (int n = 0; n < c->protocol_count; n++) free((char *)c->protocols[n].name);
+    free(c->protocols);
+    free(c->host);
+    free(c);
+}
+
+/* A bundle with room for `count` protocols (names copied, callback shared); NULL on failure. */
+static struct scws_context *scws_context_alloc(const char *const *names, int count,
+                                               lws_callback_function *callback) {
+    struct scws_context *c = calloc(1, sizeof(*c));
+    if (!c) return NULL;
+    c->protocols = calloc((size_t)count + 1, sizeof(*c->protocols));
+    if (!c->protocols) { free(c); return NULL; }
+    for (int n = 0; n < count; n++) {
+        c->protocols[n].name = strdup(names[n]);
+        if (!c->protocols[n].name) {
+            scws_context_free(c);
+            return NULL;
+        }
+        c->protocols[n].callback = callback;
+        c->protocols[n].id = (unsigned int)n;
+        c->protocol_count = n + 1;
+    }
+    return c;
+}
 
 
 /* Layout of the buffers lws hands permessage-deflate with LWS_EXT_CB_PAYLOAD_TX (private in lws). */
@@ -89,14 +117,13 @@ static void scws_fill_extensions(struct scws_context *c) {
 }
 
 scws_context *scws_server_create(const scws_server_options *o) {
-    struct scws_context *c = calloc(1, sizeof(*c));
+    static const char *const no_subprotocol[] = { "scws-none" };
+    const char *const *names = o->protocol_count > 0 ? o->protocol_names : no_subprotocol;
+    int count = o->protocol_count > 0 ? o->protocol_count : 1;
+    struct scws_context *c = scws_context_alloc(names, count, o->callback);
     if (!c) return NULL;
+    for (int n = 0; n < count; n++) c->protocols[n].rx_buffer_size = o->rx_buffer_size;
     c->host = o->host ? strdup(o->host) : NULL;
-    c->protocol_name = strdup(o->protocol_name ? o->protocol_name : "ws");
-    c->protocols[0].name = c->protocol_name;
-    c->protocols[0].callback = o->callback;
-    c->protocols[0].per_session_data_size = 0;
-    c->protocols[0].rx_buffer_size = o->rx_buffer_size;
     scws_fill_extensions(c);
     c->retry.secs_since_valid_ping = (uint16_t)o->ping_seconds;
     c->retry.secs_since_valid_hangup = (uint16_t)o->hangup_seconds;
@@ -116,7 +143,7 @@ scws_context *scws_server_create(const scws_server_options *o) {
     c->lws = lws_create_context(&info);
     pthread_mutex_unlock(&scws_lifecycle_lock);
     if (!c->lws) {
-        free(c->host); free(c->protocol_name); free(c);
+        scws_context_free(c);
         return NULL;
     }
     return c;
@@ -134,9 +161,7 @@ void scws_context_destroy(scws_context *c) {
     pthread_mutex_lock(&scws_lifecycle_lock);
     lws_context_destroy(c->lws);
     pthread_mutex_unlock(&scws_lifecycle_lock);
-    free(c->host);
-    free(c->protocol_name);
-    free(c);
+    scws_context_free(c);
 }
 
 int scws_http_write_headers(struct lws *wsi, unsigned int status, const char *content_type,
@@ -171,11 +196,9 @@ int scws_ws_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t l
 /* ---- Raw client: the WebSocket framing is done in Swift over an lws RAW connection. ---- */
 
 scws_context *scws_raw_client_create(lws_callback_function *callback, void *user, unsigned int read_buffer_size) {
-    struct scws_context *c = calloc(1, sizeof(*c));
+    static const char *const names[] = { "scws-raw-client" };
+    struct scws_context *c = scws_context_alloc(names, 1, callback);
     if (!c) return NULL;
-    c->protocol_name = strdup("scws-raw-client");
-    c->protocols[0].name = c->protocol_name;
-    c->protocols[0].callback = callback;
 
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof(info));
@@ -191,7 +214,7 @@ scws_context *scws_raw_client_create(lws_callback_function *callback, void *user
     c->lws = lws_create_context(&info);
     pthread_mutex_unlock(&scws_lifecycle_lock);
     if (!c->lws) {
-        free(c->protocol_name); free(c);
+        scws_context_free(c);
         return NULL;
     }
     return c;
@@ -205,7 +228,7 @@ struct lws *scws_raw_client_connect(scws_context *c, const char *address, int po
     i.port = port;
     i.host = address;
     i.method = "RAW";
-    i.local_protocol_name = c->protocol_name;
+    i.local_protocol_name = c->protocols[0].name;
     i.userdata = userdata;
     return lws_client_connect_via_info(&i);
 }

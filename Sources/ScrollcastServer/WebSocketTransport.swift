@@ -1,5 +1,5 @@
 import ScrollWire
-import WebSockets
+internal import WebSockets
 
 /// The one place the room layer meets the WebSocket library: it runs a `WebSocketServer`,
 /// turns its events into `RoomService` calls, gives viewers sinks over their connections, and
@@ -15,9 +15,8 @@ final class WebSocketTransport: WebSocketServerDelegate, RoomScheduler, @uncheck
     /// and size limit; events go to `service`. Returns the bound port.
     func start(_ configuration: ScrollcastServerConfiguration, service: RoomService) throws -> Int {
         self.service = service
-        var socketConfiguration = WebSocketServerConfiguration()
-        socketConfiguration.subprotocol = ScrollWire.subprotocol
-        socketConfiguration.maxMessageBytes = ScrollWire.maxMessageBytes
+        var socketConfiguration = WebSocketServerConfiguration(
+            subprotocols: ScrollWire.subprotocols, maxMessageBytes: ScrollWire.maxMessageBytes)
         socketConfiguration.host = configuration.host
         socketConfiguration.port = configuration.port
         socketConfiguration.publicDirectory = configuration.publicDirectory
@@ -55,9 +54,14 @@ final class WebSocketTransport: WebSocketServerDelegate, RoomScheduler, @uncheck
         service.refusal(forOrigin: request.origin).map { .reject(reason: $0) } ?? .accept
     }
 
-    func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest) {
+    func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest, subprotocol: String?) {
         service.opened(ViewerID(connection), sink: ConnectionSink(server: server, connection: connection),
-                       subprotocol: ScrollWire.subprotocol)
+                       subprotocol: subprotocol)
+    }
+
+    /// Text arrives as the library's bytes, straight into the decoder: no String in between.
+    func server(_ server: WebSocketServer, didReceiveText utf8: UnsafeRawBufferPointer, from connection: ConnectionID) {
+        service.receivedText(utf8, from: ViewerID(connection))
     }
 
     func server(_ server: WebSocketServer, didReceive message: InboundMessage, from connection: ConnectionID) {

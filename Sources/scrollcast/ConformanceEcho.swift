@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import ScrollcastServer
 
 /// `scrollcast --conformance-echo`: only the echo endpoint, for Autobahn (scripts/run-conformance.sh).
 enum ConformanceEcho {

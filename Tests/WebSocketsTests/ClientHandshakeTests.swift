@@ -19,24 +19,24 @@ struct ClientHandshakeResponseTests {
     static let key = [UInt8](repeating: 7, count: 16)
 
     static func response(status: String = "101 Switching Protocols", accept: String? = nil,
-                         headers: [String] = ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Protocol: scrollcast.v1"]) -> [UInt8] {
-        let handshake = ClientHandshake(keyBytes: key, subprotocol: "scrollcast.v1")
+                         headers: [String] = ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Protocol: test.v1"]) -> [UInt8] {
+        let handshake = ClientHandshake(keyBytes: key, subprotocol: "test.v1")
         var lines = ["HTTP/1.1 \(status)"] + headers
         lines.append("Sec-WebSocket-Accept: \(accept ?? ClientHandshake.expectedAccept(forKey: handshake.key))")
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
 
-    static func verdict(_ bytes: [UInt8], subprotocol: String? = "scrollcast.v1") -> ClientHandshake.Progress {
+    static func verdict(_ bytes: [UInt8], subprotocol: String? = "test.v1") -> ClientHandshake.Progress {
         var handshake = ClientHandshake(keyBytes: key, subprotocol: subprotocol)
         return bytes.withUnsafeBytes { handshake.feed($0) }
     }
 
     @Test func requestCarriesEveryHeader() {
-        let handshake = ClientHandshake(keyBytes: Self.key, subprotocol: "scrollcast.v1")
+        let handshake = ClientHandshake(keyBytes: Self.key, subprotocol: "test.v1")
         let text = String(decoding: handshake.request(hostHeader: "h:81", pathAndQuery: "/ws?room=a", origin: "http://o.test"), as: UTF8.self)
         #expect(text.hasPrefix("GET /ws?room=a HTTP/1.1\r\n"))
         for line in ["Host: h:81", "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: \(Base64.encode(Self.key))",
-                     "Sec-WebSocket-Version: 13", "Sec-WebSocket-Protocol: scrollcast.v1", "Origin: http://o.test"] {
+                     "Sec-WebSocket-Version: 13", "Sec-WebSocket-Protocol: test.v1", "Origin: http://o.test"] {
             #expect(text.contains("\r\n\(line)\r\n"), "\(line)")
         }
         #expect(text.hasSuffix("\r\n\r\n"))
@@ -54,7 +54,7 @@ struct ClientHandshakeResponseTests {
         let whole = Self.response() + [0x81, 0x01, 0x61]
         let headerCount = Self.response().count
         for split in 1..<whole.count {
-            var handshake = ClientHandshake(keyBytes: Self.key, subprotocol: "scrollcast.v1")
+            var handshake = ClientHandshake(keyBytes: Self.key, subprotocol: "test.v1")
             let first = Array(whole[..<split]).withUnsafeBytes { handshake.feed($0) }
             if split >= headerCount {
                 #expect(first == .upgraded(bodyOffset: headerCount), "split at \(split)")
@@ -67,7 +67,7 @@ struct ClientHandshakeResponseTests {
     }
 
     @Test func headerNamesAndTokensAreCaseInsensitive() {
-        let headers = ["upgrade: WebSocket", "connection: keep-alive, UPGRADE", "sec-websocket-protocol: scrollcast.v1"]
+        let headers = ["upgrade: WebSocket", "connection: keep-alive, UPGRADE", "sec-websocket-protocol: test.v1"]
         #expect(Self.verdict(Self.response(headers: headers)) == .upgraded(bodyOffset: Self.response(headers: headers).count))
     }
 
@@ -89,19 +89,19 @@ struct ClientHandshakeResponseTests {
     }
 
     @Test func missingUpgradeOrConnectionFails() {
-        let noUpgrade = Self.response(headers: ["Connection: Upgrade", "Sec-WebSocket-Protocol: scrollcast.v1"])
+        let noUpgrade = Self.response(headers: ["Connection: Upgrade", "Sec-WebSocket-Protocol: test.v1"])
         #expect(Self.verdict(noUpgrade) == .failed("the handshake response lacks \"Upgrade: websocket\""))
-        let noConnection = Self.response(headers: ["Upgrade: websocket", "Sec-WebSocket-Protocol: scrollcast.v1"])
+        let noConnection = Self.response(headers: ["Upgrade: websocket", "Sec-WebSocket-Protocol: test.v1"])
         #expect(Self.verdict(noConnection) == .failed("the handshake response lacks \"Connection: upgrade\""))
     }
 
     @Test func subprotocolMustBeTheOneAskedFor() {
         let none = Self.response(headers: ["Upgrade: websocket", "Connection: Upgrade"])
-        #expect(Self.verdict(none) == .failed("the server did not agree to subprotocol \"scrollcast.v1\""))
+        #expect(Self.verdict(none) == .failed("the server did not agree to subprotocol \"test.v1\""))
         let other = Self.response(headers: ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Protocol: x"])
-        #expect(Self.verdict(other) == .failed("the server chose subprotocol \"x\" instead of \"scrollcast.v1\""))
+        #expect(Self.verdict(other) == .failed("the server chose subprotocol \"x\" instead of \"test.v1\""))
         #expect(Self.verdict(none, subprotocol: nil) == .upgraded(bodyOffset: none.count))
-        let extensions = Self.response(headers: ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Protocol: scrollcast.v1",
+        let extensions = Self.response(headers: ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Protocol: test.v1",
                                                   "Sec-WebSocket-Extensions: permessage-deflate"])
         guard case .failed = Self.verdict(extensions) else { Issue.record("unoffered extension accepted"); return }
     }

@@ -6,9 +6,9 @@ import Testing
 struct RawClientTests {
     static func connectedClient(_ server: ScriptedServer) throws -> (WebSocketClient, TestClientDelegate, ConnectionID, String?) {
         let delegate = TestClientDelegate()
-        let client = WebSocketClient(delegate: delegate)
+        let client = WebSocketClient(delegate: delegate, maxMessageBytes: TestProtocol.clientMaxMessageBytes)
         try client.start()
-        let id = try client.connect(url: "ws://127.0.0.1:\(server.port)/ws?room=r1", origin: "http://o.test")
+        let id = try client.connect(url: "ws://127.0.0.1:\(server.port)/ws?room=r1", subprotocol: TestProtocol.subprotocol, origin: "http://o.test")
         let head = server.acceptAndUpgrade()
         return (client, delegate, id, head)
     }
@@ -19,7 +19,7 @@ struct RawClientTests {
         defer { client.shutdown() }
         #expect(head?.hasPrefix("GET /ws?room=r1 HTTP/1.1\r\n") == true)
         #expect(head?.contains("\r\nOrigin: http://o.test\r\n") == true)
-        #expect(head?.contains("\r\nSec-WebSocket-Protocol: scrollcast.v1\r\n") == true)
+        #expect(head?.contains("\r\nSec-WebSocket-Protocol: \(TestProtocol.subprotocol)\r\n") == true)
         #expect(delegate.waitForOutcome(id) == true)
 
         server.send(serverFrame(0x9, [1, 2, 3]) + serverFrame(0x1, Array("hi".utf8)))
@@ -82,10 +82,10 @@ struct RawClientTests {
     @Test func aRefusedUpgradeIsAConnectFailureWithTheStatus() throws {
         let server = try ScriptedServer()
         let delegate = TestClientDelegate()
-        let client = WebSocketClient(delegate: delegate)
+        let client = WebSocketClient(delegate: delegate, maxMessageBytes: TestProtocol.clientMaxMessageBytes)
         try client.start()
         defer { client.shutdown() }
-        let id = try client.connect(url: "ws://127.0.0.1:\(server.port)/ws")
+        let id = try client.connect(url: "ws://127.0.0.1:\(server.port)/ws", subprotocol: TestProtocol.subprotocol)
         #expect(server.refuse(status: "403 Forbidden"))
         let reason = delegate.events.wait { events -> String? in
             for case .failed(id, let why) in events { return why }

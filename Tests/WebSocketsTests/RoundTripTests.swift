@@ -16,21 +16,21 @@ struct RoundTripTests {
         let messages = h.clientDelegate.waitForMessages(id, count: 4)
         #expect(messages == [.text("héllo ✓"), .binary([0, 1, 2, 255]), .text(""), .binary([])])
         let opened = h.serverDelegate.events.wait { events -> UpgradeRequest? in
-            for case .opened(_, let request) in events { return request }
+            for case .opened(_, let request, _) in events { return request }
             return nil
         }
         #expect(opened?.path == "/ws")
-        #expect(opened?.subprotocols == ["scrollcast.v1"])
+        #expect(opened?.subprotocols == [TestProtocol.subprotocol])
         #expect(opened?.remoteAddress == "127.0.0.1")
     }
 
     @Test func queryAndOriginReachTheUpgradeRequest() throws {
         let h = try Harness()
         defer { h.stop() }
-        let id = try h.client.connect(url: "ws://127.0.0.1:\(h.port)/ws?room=lobby&x=1", origin: "http://example.test:1")
+        let id = try h.client.connect(url: "ws://127.0.0.1:\(h.port)/ws?room=lobby&x=1", subprotocol: TestProtocol.subprotocol, origin: "http://example.test:1")
         #expect(h.clientDelegate.waitForOutcome(id) == true)
         let request = h.serverDelegate.events.wait { events -> UpgradeRequest? in
-            for case .opened(_, let request) in events { return request }
+            for case .opened(_, let request, _) in events { return request }
             return nil
         }
         #expect(request?.query == "room=lobby&x=1")

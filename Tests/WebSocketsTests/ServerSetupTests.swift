@@ -6,14 +6,13 @@ import Testing
 @Suite("Start-up errors and client failures")
 struct ServerSetupTests {
     final class Quiet: WebSocketServerDelegate {
-        func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest) {}
+        func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest, subprotocol: String?) {}
         func server(_ server: WebSocketServer, didReceive message: InboundMessage, from connection: ConnectionID) {}
         func server(_ server: WebSocketServer, didClose connection: ConnectionID, code: CloseCode?, reason: String) {}
     }
 
     @Test func portInUseThrowsAClearError() throws {
-        var configuration = WebSocketServerConfiguration()
-        configuration.port = 0
+        var configuration = TestProtocol.serverConfiguration()
         let first = WebSocketServer(configuration: configuration, delegate: Quiet())
         let port = try first.start()
         defer { first.shutdown() }
@@ -30,10 +29,34 @@ struct ServerSetupTests {
         }
     }
 
+    @Test func subprotocolSettingsNoClientCouldMeetThrow() {
+        var nobody = TestProtocol.serverConfiguration()
+        nobody.subprotocols = []
+        var configurations = [nobody]
+        for name in ["", "two words", "a,b", String(repeating: "x", count: 63)] {
+            var configuration = TestProtocol.serverConfiguration()
+            configuration.subprotocols = ["fine.v1", name]
+            configurations.append(configuration)
+        }
+        for configuration in configurations {
+            let server = WebSocketServer(configuration: configuration, delegate: Quiet())
+            #expect(throws: WebSocketError.self, "\(configuration.subprotocols)") { try server.start() }
+            server.shutdown()
+        }
+        var echoOnly = nobody
+        echoOnly.acceptsMissingSubprotocol = true
+        var longestName = TestProtocol.serverConfiguration()
+        longestName.subprotocols = ["fine.v1", String(repeating: "x", count: 62)]
+        for configuration in [echoOnly, longestName] {
+            let server = WebSocketServer(configuration: configuration, delegate: Quiet())
+            #expect(throws: Never.self, "\(configuration.subprotocols)") { try server.start() }
+            server.shutdown()
+        }
+    }
+
     @Test func missingPublicDirectoryThrows() {
-        var configuration = WebSocketServerConfiguration()
-        configuration.port = 0
-        configuration.publicDirectory = "/nonexistent/scrollcast-public"
+        var configuration = TestProtocol.serverConfiguration()
+        configuration.publicDirectory = "/nonexistent/public"
         let server = WebSocketServer(configuration: configuration, delegate: Quiet())
         #expect(throws: WebSocketError.self) { try server.start() }
         server.shutdown()
@@ -53,10 +76,10 @@ struct ServerSetupTests {
         close(fd)
 
         let delegate = TestClientDelegate()
-        let client = WebSocketClient(delegate: delegate)
+        let client = WebSocketClient(delegate: delegate, maxMessageBytes: TestProtocol.clientMaxMessageBytes)
         try client.start()
         defer { client.shutdown() }
-        let id = try client.connect(url: "ws://127.0.0.1:\(port)/ws")
+        let id = try client.connect(url: "ws://127.0.0.1:\(port)/ws", subprotocol: TestProtocol.subprotocol)
         #expect(delegate.waitForOutcome(id) == false)
     }
 
@@ -66,8 +89,7 @@ struct ServerSetupTests {
             if level <= .warning { lines.append(line) }
         }
         defer { LibWebSocketsLog.route(maximumLevel: .warning, to: LibWebSocketsLog.standardErrorSink) }
-        var configuration = WebSocketServerConfiguration()
-        configuration.port = 0
+        var configuration = TestProtocol.serverConfiguration()
         let server = WebSocketServer(configuration: configuration, delegate: Quiet())
         let port = try server.start()
         defer { server.shutdown() }
@@ -80,17 +102,17 @@ struct ServerSetupTests {
     }
 
     @Test func malformedURLsThrow() throws {
-        let client = WebSocketClient(delegate: TestClientDelegate())
+        let client = WebSocketClient(delegate: TestClientDelegate(), maxMessageBytes: TestProtocol.clientMaxMessageBytes)
         try client.start()
         defer { client.shutdown() }
         for url in ["http://x/ws", "ws://", "ws://host:99999/", "wss://secure/", "ws://[::1/"] {
-            #expect(throws: WebSocketError.self) { try client.connect(url: url) }
+            #expect(throws: WebSocketError.self) { try client.connect(url: url, subprotocol: TestProtocol.subprotocol) }
         }
     }
 
     @Test func connectBeforeStartThrows() {
-        let client = WebSocketClient(delegate: TestClientDelegate())
-        #expect(throws: WebSocketError.self) { try client.connect(url: "ws://127.0.0.1:1/ws") }
+        let client = WebSocketClient(delegate: TestClientDelegate(), maxMessageBytes: TestProtocol.clientMaxMessageBytes)
+        #expect(throws: WebSocketError.self) { try client.connect(url: "ws://127.0.0.1:1/ws", subprotocol: TestProtocol.subprotocol) }
     }
 }
 
@@ -113,15 +135,22 @@ struct HelperTests {
 
     @Test func assemblerCapsAndValidates() {
         var assembler = MessageAssembler(maxBytes: 4)
-        let ok: [UInt8] = [0xE2, 0x9C]
-        let rest: [UInt8] = [0x93]
-        #expect(ok.withUnsafeBytes { assembler.append($0, binary: false, final: false) } == .incomplete)
-        #expect(rest.withUnsafeBytes { assembler.append($0, binary: false, final: true) } == .message(.text("✓")))
-        let bad: [UInt8] = [0xFF]
-        #expect(bad.withUnsafeBytes { assembler.append($0, binary: false, final: true) } == .invalidUTF8)
-        let five: [UInt8] = [1, 2, 3, 4, 5]
-        #expect(five.withUnsafeBytes { assembler.append($0, binary: true, final: true) } == .tooBig)
-        #expect(bad.withUnsafeBytes { assembler.append($0, binary: true, final: true) } == .message(.binary([0xFF])))
+        var delivered: [InboundMessage] = []
+        func feed(_ bytes: [UInt8], binary: Bool, final: Bool) -> MessageAssembler.InPlaceOutcome {
+            bytes.withUnsafeBytes { chunk in
+                assembler.appendInPlace(chunk, binary: binary, final: final) { payload, isBinary in
+                    delivered.append(isBinary ? .binary(Array(payload)) : .text(String(decoding: payload, as: UTF8.self)))
+                }
+            }
+        }
+        #expect(feed([0xE2, 0x9C], binary: false, final: false) == .incomplete)
+        #expect(feed([0x93], binary: false, final: true) == .delivered)
+        #expect(feed([0xFF], binary: false, final: true) == .invalidUTF8)
+        #expect(feed([1, 2, 3, 4, 5], binary: true, final: true) == .tooBig)
+        #expect(feed([1, 2, 3], binary: true, final: false) == .incomplete)
+        #expect(feed([4, 5], binary: false, final: true) == .tooBig)
+        #expect(feed([0xFF], binary: true, final: true) == .delivered)
+        #expect(delivered == [.text("✓"), .binary([0xFF])])
     }
 }
 

@@ -14,6 +14,19 @@ struct UpgradeTests {
         #expect(h.serverDelegate.openedIDs().isEmpty)
     }
 
+    @Test func refusalNamesTheOneRequiredSubprotocol() throws {
+        let h = try Harness()
+        defer { h.stop() }
+        for offered in [nil, "other.v2"] {
+            let socket = try RawSocket(port: h.port)
+            let head = socket.handshake(subprotocol: offered)
+            #expect(head?.contains(" 400 ") == true, "offered \(offered ?? "nothing")")
+            // lws wraps the message in a small HTML page.
+            let body = String(decoding: socket.readToEnd(), as: UTF8.self)
+            #expect(body.contains(">subprotocol \(TestProtocol.subprotocol) required<"), "offered \(offered ?? "nothing"): \(body)")
+        }
+    }
+
     @Test func wrongSubprotocolIsRefused() throws {
         let h = try Harness()
         defer { h.stop() }
@@ -59,9 +72,9 @@ struct UpgradeTests {
             delegate.decide = { $0.query.contains("deny") ? .reject(reason: "denied") : .accept }
         })
         defer { h.stop() }
-        let denied = try h.client.connect(url: "ws://127.0.0.1:\(h.port)/ws?deny=1")
+        let denied = try h.client.connect(url: "ws://127.0.0.1:\(h.port)/ws?deny=1", subprotocol: TestProtocol.subprotocol)
         #expect(h.clientDelegate.waitForOutcome(denied) == false)
-        let allowed = try h.client.connect(url: "ws://127.0.0.1:\(h.port)/ws?ok=1")
+        let allowed = try h.client.connect(url: "ws://127.0.0.1:\(h.port)/ws?ok=1", subprotocol: TestProtocol.subprotocol)
         #expect(h.clientDelegate.waitForOutcome(allowed) == true)
     }
 }

@@ -24,7 +24,13 @@ scws_timer *scws_timer_from_sul(lws_sorted_usec_list_t *sul);
 typedef struct scws_server_options {
     const char *host;
     int port;
-    const char *protocol_name;
+    /// One lws protocol per name, in this order, all served by `callback`; each entry's `id` is its
+    /// index here, so `lws_get_protocol(wsi)->id` tells which one a connection was bound to. lws
+    /// binds a WebSocket to the first name in the client's Sec-WebSocket-Protocol list that is one
+    /// of these, and one that sends no such header to entry 0. With `protocol_count` 0 a single
+    /// entry named "scws-none" is registered, so such WebSockets still have a protocol to land on.
+    const char *const *protocol_names;
+    int protocol_count;
     lws_callback_function *callback;
     void *user;
     unsigned int max_http_header_bytes;

@@ -41,7 +41,7 @@ final class RawSocket {
     }
 
     /// Performs a WebSocket handshake; returns the response head.
-    func handshake(path: String = "/ws", subprotocol: String? = "scrollcast.v1", origin: String? = nil,
+    func handshake(path: String = "/ws", subprotocol: String? = TestProtocol.subprotocol, origin: String? = nil,
                    extensions: String? = nil) -> String? {
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"

@@ -38,7 +38,7 @@ final class ScriptedServer {
     }
 
     /// Accepts the client, reads its request and answers 101 with a correct accept; the request head.
-    func acceptAndUpgrade(subprotocol: String? = "scrollcast.v1") -> String? {
+    func acceptAndUpgrade(subprotocol: String? = TestProtocol.subprotocol) -> String? {
         peer = accept(listener, nil, nil)
         guard peer >= 0 else { return nil }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)

@@ -2,7 +2,7 @@ import Foundation
 @testable import WebSockets
 
 enum ServerEvent: Sendable {
-    case opened(ConnectionID, UpgradeRequest)
+    case opened(ConnectionID, UpgradeRequest, subprotocol: String?)
     case received(ConnectionID, InboundMessage)
     case closed(ConnectionID, CloseCode?, String)
 }
@@ -26,8 +26,8 @@ final class TestServerDelegate: WebSocketServerDelegate, @unchecked Sendable {
     func server(_ server: WebSocketServer, shouldAccept request: UpgradeRequest) -> UpgradeDecision {
         decide?(request) ?? .accept
     }
-    func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest) {
-        events.append(.opened(connection, request))
+    func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest, subprotocol: String?) {
+        events.append(.opened(connection, request, subprotocol: subprotocol))
         onOpen?(server, connection)
     }
     func server(_ server: WebSocketServer, didReceive message: InboundMessage, from connection: ConnectionID) {
@@ -47,7 +47,17 @@ final class TestServerDelegate: WebSocketServerDelegate, @unchecked Sendable {
     }
 
     func openedIDs() -> [ConnectionID] {
-        events.all.compactMap { if case .opened(let id, _) = $0 { id } else { nil } }
+        events.all.compactMap { if case .opened(let id, _, _) = $0 { id } else { nil } }
+    }
+
+    /// Waits until `count` connections have opened; the subprotocol each reported, in order.
+    func waitForOpenedSubprotocols(count: Int) -> [String?]? {
+        events.wait { events in
+            let opened = events.compactMap { event -> String?? in
+                if case .opened(_, _, let subprotocol) = event { subprotocol } else { nil }
+            }
+            return opened.count >= count ? opened : nil
+        }
     }
 }
 
@@ -104,19 +114,18 @@ struct Harness {
     var url: String { "ws://127.0.0.1:\(port)/ws" }
 
     init(configure: (inout WebSocketServerConfiguration) -> Void = { _ in }, setup: (TestServerDelegate) -> Void = { _ in }) throws {
-        var configuration = WebSocketServerConfiguration()
-        configuration.port = 0
+        var configuration = TestProtocol.serverConfiguration()
         configure(&configuration)
         serverDelegate = TestServerDelegate()
         setup(serverDelegate)
         server = WebSocketServer(configuration: configuration, delegate: serverDelegate)
         try server.start()
         clientDelegate = TestClientDelegate()
-        client = WebSocketClient(delegate: clientDelegate)
+        client = WebSocketClient(delegate: clientDelegate, maxMessageBytes: TestProtocol.clientMaxMessageBytes)
         try client.start()
     }
 
-    func connect(subprotocol: String? = "scrollcast.v1", origin: String? = nil, path: String = "/ws") throws -> ConnectionID {
+    func connect(subprotocol: String? = TestProtocol.subprotocol, origin: String? = nil, path: String = "/ws") throws -> ConnectionID {
         try client.connect(url: "ws://127.0.0.1:\(port)\(path)", subprotocol: subprotocol, origin: origin)
     }
 

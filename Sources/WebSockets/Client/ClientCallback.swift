@@ -1,5 +1,5 @@
-import CLibWebSockets
-import CWebSocketsShim
+internal import CLibWebSockets
+internal import CWebSocketsShim
 
 /// The protocol callback for every client connection (lws RAW sockets; the WebSocket protocol is ours).
 func clientCallback(

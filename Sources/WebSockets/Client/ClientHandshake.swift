@@ -1,4 +1,4 @@
-import CLibWebSockets
+internal import CLibWebSockets
 
 /// The client side of the RFC 6455 opening handshake: the upgrade request to send, and a bounded
 /// reader of the server's response that checks everything the client relies on.

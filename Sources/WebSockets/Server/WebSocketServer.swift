@@ -1,5 +1,5 @@
-import CLibWebSockets
-import CWebSocketsShim
+internal import CLibWebSockets
+internal import CWebSocketsShim
 import Glibc
 import Synchronization
 
@@ -59,13 +59,19 @@ public final class WebSocketServer: @unchecked Sendable {
         guard configuration.maxMessageBytes > 0, configuration.reliableQueueLimit > 0 else {
             throw WebSocketError(.contextCreationFailed, "maxMessageBytes and reliableQueueLimit must be positive")
         }
+        if let problem = WebSocketServer.subprotocolProblem(configuration) {
+            throw WebSocketError(.contextCreationFailed, problem)
+        }
         try loop.start { [self] in
+            let names = configuration.subprotocols.map { strdup($0) }
+            defer { names.forEach { free($0) } }
             let bundle = configuration.host.withCString { host in
-                configuration.subprotocol.withCString { protocolName in
+                names.map { UnsafePointer($0) }.withUnsafeBufferPointer { protocolNames in
                     var options = scws_server_options()
                     options.host = host
                     options.port = Int32(configuration.port)
-                    options.protocol_name = protocolName
+                    options.protocol_names = protocolNames.baseAddress
+                    options.protocol_count = Int32(protocolNames.count)
                     options.callback = serverCallback
                     options.user = Unmanaged.passUnretained(self).toOpaque()
                     options.max_http_header_bytes = UInt32(clamping: max(256, min(configuration.maxHTTPHeaderBytes, 65535)))
@@ -132,12 +138,6 @@ public final class WebSocketServer: @unchecked Sendable {
         return replaced
     }
 
-    /// Messages waiting in the connection's reliable queue (nil if unknown). Service thread only.
-    public func queuedMessageCount(for connection: ConnectionID) -> Int? {
-        requireServiceThread("queuedMessageCount")
-        return connections[connection]?.reliable.count
-    }
-
     /// Seconds a connection that is being closed may take to accept its close frame before it is
     /// cut off (a peer that stopped reading cannot receive it).
     public static let stuckPeerGraceSeconds = 10
@@ -195,6 +195,22 @@ public final class WebSocketServer: @unchecked Sendable {
 
     private func requireServiceThread(_ function: String) {
         precondition(loop.isOnServiceThread, "WebSocketServer.\(function) must be called on the service thread")
+    }
+
+    /// Why the subprotocol settings cannot work, if they cannot: a server no client can reach, or a
+    /// name libwebsockets would never match (it compares HTTP tokens of at most 62 bytes), whose
+    /// clients it would drop after the upgrade had been accepted.
+    private static func subprotocolProblem(_ configuration: WebSocketServerConfiguration) -> String? {
+        if configuration.subprotocols.isEmpty && !configuration.acceptsMissingSubprotocol {
+            return "no subprotocols configured and acceptsMissingSubprotocol is false: no client could connect"
+        }
+        let tokenBytes = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        for name in configuration.subprotocols {
+            guard !name.isEmpty, name.utf8.count <= Self.maxSubprotocolNameBytes, name.utf8.allSatisfy(tokenBytes.contains) else {
+                return "subprotocol name '\(name)' is not an HTTP token of 1 to \(Self.maxSubprotocolNameBytes) characters"
+            }
+        }
+        return nil
     }
 
     /// Works out why lws could not listen, by trying the bind ourselves.

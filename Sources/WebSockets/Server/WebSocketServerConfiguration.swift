@@ -8,12 +8,19 @@ public struct WebSocketServerConfiguration: Sendable {
     public var publicDirectory: String? = nil
     /// The only path a WebSocket upgrade is accepted on.
     public var webSocketPath = "/ws"
-    /// The subprotocol clients must offer in Sec-WebSocket-Protocol.
-    public var subprotocol = "scrollcast.v1"
-    /// Accept clients that offer no subprotocol at all (the Autobahn echo endpoint needs this).
+    /// The subprotocols this server speaks; a client must offer at least one of them in
+    /// Sec-WebSocket-Protocol (unless `acceptsMissingSubprotocol` and it offers none). A list, so
+    /// one server can serve two versions of an application protocol while clients move over; the
+    /// application learns each connection's choice in `didOpen`. No default: the transport knows
+    /// no application protocol. Each name must be an HTTP token of at most 62 bytes (what
+    /// libwebsockets can match), and an empty list suits only `acceptsMissingSubprotocol`;
+    /// `start()` throws otherwise rather than run a server whose clients would be dropped.
+    public var subprotocols: [String]
+    /// Accept clients that offer no subprotocol at all (a conformance echo endpoint needs this).
     public var acceptsMissingSubprotocol = false
-    /// Largest reassembled inbound message; larger ones close the connection with 1009.
-    public var maxMessageBytes = 16 * 1024
+    /// Largest reassembled inbound message; larger ones close the connection with 1009. No
+    /// default, because the right cap depends on the application protocol's messages.
+    public var maxMessageBytes: Int
     /// Reliable messages queued per connection; one more closes it with 1008 "send queue overflow".
     public var reliableQueueLimit = 256
     /// Seconds of silence before the server pings a connection.
@@ -32,6 +39,11 @@ public struct WebSocketServerConfiguration: Sendable {
     /// of one repeated letter was enough (Tests/e2e/test_reliability_input.py).
     public var permessageDeflate = false
 
-    /// A configuration with every default (listen on 127.0.0.1:8080).
-    public init() {}
+    /// A configuration for the application protocol given by `subprotocols` and
+    /// `maxMessageBytes`, which have no sensible defaults here; everything else starts at its
+    /// default (listen on 127.0.0.1:8080).
+    public init(subprotocols: [String], maxMessageBytes: Int) {
+        self.subprotocols = subprotocols
+        self.maxMessageBytes = maxMessageBytes
+    }
 }

@@ -1,5 +1,5 @@
-import CLibWebSockets
-import CWebSocketsShim
+internal import CLibWebSockets
+internal import CWebSocketsShim
 
 /// Small readers over lws calls that fill C buffers; service thread only.
 enum LWS {

@@ -1,4 +1,4 @@
-import CLibWebSockets
+internal import CLibWebSockets
 import Synchronization
 import Glibc
 

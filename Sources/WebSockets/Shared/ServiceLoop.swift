@@ -1,5 +1,5 @@
-import CLibWebSockets
-import CWebSocketsShim
+internal import CLibWebSockets
+internal import CWebSocketsShim
 import Dispatch
 import Glibc
 import Synchronization
@@ -150,9 +150,6 @@ final class ServiceLoop: @unchecked Sendable {
         shared.withLock { $0.accepting = false }
         if let lws { lws_cancel_service(lws) }
     }
-
-    /// Whether the loop still accepts work.
-    var isRunning: Bool { shared.withLock { $0.accepting } }
 
     /// Blocks until the service thread has destroyed the context.
     func waitUntilStopped() {

@@ -1,5 +1,5 @@
-import CLibWebSockets
-import CWebSocketsShim
+internal import CLibWebSockets
+internal import CWebSocketsShim
 import Synchronization
 
 /// Many outgoing WebSocket connections on one libwebsockets context and one service thread
@@ -31,8 +31,10 @@ public final class WebSocketClient: @unchecked Sendable {
 
     /// Creates a client; call `start()` before connecting.
     ///
+    /// `maxMessageBytes` caps each received message (a larger one closes the connection with
+    /// 1009); it has no default because the right cap depends on the application protocol.
     /// The client never offers permessage-deflate: servers see plain, uncompressed traffic from it.
-    public init(delegate: any WebSocketClientDelegate, maxMessageBytes: Int = 1 << 20) {
+    public init(delegate: any WebSocketClientDelegate, maxMessageBytes: Int) {
         self.delegate = delegate
         self.maxMessageBytes = max(1, maxMessageBytes)
         self.loop = ServiceLoop(name: "ws-client")
@@ -67,8 +69,10 @@ public final class WebSocketClient: @unchecked Sendable {
 
     /// Starts connecting to `url` (ws://host:port/path?query) and returns the new connection's ID
     /// at once; the delegate hears `didConnect` or `didFailToConnect`. Thread-safe.
+    /// `subprotocol` is the one offered in Sec-WebSocket-Protocol, which the server must agree to
+    /// (nil offers none); it has no default because the transport knows no application protocol.
     /// Throws on a malformed URL or if the client is not running.
-    public func connect(url: String, subprotocol: String? = "scrollcast.v1", origin: String? = nil) throws -> ConnectionID {
+    public func connect(url: String, subprotocol: String?, origin: String? = nil) throws -> ConnectionID {
         let target = try WebSocketURL(url)
         let id = ConnectionID(rawValue: nextID.wrappingAdd(1, ordering: .relaxed).newValue)
         let queued = loop.execute { [self] in open(id: id, target: target, subprotocol: subprotocol, origin: origin) }

@@ -1,36 +1,12 @@
 /// Rebuilds whole messages from the chunks libwebsockets delivers (one per fragment, and with
 /// permessage-deflate one per inflated chunk), enforcing the size cap and UTF-8 validity.
 struct MessageAssembler {
-    /// What the latest chunk completed.
-    enum Outcome: Equatable {
-        /// More chunks are needed.
-        case incomplete
-        /// A whole message.
-        case message(InboundMessage)
-        /// The message grew past the cap; close with 1009.
-        case tooBig
-        /// A text message that is not valid UTF-8; close with 1007.
-        case invalidUTF8
-    }
-
     let maxBytes: Int
     private var buffer: [UInt8] = []
     private var isBinary = false
     private var inMessage = false
 
     init(maxBytes: Int) { self.maxBytes = maxBytes }
-
-    /// Adds one chunk. `binary` is read only on a message's first chunk; `final` ends the message.
-    /// Relies on the final flag alone because lws may report "first" on several chunks of one frame.
-    mutating func append(_ chunk: UnsafeRawBufferPointer, binary: Bool, final: Bool) -> Outcome {
-        guard accumulate(chunk, binary: binary) else { return .tooBig }
-        guard final else { return .incomplete }
-        let bytes = buffer
-        reset()
-        if isBinary { return .message(.binary(bytes)) }
-        guard let text = String(validating: bytes, as: UTF8.self) else { return .invalidUTF8 }
-        return .message(.text(text))
-    }
 
     /// What `appendInPlace` did with the latest chunk.
     enum InPlaceOutcome: Equatable {
@@ -44,9 +20,11 @@ struct MessageAssembler {
         case invalidUTF8
     }
 
-    /// Like `append`, but hands a finished message's bytes to `deliver` where they lie (the chunk
-    /// itself when one chunk is the whole message, else the reassembly buffer, reused), so no
-    /// array or string is made per message. Text is validated as UTF-8 first.
+    /// Adds one chunk. `binary` is read only on a message's first chunk; `final` ends the message.
+    /// Relies on the final flag alone because lws may report "first" on several chunks of one frame.
+    /// A finished message's bytes go to `deliver` where they lie (the chunk itself when one chunk
+    /// is the whole message, else the reassembly buffer, reused), so no array or string is made
+    /// per message. Text is validated as UTF-8 first.
     mutating func appendInPlace(
         _ chunk: UnsafeRawBufferPointer, binary: Bool, final: Bool,
         deliver: (UnsafeRawBufferPointer, _ isBinary: Bool) -> Void
@@ -126,14 +104,6 @@ struct PendingClose {
     let reason: String
     /// Send before the queued messages instead of after them.
     let immediate: Bool
-}
-
-/// Decodes the payload of a received close frame: 2-byte big-endian code, then a UTF-8 reason.
-func parseClosePayload(_ payload: UnsafeRawBufferPointer) -> (CloseCode?, String) {
-    guard payload.count >= 2 else { return (nil, "") }
-    let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
-    let reason = String(decoding: payload[2...], as: UTF8.self)
-    return (CloseCode(rawValue: code), reason)
 }
 
 /// UTF-8 validation that skips ASCII eight bytes at a time and checks multi-byte sequences by

@@ -1,5 +1,5 @@
-import CLibWebSockets
-import CWebSocketsShim
+internal import CLibWebSockets
+internal import CWebSocketsShim
 
 /// Plain HTTP on the WebSocket port: dynamic routes from the delegate first, then static files.
 extension WebSocketServer {

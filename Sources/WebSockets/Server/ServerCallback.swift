@@ -1,5 +1,5 @@
-import CLibWebSockets
-import CWebSocketsShim
+internal import CLibWebSockets
+internal import CWebSocketsShim
 
 /// The protocol callback for every server connection, HTTP and WebSocket alike.
 func serverCallback(
@@ -68,7 +68,8 @@ extension WebSocketServer {
             host: LWS.header(wsi, WSI_TOKEN_HOST),
             subprotocols: offered,
             remoteAddress: LWS.peerAddress(wsi))
-        if let refusal = refusal(for: request) {
+        let protocolHeaderBytes = Int(lws_hdr_total_length(wsi, WSI_TOKEN_PROTOCOL))
+        if let refusal = refusal(for: request, protocolHeaderBytes: protocolHeaderBytes) {
             statsBox.withLock { $0.upgradesRefused += 1 }
             pendingUpgrades[wsi] = nil
             // Headers and body go out at once: after a refusal lws finishes the transaction itself.
@@ -78,21 +79,40 @@ extension WebSocketServer {
         return 0
     }
 
-    private func refusal(for request: UpgradeRequest) -> (status: UInt32, message: String)? {
+    /// lws picks the subprotocol from a copy of Sec-WebSocket-Protocol that holds 126 bytes and
+    /// copies each name into one that holds 62; past either it drops the connection without an
+    /// answer, after this check has passed it. So such offers are refused here, with a status the
+    /// client can read.
+    private static let maxProtocolHeaderBytes = 126
+    static let maxSubprotocolNameBytes = 62
+
+    private func refusal(for request: UpgradeRequest, protocolHeaderBytes: Int) -> (status: UInt32, message: String)? {
         if isShuttingDown { return (503, "server shutting down") }
         if request.path != configuration.webSocketPath { return (404, "no WebSocket endpoint at this path") }
         if let allowed = configuration.allowedOrigins {
             guard let origin = request.origin, allowed.contains(origin) else { return (403, "origin not allowed") }
         }
-        if request.subprotocols.isEmpty {
-            if !configuration.acceptsMissingSubprotocol {
-                return (400, "subprotocol \(configuration.subprotocol) required")
-            }
-        } else if !request.subprotocols.contains(configuration.subprotocol) {
-            return (400, "subprotocol \(configuration.subprotocol) required")
+        if protocolHeaderBytes > Self.maxProtocolHeaderBytes
+            || request.subprotocols.contains(where: { $0.utf8.count > Self.maxSubprotocolNameBytes }) {
+            return (400, "Sec-WebSocket-Protocol list too long")
         }
+        let acceptable = request.subprotocols.isEmpty
+            ? configuration.acceptsMissingSubprotocol
+            : request.subprotocols.contains { configuration.subprotocols.contains($0) }
+        if !acceptable { return (400, subprotocolRequirement) }
         if case .reject(let reason) = delegate.server(self, shouldAccept: request) { return (403, reason) }
         return nil
+    }
+
+    /// What a refused client is told to offer. The one-name wording is the one clients of a
+    /// single-protocol server have always seen.
+    private var subprotocolRequirement: String {
+        let names = configuration.subprotocols
+        switch names.count {
+        case 0: return "this endpoint accepts no subprotocol"
+        case 1: return "subprotocol \(names[0]) required"
+        default: return "one of the subprotocols \(names.joined(separator: ", ")) required"
+        }
     }
 
     func established(_ wsi: OpaquePointer) -> Int32 {
@@ -106,8 +126,17 @@ extension WebSocketServer {
             $0.openConnections += 1
             $0.connectionsOpened += 1
         }
-        delegate.server(self, didOpen: id, request: request)
+        delegate.server(self, didOpen: id, request: request, subprotocol: negotiatedSubprotocol(wsi, request))
         return 0
+    }
+
+    /// The subprotocol lws bound the connection to, as the configuration spells it. lws answers
+    /// with a Sec-WebSocket-Protocol header only when the client sent one, so without an offer
+    /// there is none, even though lws files such a connection under its first protocol.
+    private func negotiatedSubprotocol(_ wsi: OpaquePointer, _ request: UpgradeRequest) -> String? {
+        guard !request.subprotocols.isEmpty, let bound = lws_get_protocol(wsi) else { return nil }
+        let index = Int(bound.pointee.id)
+        return configuration.subprotocols.indices.contains(index) ? configuration.subprotocols[index] : nil
     }
 
     func receive(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
@@ -116,15 +145,22 @@ extension WebSocketServer {
         if state.pendingClose != nil { return 0 }
         let final = lws_is_final_fragment(wsi) != 0
         let binary = lws_frame_is_binary(wsi) != 0
-        switch state.assembler.append(chunk, binary: binary, final: final) {
-        case .incomplete:
-            return 0
-        case .message(let message):
+        let id = state.id
+        // Text goes to the delegate as the bytes where they lie (lws's chunk or the reassembly
+        // buffer): a delegate that parses them never pays for a String.
+        let outcome = state.assembler.appendInPlace(chunk, binary: binary, final: final) { bytes, isBinary in
             statsBox.withLock {
                 $0.messagesReceived += 1
-                $0.bytesReceived += message.byteCount
+                $0.bytesReceived += bytes.count
             }
-            delegate.server(self, didReceive: message, from: state.id)
+            if isBinary {
+                delegate.server(self, didReceive: .binary(Array(bytes)), from: id)
+            } else {
+                delegate.server(self, didReceiveText: bytes, from: id)
+            }
+        }
+        switch outcome {
+        case .incomplete, .delivered:
             return 0
         case .tooBig:
             return closeNow(state, .messageTooBig, "message too big")
@@ -190,16 +226,6 @@ extension WebSocketServer {
     }
 }
 
-extension InboundMessage {
-    /// Payload size in bytes.
-    var byteCount: Int {
-        switch self {
-        case .text(let text): text.utf8.count
-        case .binary(let bytes): bytes.count
-        }
-    }
-}
-
 extension Optional {
     /// Returns the value and leaves nil behind.
     mutating func take() -> Wrapped? {
@@ -215,4 +241,12 @@ extension StringProtocol {
         while let last = slice.last, set.contains(last) { slice.removeLast() }
         return String(slice)
     }
+}
+
+/// Decodes the payload of a received close frame: 2-byte big-endian code, then a UTF-8 reason.
+func parseClosePayload(_ payload: UnsafeRawBufferPointer) -> (CloseCode?, String) {
+    guard payload.count >= 2 else { return (nil, "") }
+    let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+    let reason = String(decoding: payload[2...], as: UTF8.self)
+    return (CloseCode(rawValue: code), reason)
 }
