@@ -200,6 +200,14 @@ struct JSONWriter {
         if let value { string(value) } else { null() }
     }
 
+    /// Writes `value` as an object whose members `writeMembers` writes, or `null` when there is none.
+    mutating func optionalObject<Value>(_ value: Value?, _ writeMembers: (Value, inout JSONWriter) -> Void) {
+        guard let value else { null(); return }
+        beginObject()
+        writeMembers(value, &self)
+        endObject()
+    }
+
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }

@@ -46,13 +46,9 @@ public enum ServerMessageEncoder {
         w.endObject()
         w.key("headerHeight"); w.number(configuration.headerHeight)
         w.key("background")
-        if let background = configuration.background {
-            w.beginObject()
+        w.optionalObject(configuration.background) { background, w in
             w.key("image"); w.string(background.image)
             w.key("height"); w.number(background.height)
-            w.endObject()
-        } else {
-            w.null()
         }
         w.key("layers")
         w.beginArray()
@@ -181,13 +177,9 @@ public enum ServerMessageEncoder {
         w.key("t"); w.number(frame.time, .milliseconds)
         w.key("sentAt"); w.number(sentAt, .milliseconds)
         w.key("input")
-        if let input {
-            w.beginObject()
+        w.optionalObject(input) { input, w in
             w.key("viewer"); w.string(input.viewer)
             w.key("id"); w.integer(input.id)
-            w.endObject()
-        } else {
-            w.null()
         }
         w.key("phase"); w.string(frame.phase.rawValue)
         w.key("animating"); w.bool(frame.isAnimating)
@@ -232,36 +224,24 @@ public enum ServerMessageEncoder {
         w.key("alpha"); w.number(frame.indicator.alpha, .fraction)
         w.endObject()
         w.key("panel")
-        if let panel = frame.infoPanel {
-            w.beginObject()
+        w.optionalObject(frame.infoPanel) { panel, w in
             writeRect(panel.rect, into: &w)
             w.key("alpha"); w.number(panel.alpha, .fraction)
             w.key("title"); w.string(panel.title)
             w.key("detail"); w.string(panel.detail)
-            w.endObject()
-        } else {
-            w.null()
         }
         w.key("lifted")
-        if let lifted = frame.liftedRow {
-            w.beginObject()
+        w.optionalObject(frame.liftedRow) { lifted, w in
             writeRowFields(lifted.row, into: &w)
             w.key("lift"); w.number(lifted.lift, .fraction)
             w.key("settling"); w.bool(lifted.isSettling)
-            w.endObject()
-        } else {
-            w.null()
         }
         w.key("placeholder")
-        if let placeholder = frame.placeholder {
-            w.beginObject()
+        w.optionalObject(frame.placeholder) { placeholder, w in
             w.key("s"); w.integer(placeholder.indexPath.section)
             w.key("r"); w.integer(placeholder.indexPath.row)
             w.key("y"); w.number(placeholder.y, .points)
             w.key("h"); w.number(placeholder.height, .points)
-            w.endObject()
-        } else {
-            w.null()
         }
         w.endObject()
     }

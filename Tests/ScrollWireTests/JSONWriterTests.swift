@@ -60,4 +60,16 @@ struct JSONWriterTests {
         }
         #expect(out == #"{"a":[-9223372036854775808,18446744073709551615,{},null],"b":false,"c":[]}"#)
     }
+
+    @Test("an optional object is written whole, or as null")
+    func optionalObject() {
+        let out = written { w in
+            w.beginArray()
+            w.optionalObject(Int?.some(7)) { value, w in w.key("v"); w.integer(value) }
+            w.optionalObject(Int?.none) { _, w in w.key("never"); w.null() }
+            w.integer(1)
+            w.endArray()
+        }
+        #expect(out == #"[{"v":7},null,1]"#)
+    }
 }

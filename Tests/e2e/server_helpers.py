@@ -178,6 +178,16 @@ class Viewer:
         await asyncio.wait_for(self._reader, 10)
 
 
+async def join_two_viewers(ws_url: str, room: str) -> tuple[Viewer, Viewer, dict]:
+    """Two viewers in one room, the first joined before the second, both holding their snapshot.
+    Returns (first, second, the first's snapshot)."""
+    first = await Viewer.join(ws_url, room)
+    second = await Viewer.join(ws_url, room)
+    _, _, snapshot = await first.wait_type("snapshot")
+    await second.wait_type("snapshot")
+    return first, second, snapshot
+
+
 class ClientClock:
     """Client timestamps `t` (ms), as a page's event.timeStamp would give."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server_helpers import ClientClock, Viewer, drag, run, settle
+from server_helpers import ClientClock, Viewer, drag, join_two_viewers, run, settle
 
 
 def frames_by_seq(viewer: Viewer) -> dict[int, str]:
@@ -26,10 +26,7 @@ def test_snapshot_first_then_nothing_until_input(scrollcast_server, room_name):
 
 def test_two_viewers_get_identical_frames_while_one_drags(scrollcast_server, room_name):
     async def scenario():
-        a = await Viewer.join(scrollcast_server.ws_url, room_name)
-        b = await Viewer.join(scrollcast_server.ws_url, room_name)
-        await a.wait_type("snapshot")
-        await b.wait_type("snapshot")
+        a, b, _ = await join_two_viewers(scrollcast_server.ws_url, room_name)
         last_input = await drag(a, ClientClock(), x=200, y0=700, y1=300)
         await settle(a, last_input)
         last_a = a.frames()[-1][1]["seq"]
@@ -99,9 +96,7 @@ def test_a_viewer_in_another_room_gets_none_of_the_frames(scrollcast_server, roo
 
 def test_an_idle_room_sends_nothing(scrollcast_server, room_name):
     async def scenario():
-        a = await Viewer.join(scrollcast_server.ws_url, room_name)
-        b = await Viewer.join(scrollcast_server.ws_url, room_name)
-        await a.wait_type("snapshot")
+        a, b, _ = await join_two_viewers(scrollcast_server.ws_url, room_name)
         up = await drag(a, ClientClock(), x=200, y0=700, y1=200, steps=6)  # a fling
         await settle(a, up)
         last = a.frames()[-1][1]["seq"]
@@ -114,10 +109,7 @@ def test_an_idle_room_sends_nothing(scrollcast_server, room_name):
 
 def test_a_second_viewers_drag_is_refused_while_the_first_drags(scrollcast_server, room_name):
     async def scenario():
-        a = await Viewer.join(scrollcast_server.ws_url, room_name)
-        b = await Viewer.join(scrollcast_server.ws_url, room_name)
-        _, _, snap_a = await a.wait_type("snapshot")
-        await b.wait_type("snapshot")
+        a, b, snap_a = await join_two_viewers(scrollcast_server.ws_url, room_name)
         clock_a, clock_b = ClientClock(), ClientClock()
         await a.input("pointerDown", clock_a.now(), x=200, y=700)
         await b.wait_type("presence", where=lambda p: p["driver"] == snap_a["viewer"])
@@ -146,10 +138,7 @@ def test_a_second_viewers_drag_is_refused_while_the_first_drags(scrollcast_serve
 
 def test_a_driver_disconnecting_mid_drag_frees_the_room(scrollcast_server, room_name):
     async def scenario():
-        a = await Viewer.join(scrollcast_server.ws_url, room_name)
-        b = await Viewer.join(scrollcast_server.ws_url, room_name)
-        _, _, snap_a = await a.wait_type("snapshot")
-        await b.wait_type("snapshot")
+        a, b, snap_a = await join_two_viewers(scrollcast_server.ws_url, room_name)
         await drag(a, ClientClock(), x=200, y0=700, y1=500, release=False)
         await b.wait_type("presence", where=lambda p: p["driver"] == snap_a["viewer"])
         await a.close()
@@ -165,10 +154,7 @@ def test_a_driver_disconnecting_mid_drag_frees_the_room(scrollcast_server, room_
 
 def test_row_move_reaches_every_viewer(scrollcast_server, room_name):
     async def scenario():
-        a = await Viewer.join(scrollcast_server.ws_url, room_name)
-        b = await Viewer.join(scrollcast_server.ws_url, room_name)
-        _, _, snapshot = await a.wait_type("snapshot")
-        await b.wait_type("snapshot")
+        a, b, snapshot = await join_two_viewers(scrollcast_server.ws_url, room_name)
         rows = snapshot["frame"]["rows"]
         viewport = snapshot["scene"]["viewport"]
         # A row fully on screen, and a point three rows further down to drop it on.

@@ -17,8 +17,6 @@ struct SpringTrajectory: Sendable, Hashable {
     static let mass: Double = 1
     /// Spring stiffness (N/m in the physical analogy; here 1/s² per unit mass).
     static let stiffness: Double = 100
-    /// Damping ratio: 1 is critical damping.
-    static let dampingRatio: Double = 1
     /// Step of the stored trajectory, ms.
     static let stepMilliseconds: Double = 1
     /// The spring counts as settled when it is this close to its target (pt) …
@@ -45,6 +43,8 @@ struct SpringTrajectory: Sendable, Hashable {
         var table: [Double] = [x]
         table.reserveCapacity(256)
         while table.count < Self.maximumSteps && (abs(x) >= Self.restDistance || abs(v) >= Self.restSpeed) {
+            // No damping constant appears: this closed form is the critically damped one (ζ = 1),
+            // so other damping would need another formula, not another constant.
             let c = v + omega * x
             let nextX = (x + c * dt) * decay
             let nextV = (v - omega * c * dt) * decay
