@@ -139,8 +139,7 @@ export class Renderer {
 
   /** Cell fill and text palette for a row whose centre lies over image y `imageY`. */
   cellStyle(imageY) {
-    const { style, choice } = cellStyleOver(this.backdrop.colourAt(imageY));
-    this.lastCellStyle = choice;
+    const { style } = cellStyleOver(this.backdrop.colourAt(imageY));
     return style;
   }
 }
