@@ -41,12 +41,7 @@ struct RoomStoreSeamTests {
         let (driver, viewer) = h.viewer()
         let (other, _) = h.viewer()
         viewer.clear()
-        h.input(1, t: 0, "pointerDown", #""x":100,"y":600"#, from: driver)
-        for step in 1...5 {
-            h.scheduler.advance(by: 12)
-            h.input(UInt64(1 + step), t: Double(step) * 12, "pointerMove", #""x":100,"y":\#(600 - step * 70)"#, from: driver)
-        }
-        h.input(7, t: 64, "pointerUp", #""x":100,"y":250"#, from: driver)
+        h.fling(by: driver, steps: 5, interval: 12, stride: 70)
         h.tick(40)
         h.input(1, t: 900, "wheel", #""dx":0,"dy":120,"mode":"line""#, from: other)
         h.tick(30)

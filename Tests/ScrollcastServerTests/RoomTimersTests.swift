@@ -11,13 +11,7 @@ struct RoomTimersTests {
         h.service.started(port: 1)
         let (driver, sink) = h.viewer()
         sink.clear()
-        h.input(1, t: 0, "pointerDown", #""x":100,"y":600"#, from: driver)
-        for step in 1...6 {
-            h.scheduler.advance(by: 10)
-            h.input(UInt64(1 + step), t: Double(step) * 10, "pointerMove", #""x":100,"y":\#(600 - step * 60)"#, from: driver)
-        }
-        h.scheduler.advance(by: 10)
-        h.input(8, t: 70, "pointerUp", #""x":100,"y":240"#, from: driver)
+        h.fling(by: driver, steps: 6, interval: 10, stride: 60)
         let framesAtRelease = sink.messages(ofType: "frame").count
 
         // Nobody calls tick: only the timers the room layer set run.

@@ -8,7 +8,9 @@ public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "#\(rawValue)" }
 }
 
-/// A WebSocket close status code (RFC 6455 §7.4).
+/// A WebSocket close status code (RFC 6455 §7.4), with the codes this library itself sends or
+/// reports. An application's protocol names its own codes (Scrollcast's live in ScrollWire) and
+/// passes any of them through `init(rawValue:)`.
 public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The numeric code sent on the wire.
     public let rawValue: UInt16
@@ -20,16 +22,12 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let goingAway = CloseCode(rawValue: 1001)
     /// 1002: the peer broke the protocol.
     public static let protocolError = CloseCode(rawValue: 1002)
-    /// 1003: a message of a type this endpoint cannot accept.
-    public static let unsupportedData = CloseCode(rawValue: 1003)
     /// 1007: a text message that is not valid UTF-8.
     public static let invalidPayload = CloseCode(rawValue: 1007)
     /// 1008: a message or behaviour that violates policy (e.g. send queue overflow).
     public static let policyViolation = CloseCode(rawValue: 1008)
     /// 1009: a message larger than the endpoint accepts.
     public static let messageTooBig = CloseCode(rawValue: 1009)
-    /// 1011: the server hit an unexpected condition.
-    public static let internalError = CloseCode(rawValue: 1011)
     /// 1013: try again later (server overloaded, room full). Browsers and `WebSocketClient` see it
     /// as sent; libwebsockets' own parser (the server receiving it from a peer) treats 1012...2999
     /// as invalid and reports 1002 instead.

@@ -120,6 +120,22 @@ final class Harness {
         }
     }
 
+    /// An upward flick from y = 600: pointer down, `steps` moves of `stride` pt every `interval`
+    /// ms (the scheduler's clock advancing between them, so the room's timers run), pointer up.
+    /// Input ids are 1…steps + 2; returns the last one's time.
+    @discardableResult
+    func fling(by driver: ViewerID, steps: Int, interval: Double, stride: Int) -> Double {
+        input(1, t: 0, "pointerDown", #""x":100,"y":600"#, from: driver)
+        for step in 1...steps {
+            scheduler.advance(by: interval)
+            input(UInt64(1 + step), t: Double(step) * interval, "pointerMove", #""x":100,"y":\#(600 - step * stride)"#, from: driver)
+        }
+        let end = Double(steps + 1) * interval
+        scheduler.advance(by: interval)
+        input(UInt64(steps + 2), t: end, "pointerUp", #""x":100,"y":\#(600 - steps * stride - stride / 2)"#, from: driver)
+        return end
+    }
+
     /// Holds a row below y = 300 in `watcher`'s snapshot until it lifts, drags it 200 pt down
     /// and drops it (info-panel-and-row-moving.txt: tap-and-hold, then drag to a new place).
     /// Returns the row's id and whether `watcher` saw it lifted.
