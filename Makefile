@@ -17,9 +17,10 @@ build: deps
 release: deps
 	swift build -c release
 
+# Rooms are kept in the repo's data/ (git ignores it), so they survive restarts of the demo.
 demo: release
-	@echo "Scrollcast: open http://$(HOST):$(PORT)/?room=demo (Ctrl-C stops the server)"
-	.build/release/scrollcast --host $(HOST) --port $(PORT) --public $(CURDIR)/Public
+	@echo "Scrollcast: open http://$(HOST):$(PORT)/?room=demo (Ctrl-C stops the server; rooms are kept in data/)"
+	.build/release/scrollcast --host $(HOST) --port $(PORT) --public $(CURDIR)/Public --data $(CURDIR)/data/scrollcast.sqlite
 
 test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "WebSockets", targets: ["WebSockets"]),
         .library(name: "ScrollcastServer", targets: ["ScrollcastServer"]),
         .library(name: "ScrollcastServerTesting", targets: ["ScrollcastServerTesting"]),
+        .library(name: "ScrollcastStore", targets: ["ScrollcastStore"]),
         .executable(name: "scrollcast", targets: ["scrollcast"]),
         .executable(name: "scrollcast-load", targets: ["scrollcast-load"]),
         .executable(name: "scrollcast-bench-engine", targets: ["scrollcast-bench-engine"]),
@@ -19,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Pure, deterministic effect engine: standard library only.
@@ -46,10 +48,18 @@ let package = Package(
         ),
         // Test doubles for the room layer (a manual clock and scheduler), as NIOEmbedded is for NIO.
         .target(name: "ScrollcastServerTesting", dependencies: ["ScrollcastServer"]),
+        // Durable rooms: a RoomStore over SQLite (GRDB), written off the room thread.
+        .target(
+            name: "ScrollcastStore",
+            dependencies: [
+                "ScrollcastServer", "ScrollEngine",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "scrollcast",
             dependencies: [
-                "ScrollcastServer", "ScrollEngine", "WebSockets",
+                "ScrollcastServer", "ScrollcastStore", "ScrollEngine", "WebSockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -77,6 +87,13 @@ let package = Package(
                 "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollWire",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .testTarget(
+            name: "ScrollcastStoreTests",
+            dependencies: [
+                "ScrollcastStore", "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ]

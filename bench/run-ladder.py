@@ -107,7 +107,7 @@ class Server:
     def __init__(self):
         self.log_file = tempfile.NamedTemporaryFile("w+", prefix="scrollcast-bench-", suffix=".log", delete=False)
         self.process = subprocess.Popen(
-            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--public", str(ROOT / "Public")],
+            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--public", str(ROOT / "Public"), "--data", "none"],
             stdout=subprocess.PIPE, stderr=self.log_file, text=True, cwd=ROOT)
         first = self.process.stdout.readline()
         match = re.search(r"listening on http://([^:/\s]+):(\d+)", first)

@@ -37,17 +37,20 @@ public final class ScrollcastServer: @unchecked Sendable {
 
     /// A server whose metrics come from `metricsFactory` and are published from `prometheus` on
     /// `/metrics` (pass a factory over that registry, e.g. `ServerMetrics.prometheusFactory`).
-    /// Rooms get their scenes from `scenes`, keep their state in `store` and learn who runs them
-    /// from `ownership`; the defaults keep everything in this process.
+    /// Rooms get their scenes from `scenes`, keep their state in the store `store` makes and
+    /// learn who runs them from `ownership`; the defaults keep everything in this process.
+    /// `store` is called once, with the room thread's scheduler (the transport), through which a
+    /// store that writes on its own thread hands completions back.
     public init(configuration: ScrollcastServerConfiguration,
                 metricsFactory: any MetricsFactory, prometheus: PrometheusCollectorRegistry,
                 logger: Logger, clock: RoomClock = MonotonicRoomClock(),
                 wallClock: @escaping WallClock = systemWallClock,
-                scenes: SceneCatalogue = .standard, store: RoomStore = InMemoryRoomStore(),
+                scenes: SceneCatalogue = .standard,
+                store makeStore: (RoomScheduler) -> RoomStore = { _ in InMemoryRoomStore() },
                 ownership: RoomOwnership = SingleNodeOwnership()) {
         self.configuration = configuration
         let services = RoomServices(clock: clock, wallClock: wallClock, metrics: ServerMetrics(factory: metricsFactory),
-                                    scenes: scenes, store: store, ownership: ownership)
+                                    scenes: scenes, store: makeStore(transport), ownership: ownership)
         service = RoomService(limits: configuration.limits, services: services, scheduler: transport,
                               prometheus: prometheus, logger: logger,
                               allowedOrigins: configuration.allowedOrigins, host: configuration.host)

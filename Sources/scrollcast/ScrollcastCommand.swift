@@ -5,6 +5,7 @@ import Metrics
 import Prometheus
 import ScrollEngine
 import ScrollcastServer
+import ScrollcastStore
 import WebSockets
 
 /// `scrollcast`: serves the page and runs the rooms.
@@ -46,6 +47,11 @@ struct ScrollcastCommand: ParsableCommand {
     @Option(help: "Seconds a room with no viewers lives on before it is dropped.")
     var roomGrace: Double = 30
 
+    @Option(help: ArgumentHelp(
+        "SQLite file rooms are kept in, so they survive eviction and restarts (created with its directory if missing; relative to the working directory). 'none': rooms live only in memory while they have viewers.",
+        valueName: "path"))
+    var data = "./data/scrollcast.sqlite"
+
     @Flag(help: "Serve only a WebSocket echo endpoint at /echo for conformance tests (Autobahn): no page, no rooms, no subprotocol required, messages up to 16 MiB.")
     var conformanceEcho = false
 
@@ -63,6 +69,7 @@ struct ScrollcastCommand: ParsableCommand {
         guard roomGrace >= 0, roomGrace.isFinite else { throw ValidationError("--room-grace must be 0 or more seconds") }
         guard (1...3600).contains(pingInterval) else { throw ValidationError("--ping-interval must be 1…3600 seconds") }
         guard (1...600).contains(httpTimeout) else { throw ValidationError("--http-timeout must be 1…600 seconds") }
+        guard !data.isEmpty else { throw ValidationError("--data must be a file path or 'none'") }
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(logLevel)'")
         }
@@ -94,12 +101,32 @@ struct ScrollcastCommand: ParsableCommand {
         configuration.limits.roomGraceMilliseconds = roomGrace * 1000
         configuration.timeouts = ConnectionTimeouts(pingIntervalSeconds: pingInterval, httpRequestSeconds: httpTimeout)
 
+        // Opened before binding, so a file the server cannot use stops it before anyone connects.
+        let database: RoomDatabase?
+        do {
+            database = data == "none" ? nil : try RoomDatabase.open(atPath: data)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var durableStore: SQLiteRoomStore?
         let server = ScrollcastServer(configuration: configuration, metricsFactory: factory, prometheus: registry,
-                                      logger: logger)
+                                      logger: logger, store: { scheduler in
+            guard let database else { return InMemoryRoomStore() }
+            let store = SQLiteRoomStore(database: database, scheduler: scheduler, onWriteFailure: { message in
+                logger.error("room store write failed", metadata: ["error": "\(message)"])
+            })
+            durableStore = store
+            return store
+        })
+        // Touched by the signal handler only after `server.shutdown()` has stopped the room
+        // thread, the store's only other user.
+        nonisolated(unsafe) let storeToClose = durableStore
         // Before binding, so a signal that comes as soon as the port is announced is not lost.
         ShutdownSignals.install { signal in
             logger.info("shutting down", metadata: ["signal": "\(signal)"])
             server.shutdown()
+            // Queued log entries and moves reach the file before the process ends.
+            storeToClose?.close()
             Foundation.exit(0)
         }
         let boundPort: Int
@@ -110,7 +137,8 @@ struct ScrollcastCommand: ParsableCommand {
         }
         // Unbuffered write: scripts wait for this line to learn the port.
         FileHandle.standardOutput.write(Data("scrollcast listening on http://\(host):\(boundPort)\n".utf8))
-        logger.info("serving", metadata: ["public": "\(configuration.publicDirectory)", "fps": "\(fps)"])
+        logger.info("serving", metadata: ["public": "\(configuration.publicDirectory)", "fps": "\(fps)",
+                                          "data": "\(database?.path ?? "none (rooms in memory only)")"])
 
         dispatchMain()
     }

@@ -6,7 +6,8 @@ its first stdout line, "scrollcast listening on http://HOST:PORT", gives the por
 Fixtures:
   scrollcast_server   one server for the whole session (share it; use a fresh room name per test)
   server_factory      start extra servers with their own flags (limits, shutdown tests); each is
-                      stopped at the end of the test
+                      stopped at the end of the test. Servers keep rooms in memory only
+                      (`--data none`) unless started with `data=PATH` (a file in tmp_path)
   room_name           a room name no other test uses
 """
 
@@ -30,8 +31,8 @@ def scrollcast_server():
 def server_factory():
     started: list[RunningServer] = []
 
-    def start(*flags: str) -> RunningServer:
-        server = RunningServer(*flags)
+    def start(*flags: str, data=None) -> RunningServer:
+        server = RunningServer(*flags, data=data)
         started.append(server)
         return server
 

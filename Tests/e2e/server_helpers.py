@@ -25,12 +25,16 @@ LISTENING = re.compile(r"^scrollcast listening on (http://\S+?):(\d+)\s*$")
 
 class RunningServer:
     """A scrollcast child process ($SCROLLCAST_BIN) and where it listens. It starts on a free
-    port (`--port 0`) unless given one; `stop()` then `start(port)` restarts it on the same port."""
+    port (`--port 0`) unless given one; `stop()` then `start(port)` restarts it on the same port.
+    Rooms live in memory only (`--data none`) unless `data` names a file for them (or the flags
+    pass `--data` themselves), so a test never finds another run's rooms."""
 
-    def __init__(self, *flags: str, public: Path = PUBLIC, port: int = 0):
+    def __init__(self, *flags: str, public: Path = PUBLIC, port: int = 0, data: str | Path | None = None):
         self.binary = os.environ.get("SCROLLCAST_BIN")
         if not self.binary:
             pytest.fail("SCROLLCAST_BIN is not set (e.g. SCROLLCAST_BIN=.build/debug/scrollcast)")
+        if "--data" not in flags:
+            flags = (*flags, "--data", str(data) if data is not None else "none")
         self.flags = flags
         self.public = public
         self.stderr_lines: list[str] = []

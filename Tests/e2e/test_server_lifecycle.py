@@ -116,7 +116,7 @@ def test_help_explains_every_flag():
     out = subprocess.run([os.environ["SCROLLCAST_BIN"], "--help"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0
     for flag in ["--host", "--port", "--public", "--fps", "--max-viewers", "--max-rooms", "--log-level",
-                 "--allowed-origins", "--room-grace"]:
+                 "--allowed-origins", "--room-grace", "--data"]:
         assert flag in out.stdout, flag
 
 

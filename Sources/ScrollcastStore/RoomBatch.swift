@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import ScrollcastServer
+
+/// The SQL of each writer operation, run inside the batch's transaction.
+enum RoomBatch {
+    /// Writes `operations` in order in `db`; returns each row move's outcome, in order. A move of
+    /// a room the file does not have fails alone (nothing is thrown, so the rest of the batch
+    /// still commits); an SQLite error throws and rolls the whole batch back.
+    static func write(_ operations: [RoomWriter.Operation], in db: Database) throws -> [Result<Void, RoomStoreError>] {
+        var outcomes: [Result<Void, RoomStoreError>] = []
+        for operation in operations {
+            switch operation {
+            case let .created(settings, life, date):
+                // A name the file already has is a room that could not be restored (its scene
+                // or rows changed): it starts afresh, in a new life, keeping its old log.
+                try db.cachedStatement(sql: """
+                    INSERT INTO room (name, sceneName, driverKeyDigest, rowOrder, rowMoveVersion, life, createdAt, lastUsedAt)
+                    VALUES (?, ?, ?, '[]', 0, ?, ?, ?)
+                    ON CONFLICT (name) DO UPDATE SET
+                      sceneName = excluded.sceneName, driverKeyDigest = excluded.driverKeyDigest,
+                      rowOrder = '[]', rowMoveVersion = 0, life = excluded.life,
+                      createdAt = excluded.createdAt, lastUsedAt = excluded.lastUsedAt
+                    """).execute(arguments: [settings.name, settings.sceneName, settings.driverKeyDigest, life, date, date])
+            case let .restored(room, life, date):
+                try db.cachedStatement(sql: "UPDATE room SET life = ?, lastUsedAt = ? WHERE name = ?")
+                    .execute(arguments: [life, date, room])
+            case let .log(room, life, entry):
+                try insert(entry, room: room, life: life, in: db)
+            case let .move(move, date, _):
+                try db.cachedStatement(sql: "UPDATE room SET rowOrder = ?, rowMoveVersion = ?, lastUsedAt = ? WHERE name = ?")
+                    .execute(arguments: [RowOrderCoding.encode(move.rowOrder), move.version, date, move.room])
+                outcomes.append(db.changesCount == 1 ? .success(()) : .failure(RoomStoreError("room '\(move.room)' is not in the store")))
+            case let .evicted(room, date):
+                try db.cachedStatement(sql: "UPDATE room SET lastUsedAt = ? WHERE name = ?")
+                    .execute(arguments: [date, room])
+            }
+        }
+        return outcomes
+    }
+
+    private static func insert(_ entry: RoomLogEntry, room: String, life: Int, in db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO roomLog (room, life, entry, viewer, inputID, time, sequence, input) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        switch entry {
+        case let .input(viewer, event), let .cancelOnLeave(viewer, event):
+            let name = if case .input = entry { RoomLogCoding.input } else { RoomLogCoding.cancelOnLeave }
+            try statement.execute(arguments: [room, life, name, viewer, Int64(bitPattern: event.id), event.time,
+                                              nil, InputKindCoding.encode(event.kind)])
+        case let .frame(sequence, time):
+            try statement.execute(arguments: [room, life, RoomLogCoding.frame, nil, nil, time,
+                                              Int64(bitPattern: sequence), nil])
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import GRDB
+import ScrollEngine
+import ScrollcastServer
+
+/// One entry of a room's log as read back from the file.
+public struct StoredLogEntry: Sendable, Hashable {
+    /// The life of the room it belongs to (see `RoomSchema`): 1 for the first, growing each time
+    /// the room is made again in memory. Room times and frame numbers restart with each life.
+    public var life: Int
+    /// The entry, exactly as the room appended it.
+    public var entry: RoomLogEntry
+
+    /// An entry of life `life`.
+    public init(life: Int, entry: RoomLogEntry) {
+        self.life = life
+        self.entry = entry
+    }
+}
+
+/// The `roomLog.entry` names, and rows back into `RoomLogEntry`s.
+enum RoomLogCoding {
+    static let input = "input"
+    static let cancelOnLeave = "cancelOnLeave"
+    static let frame = "frame"
+
+    /// The entry `row` (a `roomLog` row) holds, or nil if the row is not one the writer makes.
+    static func decode(_ row: Row) -> StoredLogEntry? {
+        let life: Int = row["life"]
+        let time: Double = row["time"]
+        switch row["entry"] as String {
+        case frame:
+            guard let sequence = row["sequence"] as Int64? else { return nil }
+            return StoredLogEntry(life: life, entry: .frame(sequence: UInt64(bitPattern: sequence), time: time))
+        case let name where name == input || name == cancelOnLeave:
+            guard let viewer = row["viewer"] as String?, let id = row["inputID"] as Int64?,
+                  let text = row["input"] as String?, let kind = InputKindCoding.decode(text) else { return nil }
+            let event = InputEvent(id: UInt64(bitPattern: id), time: time, kind: kind)
+            return StoredLogEntry(life: life, entry: name == input ? .input(viewer: viewer, event: event)
+                                                                   : .cancelOnLeave(viewer: viewer, event: event))
+        default:
+            return nil
+        }
+    }
+}

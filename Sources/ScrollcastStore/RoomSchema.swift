@@ -1,0 +1,59 @@
+import GRDB
+
+/// The database's tables, as versioned migrations. A migration, once released, never changes:
+/// a later schema is a new migration appended here, so any older file is brought forward and a
+/// file from a newer build is recognised (it has identifiers this list lacks) and refused.
+///
+/// `room`: one row per room that was ever made —
+/// - `name` (primary key, so `loadRoom` is one index lookup), `sceneName`;
+/// - `driverKeyDigest`: `DriverKey.digest` of a locked room's key, NULL when unlocked; never
+///   the key itself;
+/// - `rowOrder`: JSON text of `[[Int]]`, row ids per section after the last durable move
+///   (`[]`: the scene's own order); `rowMoveVersion`: the number of that move;
+/// - `life`: which life of the room is running (see `roomLog`);
+/// - `createdAt`, `lastUsedAt`: when it was made, and last created, restored, moved or evicted.
+///
+/// `roomLog`: what each room applied, in order (`id`) —
+/// - `room`, and `life`: a room starts a new life each time it is made in memory (created, or
+///   restored after eviction or a restart); its clock and frame numbers start again from 0, so
+///   an entry means something only with its life;
+/// - `entry`: `input`, `cancelOnLeave` or `frame`;
+/// - inputs and cancels: `viewer`, `inputID` (the UInt64 id's bit pattern as a signed 64-bit
+///   integer), `time` (room ms, after time mapping) and `input` (`InputKindCoding`'s text);
+/// - frames: `sequence` (the frame's `seq`) and `time` (room ms the frame was taken at).
+///
+/// The log has no foreign key to `room` on purpose: a log row must never fail the batch it is
+/// written in (and take other rooms' rows and row moves down with it).
+enum RoomSchema {
+    /// Every migration this build knows, oldest first.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "room", options: [.withoutRowID]) { t in
+                t.primaryKey("name", .text)
+                t.column("sceneName", .text).notNull()
+                t.column("driverKeyDigest", .text)
+                t.column("rowOrder", .text).notNull().defaults(to: "[]")
+                t.column("rowMoveVersion", .integer).notNull().defaults(to: 0)
+                t.column("life", .integer).notNull().defaults(to: 1)
+                t.column("createdAt", .datetime).notNull()
+                t.column("lastUsedAt", .datetime).notNull()
+            }
+            try db.create(table: "roomLog") { t in
+                // INTEGER PRIMARY KEY is the rowid: no AUTOINCREMENT bookkeeping per insert.
+                t.primaryKey("id", .integer)
+                t.column("room", .text).notNull()
+                t.column("life", .integer).notNull()
+                t.column("entry", .text).notNull()
+                t.column("viewer", .text)
+                t.column("inputID", .integer)
+                t.column("time", .double).notNull()
+                t.column("sequence", .integer)
+                t.column("input", .text)
+            }
+            // Reading one room's log (replay, recordings) in order without scanning every room's.
+            try db.create(index: "roomLog_byRoom", on: "roomLog", columns: ["room", "life", "id"])
+        }
+        return migrator
+    }
+}

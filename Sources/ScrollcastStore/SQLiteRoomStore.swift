@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import GRDB
+import ScrollcastServer
+
+/// A `RoomStore` in an SQLite file (`--data PATH`): rooms survive eviction and restarts with
+/// their scene, lock (as the key's digest) and row order, and every room's log is kept.
+///
+/// Called on the room thread, like every `RoomStore`. Writes go to one `RoomWriter` queue and
+/// are batched, so `append` (every input, every frame) and `roomCreated` never wait for the
+/// disk. `commitRowMove` completes through the `RoomScheduler` after its transaction commits,
+/// in commit order. `loadRoom` reads on the calling thread: it runs once per room's first join
+/// and is one primary-key lookup (after writing the room's own queued operations, if any, so it
+/// never reads a state older than the room last had).
+public final class SQLiteRoomStore: RoomStore {
+    /// The file.
+    public let database: RoomDatabase
+    private let scheduler: RoomScheduler
+    private let writer: RoomWriter
+    private let now: @Sendable () -> Date
+    /// Each known room's current life (see `RoomSchema`), so log entries need no read.
+    private var lives: [String: Int] = [:]
+
+    /// A store writing to `database`, handing completions to the room thread through
+    /// `scheduler`. Log entries are written at least every `flushInterval`, or as soon as
+    /// `batchLimit` operations wait. `onWriteFailure` hears (on the writer queue) of a batch
+    /// that could not be written; `now` stamps `createdAt`/`lastUsedAt`.
+    public init(database: RoomDatabase, scheduler: RoomScheduler,
+                flushInterval: DispatchTimeInterval = .milliseconds(5), batchLimit: Int = 1024,
+                onWriteFailure: @escaping @Sendable (String) -> Void = { _ in },
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.scheduler = scheduler
+        self.now = now
+        self.writer = RoomWriter(database: database, flushInterval: flushInterval, batchLimit: batchLimit,
+                                 onFailure: onWriteFailure)
+    }
+
+    // MARK: RoomStore
+
+    /// The stored room, with its row order and move version; nil if the file has no such room.
+    /// A room it returns starts a new life.
+    public func loadRoom(named name: String) throws(RoomStoreError) -> StoredRoom? {
+        if writer.hasUnwritten(room: name) { writer.drain() }
+        let row: Row?
+        do {
+            row = try database.pool.read { db in
+                try Row.fetchOne(db.cachedStatement(sql: """
+                    SELECT name, sceneName, driverKeyDigest, rowOrder, rowMoveVersion, life FROM room WHERE name = ?
+                    """), arguments: [name])
+            }
+        } catch {
+            throw RoomStoreError("reading room '\(name)' from \(database.path) failed: \(error)")
+        }
+        guard let row else { return nil }
+        guard let order = RowOrderCoding.decode(row["rowOrder"]) else {
+            throw RoomStoreError("room '\(name)' in \(database.path) has an unreadable row order")
+        }
+        let life = (row["life"] as Int) + 1
+        lives[name] = life
+        writer.enqueue(.restored(room: name, life: life, at: now()))
+        let settings = RoomSettings(name: row["name"], sceneName: row["sceneName"], driverKeyDigest: row["driverKeyDigest"])
+        return StoredRoom(settings: settings, rowOrder: order, rowMoveVersion: row["rowMoveVersion"])
+    }
+
+    /// Records a new room (or one whose stored state no longer fits its scene, starting afresh).
+    public func roomCreated(_ settings: RoomSettings) {
+        let life = (lives[settings.name] ?? 0) + 1
+        lives[settings.name] = life
+        writer.enqueue(.created(settings, life: life, at: now()))
+    }
+
+    /// Queues the entry; it is written within `flushInterval`.
+    public func append(_ entry: RoomLogEntry, toRoom room: String) {
+        writer.enqueue(.log(room: room, life: lives[room] ?? 0, entry: entry))
+    }
+
+    /// Writes the move (with everything queued before it) now; `completion` runs on the room
+    /// thread once the transaction has committed, or with the error if it could not.
+    public func commitRowMove(_ move: RowMoveRecord, completion: @escaping (Result<Void, RoomStoreError>) -> Void) {
+        // The completion belongs to the room thread; it only travels through the writer queue
+        // and is called back on the room thread by the scheduler.
+        let onRoomThread = UncheckedSendable(completion)
+        let scheduler = UncheckedSendable(scheduler)
+        let done = RoomWriter.MoveCompletion { result in
+            scheduler.value.execute { onRoomThread.value(result) }
+        }
+        writer.enqueue(.move(move, at: now(), done: done), urgent: true)
+    }
+
+    /// Notes when the room was last used. The room stays in the file: it comes back on its
+    /// next join, however long after.
+    public func roomEvicted(named name: String) {
+        lives[name] = nil
+        writer.enqueue(.evicted(room: name, at: now()))
+    }
+
+    // MARK: Beyond RoomStore
+
+    /// Writes everything queued and returns once it is committed. Blocks the caller.
+    public func flush() {
+        writer.drain()
+    }
+
+    /// Writes everything queued, then closes the file. Call once the rooms have stopped.
+    public func close() {
+        writer.drain()
+        database.close()
+    }
+
+    /// Transactions the writer has committed.
+    public var batchCount: Int { writer.batchCount }
+
+    /// Room `name`'s log, oldest entry first, every life of it (after writing what is queued).
+    public func log(ofRoom name: String) throws(RoomStoreError) -> [StoredLogEntry] {
+        writer.drain()
+        do {
+            return try database.pool.read { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM roomLog WHERE room = ? ORDER BY life, id", arguments: [name])
+                return try rows.map { row in
+                    guard let entry = RoomLogCoding.decode(row) else {
+                        throw RoomStoreError("unreadable log entry \(row["id"] as Int64) of room '\(name)'")
+                    }
+                    return entry
+                }
+            }
+        } catch let error as RoomStoreError {
+            throw error
+        } catch {
+            throw RoomStoreError("reading the log of room '\(name)' from \(database.path) failed: \(error)")
+        }
+    }
+}
+
+/// Carries a value that is not `Sendable` to the thread that owns it, by a path that never
+/// touches it on the way.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import ScrollEngine
+import ScrollcastServer
+import ScrollcastServerTesting
+@testable import ScrollcastStore
+
+/// A store on a real file in its own temporary directory, with a manual scheduler standing in
+/// for the room thread.
+final class StoreFixture {
+    let directory = TemporaryDirectory()
+    let scheduler = ManualScheduler(clock: ManualRoomClock())
+    var path: String { directory.file("data/scrollcast.sqlite") }
+
+    /// A store over a freshly opened database at `path`.
+    func openStore(flushInterval: DispatchTimeInterval = .milliseconds(5), batchLimit: Int = 1024,
+                   now: @escaping @Sendable () -> Date = { Date() }) throws -> SQLiteRoomStore {
+        SQLiteRoomStore(database: try RoomDatabase.open(atPath: path), scheduler: scheduler,
+                        flushInterval: flushInterval, batchLimit: batchLimit, now: now)
+    }
+}
+
+/// A row move of room `room` to `order`, numbered `version`.
+func move(in room: String, version: Int, order: [[Int]]) -> RowMoveRecord {
+    RowMoveRecord(room: room, rowID: order[0][0], from: IndexPath(section: 0, row: 1), to: IndexPath(section: 0, row: 0),
+                  viewer: "v1", version: version, rowOrder: order)
+}
+
+/// A wall clock a test sets by hand.
+final class SettableDate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Date
+    init(_ value: Date) { self.value = value }
+    var now: Date {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}

@@ -1,0 +1,131 @@
+"""Durable rooms (`--data PATH`): rooms come back after the server is stopped and started again on
+the same file — moved rows, move version, lock and key — and an unusable file stops the server
+with a message instead of being replaced."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+
+from server_helpers import ClientClock, Viewer, run, settle
+
+
+async def move_row(viewer: Viewer, snapshot: dict, rows_down: int = 3) -> tuple[dict, int]:
+    """Tap-and-hold a row fully on screen, drag it `rows_down` rows lower and drop it (as
+    test_server_rooms.test_row_move_reaches_every_viewer does). Returns the moved row and the
+    id of the last input."""
+    rows = snapshot["frame"]["rows"]
+    viewport = snapshot["scene"]["viewport"]
+    candidates = [r for r in rows if 300 < r["y"] and r["y"] + r["h"] < viewport["height"] - 250]
+    row = candidates[0]
+    target = candidates[min(rows_down, len(candidates) - 1)]
+    x, y = 150, row["y"] + row["h"] / 2
+    clock = ClientClock()
+    t0 = clock.now()
+    await viewer.input("pointerDown", t0, x=x, y=y)
+    # A real long press: the server never maps t ahead of its own clock, so the hold must last.
+    await asyncio.sleep(0.65)
+    await viewer.input("pointerMove", max(clock.now(), t0 + 650), x=x, y=y + 1)
+    await viewer.wait_type("frame", where=lambda f: f["lifted"] is not None)
+    destination = target["y"] + target["h"] / 2 + 2
+    steps = 10
+    for i in range(1, steps + 1):
+        await asyncio.sleep(0.016)
+        await viewer.input("pointerMove", clock.now(), x=x, y=y + (destination - y) * i / steps)
+    up = await viewer.input("pointerUp", clock.now(), x=x, y=destination)
+    return row, up
+
+
+def order(snapshot: dict) -> list[list[int]]:
+    return [section["rows"] for section in snapshot["scene"]["sections"]]
+
+
+def test_a_moved_row_and_its_version_survive_a_restart(server_factory, tmp_path, room_name):
+    # The directory does not exist yet: the server makes it.
+    data = tmp_path / "data" / "scrollcast.sqlite"
+    server = server_factory(data=data)
+
+    async def before():
+        a = await Viewer.join(server.ws_url, room_name)
+        _, _, snapshot = await a.wait_type("snapshot")
+        row, up = await move_row(a, snapshot)
+        _, _, moved = await a.wait_type("rowMoved")
+        assert moved["rowId"] == row["id"] and moved["version"] == 1
+        await settle(a, up)
+        late = await Viewer.join(server.ws_url, room_name)
+        _, _, late_snapshot = await late.wait_type("snapshot")
+        assert order(late_snapshot) != order(snapshot)
+        for v in (a, late):
+            await v.close()
+        return order(late_snapshot)
+
+    moved_order = run(before())
+    assert server.stop() == 0
+    assert data.is_file()
+    server.start()
+
+    async def after():
+        b = await Viewer.join(server.ws_url, room_name)
+        _, _, snapshot = await b.wait_type("snapshot")
+        assert order(snapshot) == moved_order, "the new viewer sees the order from before the restart"
+        # The snapshot has no version; the next move shows the count went on from the stored one.
+        _, up = await move_row(b, snapshot, rows_down=1)
+        _, _, moved = await b.wait_type("rowMoved")
+        assert moved["version"] == 2
+        await settle(b, up)
+        await b.close()
+
+    run(after())
+
+
+def test_a_locked_room_comes_back_locked_and_its_key_still_drives(server_factory, tmp_path, room_name):
+    data = tmp_path / "rooms.sqlite"
+    server = server_factory(data=data)
+
+    async def create():
+        owner = await Viewer.join(server.ws_url, room_name, lock=True)
+        _, _, snapshot = await owner.wait_type("snapshot")
+        assert snapshot["locked"] is True
+        await owner.close()
+        return snapshot["driverKey"]
+
+    key = run(create())
+    assert server.stop() == 0
+    assert key.encode() not in data.read_bytes(), "only the key's digest is stored"
+    server.start()
+
+    async def after():
+        clock = ClientClock()
+        watcher = await Viewer.join(server.ws_url, room_name)
+        _, _, watcher_snapshot = await watcher.wait_type("snapshot")
+        assert watcher_snapshot["locked"] is True and "driverKey" not in watcher_snapshot
+        refused_id = await watcher.input("wheel", clock.now(), dx=0, dy=100, mode="pixel")
+        _, _, refused = await watcher.wait_type("refused", where=lambda r: r["input"] == refused_id)
+        assert refused["code"] == "locked"
+
+        holder = await Viewer.join(server.ws_url, room_name, driverKey=key)
+        _, _, holder_snapshot = await holder.wait_type("snapshot")
+        assert holder_snapshot["locked"] is True
+        me = holder_snapshot["viewer"]
+        wheel = await holder.input("wheel", clock.now(), dx=0, dy=100, mode="pixel")
+        await watcher.wait_type("frame", where=lambda f: (f["input"] or {}).get("viewer") == me
+                                and f["input"]["id"] == wheel)
+        assert not [o for _, o in holder.received if o["type"] == "refused"]
+        for v in (watcher, holder):
+            await v.close()
+
+    run(after())
+
+
+def test_an_unusable_file_stops_the_server_with_a_clear_message(tmp_path):
+    path = tmp_path / "scrollcast.sqlite"
+    garbage = bytes((i * 7 + 3) % 256 for i in range(8192))
+    path.write_bytes(garbage)
+    out = subprocess.run([os.environ["SCROLLCAST_BIN"], "--port", "0", "--data", str(path)],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode > 0, (out.returncode, out.stderr)  # an exit, not a crash by signal
+    assert f"{path} is not a Scrollcast database" in out.stderr
+    assert "move it away or pass --data none" in out.stderr
+    assert "listening" not in out.stdout
+    assert path.read_bytes() == garbage, "the file is left as it was"
