@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ScrollcastServer", targets: ["ScrollcastServer"]),
         .library(name: "ScrollcastServerTesting", targets: ["ScrollcastServerTesting"]),
         .library(name: "ScrollcastStore", targets: ["ScrollcastStore"]),
+        .library(name: "ScrollcastRecording", targets: ["ScrollcastRecording"]),
         .executable(name: "scrollcast", targets: ["scrollcast"]),
         .executable(name: "scrollcast-load", targets: ["scrollcast-load"]),
         .executable(name: "scrollcast-bench-engine", targets: ["scrollcast-bench-engine"]),
@@ -26,6 +27,9 @@ let package = Package(
         // Pure, deterministic effect engine: standard library only.
         .target(name: "ScrollEngine"),
         .target(name: "ScrollWire", dependencies: ["ScrollEngine"]),
+        // Recordings (docs/recording.md): the file format and replay, shared by the server's
+        // download route, `scrollcast record`/`replay` and tools; engine and wire only.
+        .target(name: "ScrollcastRecording", dependencies: ["ScrollEngine", "ScrollWire"]),
 
         // Debian's libwebsockets-dev; shims live in a regular C target because SwiftPM
         // does not notice header edits inside a systemLibrary target.
@@ -40,7 +44,7 @@ let package = Package(
         .target(
             name: "ScrollcastServer",
             dependencies: [
-                "ScrollEngine", "ScrollWire", "WebSockets",
+                "ScrollEngine", "ScrollWire", "ScrollcastRecording", "WebSockets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -59,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "scrollcast",
             dependencies: [
-                "ScrollcastServer", "ScrollcastStore", "ScrollEngine", "WebSockets",
+                "ScrollcastServer", "ScrollcastStore", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -81,10 +85,11 @@ let package = Package(
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
+        .testTarget(name: "ScrollcastRecordingTests", dependencies: ["ScrollcastRecording", "ScrollEngine", "ScrollWire"]),
         .testTarget(
             name: "ScrollcastServerTests",
             dependencies: [
-                "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollWire",
+                "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollWire", "ScrollcastRecording",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -92,7 +97,7 @@ let package = Package(
         .testTarget(
             name: "ScrollcastStoreTests",
             dependencies: [
-                "ScrollcastStore", "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine",
+                "ScrollcastStore", "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollcastRecording",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

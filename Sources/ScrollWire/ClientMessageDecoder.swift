@@ -54,10 +54,12 @@ public enum ClientMessageDecoder {
         guard let kindName = InputKindName(rawValue: kindText) else {
             throw WireError("unknown input kind '\(JSONParser.printable(kindText))'")
         }
-        return InputMessage(id: id, clientTime: time, kind: try kind(kindName, r))
+        return InputMessage(id: id, clientTime: time, kind: try inputKind(kindName, r))
     }
 
-    private static func kind(_ name: InputKindName, _ r: FieldReader) throws(WireError) -> InputKind {
+    /// The input kind `name` with its fields read from `r`, each checked against the protocol's
+    /// limits (shared with recordings, whose input lines carry the same fields).
+    package static func inputKind(_ name: InputKindName, _ r: FieldReader) throws(WireError) -> InputKind {
         switch name {
         case .pointerDown: return .pointerDown(try point(r))
         case .pointerMove: return .pointerMoved(try point(r))

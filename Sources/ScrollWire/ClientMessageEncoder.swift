@@ -25,16 +25,28 @@ public enum ClientMessageEncoder {
         w.key("id"); w.integer(input.id)
         w.key("t"); w.number(input.clientTime)
         w.key("kind"); w.string(InputKindName(input.kind).rawValue)
-        switch input.kind {
+        writeFields(of: input.kind, into: &w)
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// Writes the fields an `input` message carries for `kind` (`x` and `y`, `dx`, `dy` and
+    /// `mode`, …), by their wire names. With `exact`, a negative zero keeps its sign ("-0"), so
+    /// the numbers read back as the very doubles written (recordings need that; the wire does not).
+    package static func writeFields(of kind: InputKind, into w: inout JSONWriter, exact: Bool = false) {
+        func number(_ value: Double) {
+            if exact { w.exactNumber(value) } else { w.number(value) }
+        }
+        switch kind {
         case .pointerDown(let p), .pointerMoved(let p), .pointerUp(let p),
              .longPressBegan(let p), .longPressMoved(let p), .longPressEnded(let p):
-            w.key("x"); w.number(p.x)
-            w.key("y"); w.number(p.y)
+            w.key("x"); number(p.x)
+            w.key("y"); number(p.y)
         case .pointerCancelled, .longPressCancelled:
             break
         case .wheel(let dx, let dy, let mode):
-            w.key("dx"); w.number(dx)
-            w.key("dy"); w.number(dy)
+            w.key("dx"); number(dx)
+            w.key("dy"); number(dy)
             w.key("mode"); w.string(mode.rawValue)
         case .key(let key):
             w.key("key"); w.string(key.rawValue)
@@ -44,13 +56,11 @@ public enum ClientMessageEncoder {
             w.key("position"); w.string(position.rawValue)
             w.key("animated"); w.bool(animated)
         case .resize(let size):
-            w.key("width"); w.number(size.width)
-            w.key("height"); w.number(size.height)
+            w.key("width"); number(size.width)
+            w.key("height"); number(size.height)
         case .reducedMotion(let on):
             w.key("on"); w.bool(on)
         }
-        w.endObject()
-        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     /// Either message.

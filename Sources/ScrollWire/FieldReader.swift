@@ -1,42 +1,42 @@
 /// Reads typed fields out of a parsed JSON object, throwing errors that name the field
 /// ("field 'x' must be a finite number"). Nested readers prefix their path ("rows[2].y").
-struct FieldReader {
-    let fields: [String: JSONValue]
-    let path: String
+package struct FieldReader {
+    package let fields: [String: JSONValue]
+    package let path: String
 
-    init(_ fields: [String: JSONValue], path: String = "") {
+    package init(_ fields: [String: JSONValue], path: String = "") {
         self.fields = fields
         self.path = path
     }
 
     /// Reads a whole message: it must be a JSON object.
-    init(message value: JSONValue) throws(WireError) {
+    package init(message value: JSONValue) throws(WireError) {
         guard case .object(let fields) = value else {
             throw WireError("message must be a JSON object, got \(value.typeName)")
         }
         self.init(fields)
     }
 
-    func name(_ field: String) -> String { path + field }
+    package func name(_ field: String) -> String { path + field }
 
-    func required(_ field: String) throws(WireError) -> JSONValue {
+    package func required(_ field: String) throws(WireError) -> JSONValue {
         guard let value = fields[field] else { throw WireError("missing field '\(name(field))'") }
         return value
     }
 
-    func has(_ field: String) -> Bool {
+    package func has(_ field: String) -> Bool {
         if let value = fields[field], value != .null { return true }
         return false
     }
 
-    func number(_ field: String) throws(WireError) -> Double {
+    package func number(_ field: String) throws(WireError) -> Double {
         guard case .number(let value) = try required(field) else {
             throw WireError("field '\(name(field))' must be a finite number")
         }
         return value
     }
 
-    func number(_ field: String, in range: ClosedRange<Double>) throws(WireError) -> Double {
+    package func number(_ field: String, in range: ClosedRange<Double>) throws(WireError) -> Double {
         let value = try number(field)
         guard range.contains(value) else {
             throw WireError("field '\(name(field))' must be a number in \(Self.format(range.lowerBound))…\(Self.format(range.upperBound))")
@@ -45,7 +45,7 @@ struct FieldReader {
     }
 
     /// An integral number within `range` (bounds within ±2^53, where doubles are exact).
-    func integer(_ field: String, in range: ClosedRange<Int64>) throws(WireError) -> Int64 {
+    package func integer(_ field: String, in range: ClosedRange<Int64>) throws(WireError) -> Int64 {
         let problem = "field '\(name(field))' must be an integer in \(range.lowerBound)…\(range.upperBound)"
         guard case .number(let value) = try required(field) else { throw WireError(problem) }
         guard value == value.rounded(.towardZero),
@@ -53,15 +53,15 @@ struct FieldReader {
         return Int64(value)
     }
 
-    func int(_ field: String, in range: ClosedRange<Int> = 0...Int(ScrollWire.maxSafeInteger)) throws(WireError) -> Int {
+    package func int(_ field: String, in range: ClosedRange<Int> = 0...Int(ScrollWire.maxSafeInteger)) throws(WireError) -> Int {
         Int(try integer(field, in: Int64(range.lowerBound)...Int64(range.upperBound)))
     }
 
-    func id(_ field: String) throws(WireError) -> UInt64 {
+    package func id(_ field: String) throws(WireError) -> UInt64 {
         UInt64(try integer(field, in: Int64(ScrollWire.idRange.lowerBound)...Int64(ScrollWire.idRange.upperBound)))
     }
 
-    func string(_ field: String) throws(WireError) -> String {
+    package func string(_ field: String) throws(WireError) -> String {
         guard case .string(let value) = try required(field) else {
             throw WireError("field '\(name(field))' must be a string")
         }
@@ -69,11 +69,11 @@ struct FieldReader {
     }
 
     /// Missing or null → nil.
-    func optionalString(_ field: String) throws(WireError) -> String? {
+    package func optionalString(_ field: String) throws(WireError) -> String? {
         has(field) ? try string(field) : nil
     }
 
-    func bool(_ field: String) throws(WireError) -> Bool {
+    package func bool(_ field: String) throws(WireError) -> Bool {
         guard case .bool(let value) = try required(field) else {
             throw WireError("field '\(name(field))' must be true or false")
         }
@@ -81,11 +81,11 @@ struct FieldReader {
     }
 
     /// Missing or null → nil.
-    func optionalBool(_ field: String) throws(WireError) -> Bool? {
+    package func optionalBool(_ field: String) throws(WireError) -> Bool? {
         has(field) ? try bool(field) : nil
     }
 
-    func object(_ field: String) throws(WireError) -> FieldReader {
+    package func object(_ field: String) throws(WireError) -> FieldReader {
         guard case .object(let nested) = try required(field) else {
             throw WireError("field '\(name(field))' must be an object")
         }
@@ -93,12 +93,12 @@ struct FieldReader {
     }
 
     /// Missing or null → nil.
-    func optionalObject(_ field: String) throws(WireError) -> FieldReader? {
+    package func optionalObject(_ field: String) throws(WireError) -> FieldReader? {
         has(field) ? try object(field) : nil
     }
 
     /// An array of objects, each read by `read`.
-    func objects<T>(_ field: String, _ read: (FieldReader) throws(WireError) -> T) throws(WireError) -> [T] {
+    package func objects<T>(_ field: String, _ read: (FieldReader) throws(WireError) -> T) throws(WireError) -> [T] {
         guard case .array(let elements) = try required(field) else {
             throw WireError("field '\(name(field))' must be an array")
         }
@@ -114,7 +114,7 @@ struct FieldReader {
     }
 
     /// An array of integers.
-    func integers(_ field: String) throws(WireError) -> [Int] {
+    package func integers(_ field: String) throws(WireError) -> [Int] {
         guard case .array(let elements) = try required(field) else {
             throw WireError("field '\(name(field))' must be an array")
         }
@@ -131,7 +131,7 @@ struct FieldReader {
     }
 
     /// A string naming one of `options` (by raw value).
-    func choice<E: RawRepresentable>(_ field: String, _ options: [E]) throws(WireError) -> E where E.RawValue == String {
+    package func choice<E: RawRepresentable>(_ field: String, _ options: [E]) throws(WireError) -> E where E.RawValue == String {
         let raw = try string(field)
         guard let value = E(rawValue: raw), options.contains(where: { $0.rawValue == raw }) else {
             throw WireError.notOneOf(field: name(field), options: options.map(\.rawValue), got: raw)
@@ -139,7 +139,7 @@ struct FieldReader {
         return value
     }
 
-    static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         var w = JSONWriter(capacity: 24)
         w.number(value)
         return String(decoding: w.bytes, as: UTF8.self)

@@ -5,13 +5,13 @@
 /// infinity, and it is not total on every byte string we might be fed. This parser is ~200
 /// lines, never traps (every read is bounds-checked), bounds its recursion, refuses duplicate
 /// keys, lone surrogates and raw control characters, and reports the byte offset of an error.
-struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private let maxDepth: Int
 
     /// Parses one complete JSON text. `bytes` must already be valid UTF-8.
-    static func parse(_ bytes: [UInt8], maxDepth: Int = ScrollWire.maxNestingDepth) throws(WireError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = ScrollWire.maxNestingDepth) throws(WireError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -217,7 +217,7 @@ struct JSONParser {
     }
 
     /// A string shortened and stripped of control characters, safe to quote in an error message.
-    static func printable(_ s: String, limit: Int = 40) -> String {
+    package static func printable(_ s: String, limit: Int = 40) -> String {
         var out = ""
         for scalar in s.unicodeScalars.prefix(limit) {
             out.unicodeScalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? "?" : scalar)

@@ -1,5 +1,5 @@
 /// A parsed JSON value. Internal: the decoders turn it into typed messages.
-enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)
@@ -9,7 +9,7 @@ enum JSONValue: Sendable, Equatable {
     case null
 
     /// Name of the JSON type, for error messages ("got a string").
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .object: return "an object"
         case .array: return "an array"

@@ -5,11 +5,11 @@
 /// Output is deterministic: keys come out in the order they are written, numbers have one
 /// spelling (see `number(_:)`), strings one escaping. Commas are placed by a single flag: every
 /// value, `{` and `[` is preceded by a comma when something precedes it at the same level.
-struct JSONWriter {
-    private(set) var bytes: [UInt8]
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8]
     private var needsComma = false
 
-    init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
@@ -22,30 +22,30 @@ struct JSONWriter {
         s.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func beginObject() {
+    package mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
         needsComma = false
     }
 
-    mutating func endObject() {
+    package mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
-    mutating func beginArray() {
+    package mutating func beginArray() {
         separate()
         bytes.append(UInt8(ascii: "["))
         needsComma = false
     }
 
-    mutating func endArray() {
+    package mutating func endArray() {
         bytes.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Writes `"name":`. Names are static ASCII identifiers, so they need no escaping.
-    mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         appendStatic(name)
@@ -53,25 +53,25 @@ struct JSONWriter {
         needsComma = false
     }
 
-    mutating func null() {
+    package mutating func null() {
         separate()
         appendStatic("null")
         needsComma = true
     }
 
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         separate()
         if value { appendStatic("true") } else { appendStatic("false") }
         needsComma = true
     }
 
-    mutating func integer(_ value: Int) {
+    package mutating func integer(_ value: Int) {
         separate()
         appendInteger(magnitude: value.magnitude, negative: value < 0)
         needsComma = true
     }
 
-    mutating func integer(_ value: UInt64) {
+    package mutating func integer(_ value: UInt64) {
         separate()
         appendInteger(magnitude: UInt(value), negative: false)
         needsComma = true
@@ -86,7 +86,7 @@ struct JSONWriter {
     /// - non-finite values, which JSON cannot express, never reach the output: NaN is written
     ///   as 0 and ±infinity as ±1.7976931348623157e+308 (the largest finite double). The engine
     ///   never produces them; this only keeps a bug from breaking every viewer's JSON parser.
-    mutating func number(_ value: Double) {
+    package mutating func number(_ value: Double) {
         separate()
         let finite: Double
         if value.isNaN {
@@ -111,12 +111,25 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// Writes a finite double so that it parses back to the very same bits: as `number(_:)`
+    /// does, except that -0 is written "-0" rather than "0". For recordings, whose inputs must
+    /// be the doubles the room applied (a frame may depend on the sign of a zero).
+    package mutating func exactNumber(_ value: Double) {
+        if value == 0, value.sign == .minus {
+            separate()
+            appendStatic("-0")
+            needsComma = true
+        } else {
+            number(value)
+        }
+    }
+
     /// Writes a double rounded to `precision` (see `WirePrecision`): the decimal n / 10^d with
     /// trailing zeros dropped, so integral results stay integers and -0 is "0". The digits come
     /// straight from the integer n, without formatting a string; they are the shortest
     /// round-trip spelling of `precision.rounded(value)`, i.e. what `number(_:)` would write for
     /// it. Values the precision does not round (non-finite, huge) go through `number(_:)`.
-    mutating func number(_ value: Double, _ precision: WirePrecision) {
+    package mutating func number(_ value: Double, _ precision: WirePrecision) {
         guard let units = precision.units(value) else {
             number(value)
             return
@@ -164,7 +177,7 @@ struct JSONWriter {
 
     /// Writes a JSON string: `"` and `\` escaped, control characters as \n \r \t \b \f or
     /// \u00XX, everything else (including non-ASCII) passed through as UTF-8.
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         var copy = value
@@ -196,12 +209,12 @@ struct JSONWriter {
     }
 
     /// Writes a string or `null`.
-    mutating func optionalString(_ value: String?) {
+    package mutating func optionalString(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
     /// Writes `value` as an object whose members `writeMembers` writes, or `null` when there is none.
-    mutating func optionalObject<Value>(_ value: Value?, _ writeMembers: (Value, inout JSONWriter) -> Void) {
+    package mutating func optionalObject<Value>(_ value: Value?, _ writeMembers: (Value, inout JSONWriter) -> Void) {
         guard let value else { null(); return }
         beginObject()
         writeMembers(value, &self)
