@@ -1,5 +1,6 @@
 import Logging
 import Prometheus
+import ScrollcastRecording
 import ScrollWire
 
 /// The room layer as a transport sees it: viewers come and go, send messages, and ask for the
@@ -15,6 +16,9 @@ public final class RoomService {
     private let logger: Logger
     private let configuredOrigins: [String]?
     private let host: String
+    private let store: RoomStore
+    private let scenes: SceneCatalogue
+    private let framePeriod: Double
     /// Origins allowed to open a WebSocket; nil: any. Known once the port is.
     private var allowedOrigins: Set<String>? = []
 
@@ -30,6 +34,9 @@ public final class RoomService {
         self.logger = logger
         self.configuredOrigins = allowedOrigins
         self.host = host
+        self.store = services.store
+        self.scenes = services.scenes
+        self.framePeriod = limits.tickMilliseconds
     }
 
     /// The transport is listening on `port`: fixes the allowed origins and starts housekeeping.
@@ -69,16 +76,43 @@ public final class RoomService {
         timers.roomsChanged()
     }
 
-    /// `GET /metrics` (Prometheus text format) and `GET /healthz`; nil for any other path.
-    public func respond(method: String, path: String) -> HTTPReply? {
+    /// `GET /metrics` (Prometheus text format), `GET /healthz` and `GET /recording?room=NAME`
+    /// (the room's latest life as a recording, docs/recording.md); nil for any other path.
+    /// `query` is the request's query string, its arguments already URL-decoded and joined
+    /// with "&" (e.g. `room=demo`).
+    public func respond(method: String, path: String, query: String = "") -> HTTPReply? {
         guard method == "GET" || method == "HEAD" else { return nil }
         switch path {
         case "/healthz":
             return HTTPReply(contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
         case "/metrics":
             return HTTPReply(contentType: "text/plain; version=0.0.4; charset=utf-8", body: prometheus.emitToBuffer())
+        case RecordingRoute.path:
+            return recording(query: query)
         default:
             return nil
+        }
+    }
+
+    /// The room's latest life, read whole from the store (after its queued writes) on the room
+    /// thread: the rooms wait while a long life is read.
+    private func recording(query: String) -> HTTPReply {
+        guard let room = RecordingRoute.room(inQuery: query) else {
+            return .text(status: 400, "name the room: \(RecordingRoute.path)?room=NAME (\(ScrollWire.roomNameRule))")
+        }
+        guard let source = store as? RoomLogSource else {
+            return .text(status: 404, "no recordings here: this server keeps rooms in memory only (--data none), without their whole logs; run it with --data PATH to record rooms")
+        }
+        do {
+            guard let life = try source.roomLife(named: room, life: nil) else {
+                return .text(status: 404, "no room '\(room)' in the store")
+            }
+            let recording = try life.recording(scenes: scenes, framePeriod: framePeriod)
+            return HTTPReply(contentType: RecordingRoute.contentType, body: RecordingEncoder.encode(recording),
+                             headers: [("content-disposition", "attachment; filename=\"\(RecordingRoute.fileName(room: room, life: life.life))\"")])
+        } catch {
+            logger.warning("recording failed", metadata: ["room": "\(room)", "error": "\(error.message)"])
+            return .text(status: 500, "cannot make the recording of room '\(room)': \(error.message)")
         }
     }
 
@@ -96,8 +130,48 @@ public final class RoomService {
 
 /// A dynamic HTTP response of the room layer. Never cached: it reports live state.
 public struct HTTPReply: Sendable {
+    /// Status code.
+    public var status: Int
     /// Value of the Content-Type header.
     public var contentType: String
     /// The whole body.
     public var body: [UInt8]
+    /// Extra headers (name, value), e.g. ("content-disposition", "attachment").
+    public var headers: [(String, String)]
+
+    /// A response.
+    public init(status: Int = 200, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.headers = headers
+    }
+
+    /// A plain-text response: `message` and a newline.
+    static func text(status: Int, _ message: String) -> HTTPReply {
+        HTTPReply(status: status, contentType: "text/plain; charset=utf-8", body: Array((message + "\n").utf8))
+    }
+}
+
+/// `GET /recording?room=NAME`: what the page's "Download recording" link fetches.
+public enum RecordingRoute {
+    /// The route's path.
+    public static let path = "/recording"
+    /// The Content-Type of a recording: JSON lines.
+    public static let contentType = "application/x-ndjson; charset=utf-8"
+
+    /// The room named by `room=` in a query string (arguments URL-decoded, joined with "&"), if
+    /// it is a valid room name.
+    public static func room(inQuery query: String) -> String? {
+        for argument in query.split(separator: "&") where argument.hasPrefix("room=") {
+            let name = String(argument.dropFirst("room=".count))
+            return ScrollWire.isValidRoomName(name) ? name : nil
+        }
+        return nil
+    }
+
+    /// The name a download is saved under, e.g. `demo-life-2.scrollcast.jsonl`.
+    public static func fileName(room: String, life: Int) -> String {
+        "\(room)-life-\(life).scrollcast.jsonl"
+    }
 }

@@ -76,8 +76,9 @@ final class WebSocketTransport: WebSocketServerDelegate, RoomScheduler, @uncheck
     }
 
     func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse? {
-        service.respond(method: method, path: path).map {
-            HTTPResponse(contentType: $0.contentType, body: $0.body, headers: [("cache-control", "no-store")])
+        service.respond(method: method, path: path, query: query).map {
+            HTTPResponse(status: $0.status, contentType: $0.contentType, body: $0.body,
+                         headers: [("cache-control", "no-store")] + $0.headers)
         }
     }
 }
