@@ -13,6 +13,12 @@ import GRDB
 /// - `life`: which life of the room is running (see `roomLog`);
 /// - `createdAt`, `lastUsedAt`: when it was made, and last created, restored, moved or evicted.
 ///
+/// `roomLife` (from migration v2): how each life of a room began, so a life can be replayed
+/// (recordings) — `room`, `life`, and the room's `sceneName`, `rowOrder` (`[]`: the scene's own)
+/// and `rowMoveVersion` when it began, `startedAt`. Triggers on `room` write it whenever a room
+/// row is inserted or its `life` changes, in the same transaction, so the writer needs no code
+/// for it. Lives that began before v2 have no row.
+///
 /// `roomLog`: what each room applied, in order (`id`) —
 /// - `room`, and `life`: a room starts a new life each time it is made in memory (created, or
 ///   restored after eviction or a restart); its clock and frame numbers start again from 0, so
@@ -53,6 +59,29 @@ enum RoomSchema {
             }
             // Reading one room's log (replay, recordings) in order without scanning every room's.
             try db.create(index: "roomLog_byRoom", on: "roomLog", columns: ["room", "life", "id"])
+        }
+        migrator.registerMigration("v2-roomLife") { db in
+            try db.create(table: "roomLife", options: [.withoutRowID]) { t in
+                t.column("room", .text).notNull()
+                t.column("life", .integer).notNull()
+                t.column("sceneName", .text).notNull()
+                t.column("rowOrder", .text).notNull()
+                t.column("rowMoveVersion", .integer).notNull()
+                t.column("startedAt", .datetime).notNull()
+                t.primaryKey(["room", "life"])
+            }
+            // A created room is inserted (or, when its name is taken, updated with a new life
+            // and the order reset to '[]'); a restored one gets a new life. Either way the row
+            // as it is then is how the life began.
+            let record = """
+                INSERT OR REPLACE INTO roomLife (room, life, sceneName, rowOrder, rowMoveVersion, startedAt)
+                VALUES (NEW.name, NEW.life, NEW.sceneName, NEW.rowOrder, NEW.rowMoveVersion, NEW.lastUsedAt);
+                """
+            try db.execute(sql: "CREATE TRIGGER roomLife_onInsert AFTER INSERT ON room BEGIN \(record) END")
+            try db.execute(sql: """
+                CREATE TRIGGER roomLife_onNewLife AFTER UPDATE OF life ON room WHEN NEW.life IS NOT OLD.life
+                BEGIN \(record) END
+                """)
         }
         return migrator
     }

@@ -132,6 +132,15 @@ public final class SQLiteRoomStore: RoomStore {
     }
 }
 
+extension SQLiteRoomStore: RoomLogSource {
+    /// Life `life` (nil: the latest) of room `name`, after writing what is queued, so a live
+    /// room's recording holds every frame it has sent.
+    public func roomLife(named name: String, life: Int?) throws(RoomStoreError) -> RoomLife? {
+        writer.drain()
+        return try database.roomLife(named: name, life: life)
+    }
+}
+
 /// Carries a value that is not `Sendable` to the thread that owns it, by a path that never
 /// touches it on the way.
 struct UncheckedSendable<Value>: @unchecked Sendable {
