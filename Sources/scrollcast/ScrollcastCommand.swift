@@ -8,16 +8,17 @@ import ScrollcastServer
 import ScrollcastStore
 import WebSockets
 
-/// `scrollcast`: serves the page and runs the rooms.
-@main
-struct ScrollcastCommand: ParsableCommand {
+/// `scrollcast [serve]`: serves the page and runs the rooms.
+struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "scrollcast",
+        commandName: "serve",
         abstract: "Serve the Scrollcast page and stream iOS-style scroll effects to every viewer of a room.",
-        discussion: """
-            Open http://HOST:PORT/?room=NAME in a browser. The first stdout line is \
-            "scrollcast listening on http://HOST:PORT". SIGINT/SIGTERM close every viewer with 1001 and exit 0.
-            """)
+        discussion: ServeCommand.discussion)
+
+    static let discussion = """
+        Open http://HOST:PORT/?room=NAME in a browser. The first stdout line is \
+        "scrollcast listening on http://HOST:PORT". SIGINT/SIGTERM close every viewer with 1001 and exit 0.
+        """
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
