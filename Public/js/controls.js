@@ -1,6 +1,6 @@
-// The page's DOM controls: room and share link, scroll-to-row, presence, the stats overlay,
-// reduced motion, the disconnected banner and the refused toast, who may drive (locked rooms and
-// their co-driver link). No canvas, no socket.
+// The page's DOM controls: room, share link and recording download, scroll-to-row, presence, the
+// stats overlay, reduced motion, the disconnected banner and the refused toast, who may drive
+// (locked rooms and their co-driver link). No canvas, no socket.
 
 import { coDriverLink, newLockedRoomName } from "./driving.js";
 
@@ -21,6 +21,7 @@ export class Controls {
     $("summary-room").textContent = `· ${room}`;
     $("share-link").href = this.shareURL;
     $("share-link").textContent = "share link";
+    $("recording-link").href = recordingLinkFor(room);
     $("room-input").value = room;
     document.title = `Scrollcast · ${room}`;
 
@@ -230,6 +231,11 @@ export function shareLinkFor(room, sceneName = "demo", loc = window.location) {
   if (sceneName && sceneName !== "demo") url.search += `&scene=${encodeURIComponent(sceneName)}`;
   url.hash = "";
   return url.toString();
+}
+
+/** The server's recording of `room` (GET /recording?room=NAME, docs/recording.md). */
+export function recordingLinkFor(room, loc = window.location) {
+  return new URL(`/recording?room=${encodeURIComponent(room)}`, loc.href).toString();
 }
 
 /** A link to a new room showing the seed's 20-row DemoTable (scroll-to-row-near-edges.txt). */

@@ -1,9 +1,12 @@
 """Controls and accessibility: keyboard-only use with a visible focus ring, the share link,
-presence, and reduced motion (system setting and toggle)."""
+the recording download, presence, and reduced motion (system setting and toggle)."""
+
+import json
 
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
+from server_helpers import RunningServer
 
 
 def test_keyboard_only_reaches_the_table_with_a_visible_focus_ring(page, page_server, room, artifacts):
@@ -84,3 +87,35 @@ def test_system_reduced_motion_is_sent_and_the_toggle_switches_it(browser, page_
     page.uncheck("#reduced-motion")
     sc.wait("s => s.reducedMotion === false && s.inputsByKind.reducedMotion === 2")
     context.close()
+
+
+def test_download_recording_saves_the_rooms_recording(page, room, artifacts, tmp_path):
+    server = RunningServer(data=tmp_path / "rooms.sqlite")
+    try:
+        artifacts.watch(page)
+        sc = ScrollcastPage(page, server.base_url, room).open()
+        sc.wait_idle()
+        link = page.locator("#recording-link")
+        assert link.inner_text() == "Download recording"
+        assert link.get_attribute("href") == f"{server.base_url}/recording?room={room}"
+        sc.drag(200, 600, 200, 300, steps=10)
+        sc.wait_idle()
+        with page.expect_download() as download:
+            link.click()
+        assert download.value.suggested_filename == f"{room}-life-1.scrollcast.jsonl"
+        lines = open(download.value.path(), encoding="utf-8").read().splitlines()
+        header = json.loads(lines[0])
+        assert header["type"] == "recording" and header["room"] == room and header["scene"] == "demo"
+        assert any('"kind":"pointerDown"' in line for line in lines[1:])
+        last = json.loads(lines[-1])
+        assert last["type"] == "frame" and last["seq"] == sc.frame()["seq"], "every frame the page was sent so far"
+    finally:
+        server.stop()
+
+
+def test_download_recording_without_a_data_file_says_why(page, page_server, room, artifacts):
+    artifacts.watch(page)
+    ScrollcastPage(page, page_server.base_url, room).open()
+    response = page.request.get(page.locator("#recording-link").get_attribute("href"))
+    assert response.status == 404
+    assert "--data none" in response.text()
