@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "scrollcast-load",
             dependencies: [
-                "WebSockets", "ScrollWire", "ScrollEngine",
+                "WebSockets", "ScrollWire", "ScrollEngine", "ScrollcastRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]

@@ -33,16 +33,27 @@ struct Gesture: Sendable, Equatable {
 /// Points are kept inside the default 390 × 844 viewport, below the header.
 struct GestureGenerator {
     private let script: GestureScript
+    /// A recorded gesture played over and over instead of the script (`--replay`).
+    private let recorded: Gesture?
     private var random: SeededRandom
     /// Alternates fling and drag directions so a long run does not pin the table to one end.
     private var goingDown = true
 
     init(script: GestureScript, seed: UInt64) {
         self.script = script
+        recorded = nil
         random = SeededRandom(seed: seed)
     }
 
+    /// A generator that gives `gesture` every time.
+    init(replaying gesture: Gesture) {
+        script = .mixed
+        recorded = gesture
+        random = SeededRandom(seed: 0)
+    }
+
     mutating func next() -> Gesture {
+        if let recorded { return recorded }
         switch script {
         case .fling: return fling()
         case .drag: return drag()

@@ -6,7 +6,11 @@ extension LoadConnection {
     /// Makes this connection a driver playing `plan.script`. Its run-wide index seeds the script:
     /// same seed, same inputs, whatever the thread count.
     func assignScript(of plan: LoadPlan) {
-        generator = GestureGenerator(script: plan.script, seed: plan.seed &+ UInt64(index) &* 0x9E37_79B9)
+        if let recording = plan.recording {
+            generator = GestureGenerator(replaying: recording.gesture)
+        } else {
+            generator = GestureGenerator(script: plan.script, seed: plan.seed &+ UInt64(index) &* 0x9E37_79B9)
+        }
     }
 
     /// Begins the first gesture at `now` (monotonic ms); a connection without a script stays idle.

@@ -5,6 +5,8 @@ struct LoadPlan: Sendable {
     var viewersPerRoom: Int
     var driversPerRoom: Int
     var script: GestureScript
+    /// With `--replay`: the recording every driver plays instead of `script`.
+    var recording: RecordedScript? = nil
     var seed: UInt64
     var durationSeconds: Double
     var rampSeconds: Double

@@ -11,7 +11,11 @@ struct LoadReport: Codable {
     }
 
     var url: String
+    /// The script's name, or "replay" when the drivers played a recording.
     var script: String
+    /// With `--replay`: which recording was played, e.g. "browser-session.jsonl (72 inputs over
+    /// 9.4 s, from room 'x')".
+    var recording: String?
     var seed: UInt64
     var rooms: Int
     /// Viewers in all rooms (watching only).
@@ -44,7 +48,8 @@ struct LoadReport: Codable {
 
     init(plan: LoadPlan, statistics: LoadStatistics, measuredSeconds: Double, skippedFrames: Double?) {
         url = plan.address.webSocketURL
-        script = plan.script.rawValue
+        script = plan.recording == nil ? plan.script.rawValue : "replay"
+        recording = plan.recording?.summary
         seed = plan.seed
         rooms = plan.rooms
         viewers = plan.rooms * plan.viewersPerRoom
@@ -90,7 +95,7 @@ struct LoadReport: Codable {
         var rows: [(String, String)] = [
             ("url", url),
             ("rooms × (viewers + drivers)", "\(rooms) × (\(viewers / max(rooms, 1)) + \(drivers / max(rooms, 1))) = \(connections)"),
-            ("script / seed", "\(script) / \(seed)"),
+            recording.map { ("replay", $0) } ?? ("script / seed", "\(script) / \(seed)"),
             ("client threads", "\(threads)"),
             ("measured", String(format: "%.1f s", measuredSeconds)),
             ("connected (peak)", "\(peakConnected)"),

@@ -31,6 +31,11 @@ struct ScrollcastLoad: ParsableCommand {
     @Option(help: "Gesture script the drivers play: \(GestureScript.allCases.map(\.rawValue).joined(separator: ", ")).")
     var script: GestureScript = .fling
 
+    @Option(help: ArgumentHelp(
+        "Play a recording instead of --script: every driver sends its inputs with their original timing, over and over (docs/recording.md; 'scrollcast record' writes one).",
+        valueName: "file"))
+    var replay: String?
+
     @Option(help: "Seed of the gesture scripts (same seed, same inputs).")
     var seed: UInt64 = 1
 
@@ -89,9 +94,15 @@ struct ScrollcastLoad: ParsableCommand {
         let scraper = MetricsScraper(address: address)
         let before = scrapeSkipped(scraper)
 
+        let recording: RecordedScript?
+        do {
+            recording = try replay.map(RecordedScript.init(path:))
+        } catch {
+            throw failure("\(error)")
+        }
         let plan = LoadPlan(
             address: address, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
-            script: script, seed: seed, durationSeconds: duration, rampSeconds: ramp,
+            script: script, recording: recording, seed: seed, durationSeconds: duration, rampSeconds: ramp,
             roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount)
         let outcome = try LoadRun(plan: plan).run()
 

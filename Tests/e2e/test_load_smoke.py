@@ -118,3 +118,44 @@ def test_full_server_counts_failures_and_exits_non_zero(server_factory, rooms, t
     # The server's close code and reason reach the user (the client parses close frames itself,
     # so 1013 is not turned into 1002 as libwebsockets 4.1.6's client parser did).
     assert "close 1013" in result.stderr and "server full" in result.stderr, result.stderr
+
+
+RECORDING = REPO / "Tests" / "fixtures" / "recordings" / "browser-session.jsonl"
+
+
+def _recorded_input_times() -> list[float]:
+    """Room times (ms) of the checked-in recording's inputs: a real Chromium session (drags, a
+    fling, wheel notches and a trackpad stream, keys) recorded with `scrollcast record`."""
+    lines = [json.loads(line) for line in RECORDING.read_text().splitlines()[1:]]
+    return [line["t"] for line in lines if line["type"] == "input"]
+
+
+def test_replay_plays_the_checked_in_recording_with_its_timing(server, tmp_path):
+    times = _recorded_input_times()
+    report_path = tmp_path / "replay.json"
+    result = run_load("--url", server.ws_url, "--rooms", "2", "--viewers", "2", "--drivers", "1",
+                      "--replay", str(RECORDING), "--duration", "3", "--json", str(report_path),
+                      "--room-prefix", "replay")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(report_path.read_text())
+    assert report["script"] == "replay"
+    span = (times[-1] - times[0]) / 1000
+    assert report["recording"] == (f"browser-session.jsonl ({len(times)} inputs over {span:.1f} s, "
+                                   "from room 'browser-session')")
+    assert "browser-session.jsonl" in result.stdout
+    # Recorded timing, not a burst: within the run only the inputs recorded in about its first
+    # seconds can have gone out (each driver starts at the recording's first input).
+    window = report["measuredSeconds"] + 1.5
+    most = 2 * sum(1 for t in times if t - times[0] <= window * 1000)
+    assert 0 < report["inputsSent"] <= most, (report["inputsSent"], most)
+    assert report["inputsRefused"] == 0 and report["errors"] == 0
+    assert report["framesReceived"] > 0
+
+
+def test_replay_of_a_bad_recording_names_the_line(server, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    lines = RECORDING.read_text().splitlines()
+    bad.write_text("\n".join([lines[0], lines[1], '{"type":"input"}', *lines[3:]]) + "\n")
+    result = run_load("--url", server.ws_url, "--replay", str(bad), "--duration", "1")
+    assert result.returncode != 0
+    assert f"--replay {bad}: line 3:" in result.stderr, result.stderr
