@@ -24,6 +24,16 @@ import GRDB
 ///
 /// The log has no foreign key to `room` on purpose: a log row must never fail the batch it is
 /// written in (and take other rooms' rows and row moves down with it).
+///
+/// From `v2`:
+/// - `room.restingOffset`: the content offset of the room's last checkpoint at rest (NULL: the
+///   top). With `rowOrder`, it is the room's checkpoint: a restore reads this row alone, never
+///   the log, however long the log is;
+/// - `logMark`: `(logID, at)`, written at each compaction: every `roomLog` row with
+///   `id <= logID` was written at or before `at` (wall clock). Log rows carry no time of their
+///   own (they are many and small); the marks are what the log window is cut by;
+/// - `writeProbe`: one row the writer rewrites to learn whether the file takes writes again
+///   after a failure.
 enum RoomSchema {
     /// Every migration this build knows, oldest first.
     static var migrator: DatabaseMigrator {
@@ -53,6 +63,21 @@ enum RoomSchema {
             }
             // Reading one room's log (replay, recordings) in order without scanning every room's.
             try db.create(index: "roomLog_byRoom", on: "roomLog", columns: ["room", "life", "id"])
+        }
+        migrator.registerMigration("v2") { db in
+            try db.alter(table: "room") { t in
+                t.add(column: "restingOffset", .double)
+            }
+            // Finding rooms past their time to live without reading every room.
+            try db.create(index: "room_byLastUsed", on: "room", columns: ["lastUsedAt"])
+            try db.create(table: "logMark") { t in
+                t.primaryKey("logID", .integer)
+                t.column("at", .datetime).notNull()
+            }
+            try db.create(table: "writeProbe") { t in
+                t.primaryKey("id", .integer)
+                t.column("at", .datetime).notNull()
+            }
         }
         return migrator
     }
