@@ -7,6 +7,9 @@ work and are kept."""
 from __future__ import annotations
 
 
+from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
+    ScrollcastPage, artifacts, browser_type_launch_args,
+)
 from server_helpers import ClientClock, Viewer, metric, move_row, order, run, until_metric
 
 WRITABLE = "scrollcast_store_writable"
@@ -98,3 +101,43 @@ def test_moves_are_refused_unavailable_while_the_file_is_read_only_and_work_agai
         return order(snapshot)
 
     assert run(after_restart()) == final_order, "the move made after the recovery was kept"
+
+
+def test_the_page_says_moving_rows_is_paused_and_puts_the_row_back(
+        browser, server_factory, tmp_path, room_name, immutable_files, artifacts):
+    data = tmp_path / "rooms.sqlite"
+    server = server_factory(data=data)
+    context = browser.new_context()
+    sc = ScrollcastPage(artifacts.watch(context.new_page(), "driver"), server.base_url, room_name).open()
+    sc.wait_idle()
+    order_before = sc.state("s.order")
+
+    immutable_files.freeze(data, tmp_path / "rooms.sqlite-wal")
+    # A scroll's log is the write that fails; then the server refuses moves.
+    sc.page.mouse.move(*sc.client_point(200, 400))
+    sc.page.mouse.wheel(0, 60)
+    run(until_metric(server, WRITABLE, lambda v: v == 0))
+    sc.wait_idle()
+
+    frame = sc.frame()
+    insets = sc.insets()
+    row = [r for r in frame["rows"] if r["y"] > insets["top"] + 250 and r["y"] + r["h"] < 600][0]
+    x, y = 200, row["y"] + row["h"] / 2
+    page = sc.page
+    page.mouse.move(*sc.client_point(x, y))
+    page.mouse.down()
+    page.wait_for_timeout(700)  # the gesture itself: a row lifts after 0.5 s held
+    sc.wait("s => s.lastFrame.lifted !== null")
+    page.mouse.move(*sc.client_point(x, y + 2.6 * row["h"]), steps=12)
+    page.mouse.up()
+
+    sc.wait("s => s.lastRefused && s.lastRefused.code === 'unavailable'")
+    toast = page.locator("#toast")
+    assert toast.is_visible()
+    assert "Moving rows is paused" in toast.inner_text() and "Scrolling still works" in toast.inner_text()
+    artifacts.screenshot(page, "unavailable-toast")
+    sc.wait("s => !s.lastFrame.lifted && !s.lastFrame.animating")
+    assert sc.state("s.order") == order_before and sc.state("s.rowMoves") == 0
+    drawn = [r["id"] for r in sc.frame()["rows"] if r["s"] == row["s"]]
+    assert row["id"] in drawn and drawn == [i for i in order_before[row["s"]] if i in drawn], "drawn in the old order"
+    context.close()
