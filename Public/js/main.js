@@ -265,6 +265,12 @@ function handleRefused(message) {
     state.driveMode = "watch";
     controls.setDriving("watch");
   }
+  if (message.code === "unavailable") {
+    // The server could not save a row move (its disk is full or read-only): the row went back.
+    // Not this viewer's fault, and not a reason to stop: say so, and that scrolling still works.
+    controls.toast("Moving rows is paused: the server can't save moves right now. Scrolling still works.");
+    return;
+  }
   const reason = message.reason || "Someone else is driving; try again when their gesture ends.";
   controls.toast(`Input refused: ${reason}`);
 }

@@ -40,6 +40,16 @@ public struct ScrollScene: Sendable {
         self.motion = .rest(-configuration.insets.top, at: 0)
     }
 
+    /// A scene at rest with its content offset at `offset`, clamped to the table's offset range
+    /// (a table that got shorter, or a viewport that grew, cannot leave the content past its
+    /// edge). This is how a room comes back where it stopped: nothing moves, no indicator shows,
+    /// and the first frame is taken at this offset. A non-finite `offset` is the top.
+    public init(configuration: SceneConfiguration, restingAt offset: Double) {
+        self.init(configuration: configuration)
+        guard offset.isFinite else { return }
+        motion = .rest(clampedToRange(offset), at: 0)
+    }
+
     /// Applies one input and returns the persistent changes it made (a committed row move).
     ///
     /// Throws, leaving the scene unchanged, on invalid input: time going backwards, non-finite

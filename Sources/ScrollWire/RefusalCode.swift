@@ -13,4 +13,7 @@ public enum RefusalCode: String, Sendable, Hashable, CaseIterable {
     case invalidInput
     /// Over the per-connection input rate; slow down (flooding on closes with 1008).
     case rateLimited
+    /// The server cannot store row moves right now (its disk is full or read-only): the row
+    /// stays where it was. Scrolling still works; moving rows works again once the store does.
+    case unavailable
 }

@@ -42,7 +42,17 @@ public final class Room {
     private var presencePending = false
     /// Joins and leaves are announced at most this often, ms (driver changes at once).
     static let presenceInterval = 250.0
+    /// Number of the last row move applied (announced or waiting for its commit).
     private var rowVersion: Int
+    /// The row order and move number the store last confirmed: what viewers were told.
+    private var durableOrder: [[Int]]
+    private var durableVersion: Int
+    /// Grows each time the room takes back a move the store failed to keep; completions of moves
+    /// applied before that are stale (they fail too: each move is stored only on top of the one
+    /// before it).
+    private var moveGeneration = 0
+    /// The content offset last given to `store.checkpoint`.
+    private var checkpointedOffset: Double
 
     /// Room time (ms) since which the room has had no viewers, or nil while it has some.
     public private(set) var emptySince: Double?
@@ -56,10 +66,11 @@ public final class Room {
 
     /// A room showing `configuration`, its clock starting now, run under `lease`. With a
     /// `driverKeyDigest`, only viewers presenting the matching key may drive. `rowMoveVersion`
-    /// is the number of moves a restored room had made.
+    /// is the number of moves a restored room had made, `restingOffset` the content offset it
+    /// came to rest at (nil: the top).
     public init(name: String, sceneName: String, configuration: SceneConfiguration, driverKeyDigest: String? = nil,
-                rowMoveVersion: Int = 0, lease: RoomLease, framePeriod: Double = 1000.0 / 60,
-                services: RoomServices) {
+                rowMoveVersion: Int = 0, restingOffset: Double? = nil, lease: RoomLease,
+                framePeriod: Double = 1000.0 / 60, services: RoomServices) {
         self.name = name
         self.sceneName = sceneName
         self.driverKeyDigest = driverKeyDigest
@@ -72,8 +83,12 @@ public final class Room {
         self.channel = services.relay.openChannel(for: lease)
         self.pacer = FramePacer(framePeriod: framePeriod)
         self.rowVersion = rowMoveVersion
-        self.scene = ScrollScene(configuration: configuration)
+        self.durableVersion = rowMoveVersion
+        self.durableOrder = configuration.rowOrder
+        self.scene = restingOffset.map { ScrollScene(configuration: configuration, restingAt: $0) }
+            ?? ScrollScene(configuration: configuration)
         self.lastFrame = scene.frame(at: 0)
+        self.checkpointedOffset = lastFrame.contentOffset
         self.lastFrameSentAt = services.wallClock()
         self.emptySince = 0
     }
@@ -140,8 +155,10 @@ public final class Room {
         announcePresence(urgent: wasDriving)
     }
 
-    /// The room is gone from memory: nothing more reaches its viewers.
+    /// The room is gone from memory: nothing more reaches its viewers. Its offset is
+    /// checkpointed first, so it comes back where it was.
     func close() {
+        checkpoint(offset: scene.frame(at: max(now, lastInputTime)).contentOffset)
         channel.close()
     }
 
@@ -175,7 +192,18 @@ public final class Room {
         let event = InputEvent(id: input.id, time: time, kind: input.kind)
         let changes: [SceneChange]
         do {
-            changes = try scene.apply(event)
+            if store.isAcceptingWrites {
+                changes = try scene.apply(event)
+            } else {
+                // The store cannot keep a row move: an explicit long press (which exists to lift
+                // a row) is refused before anything is lifted, and an input that would move a
+                // row (a drop) is tried on a copy and never applied to the room's scene.
+                if startsGesture == .longPress { return refuseUnavailable(input, at: time, from: index) }
+                var trial = scene
+                changes = try trial.apply(event)
+                if !changes.isEmpty { return refuseUnavailable(input, at: time, from: index) }
+                scene = trial
+            }
         } catch {
             return refuse(input.id, .invalidInput, error.reason, to: id)
         }
@@ -192,6 +220,27 @@ public final class Room {
             announcePresence(urgent: true)
         }
         for change in changes { commit(change, by: id) }
+        requestFrame()
+    }
+
+    static let unavailableReason = "row moves are paused: the server cannot save them right now; scrolling still works"
+
+    /// Refuses `input` of viewer `index` with `unavailable`. A gesture of that viewer in
+    /// progress (a drop was refused) ends as a cancel in its place, so a lifted row goes back
+    /// where it was and the room is free to drive.
+    private func refuseUnavailable(_ input: InputMessage, at time: Double, from index: Int) {
+        let id = viewers[index].id
+        refuse(input.id, .unavailable, Self.unavailableReason, to: id)
+        metrics.unavailableRefusals.increment()
+        guard let claim, claim.viewer == id else { return }
+        let cancel = InputEvent(id: input.id, time: time, kind: claim.gesture.cancellation)
+        if (try? scene.apply(cancel)) != nil {
+            store.append(.cancelOnLeave(viewer: id, event: cancel), toRoom: name)
+        }
+        lastInputTime = time
+        viewers[index].lastInputID = input.id
+        self.claim = nil
+        announcePresence(urgent: true)
         requestFrame()
     }
 
@@ -236,6 +285,14 @@ public final class Room {
         lastFrameInput = lastApplied
         lastFrameSentAt = sentAt
         channel.sendFrame(message)
+        if !frame.isAnimating, claim == nil { checkpoint(offset: frame.contentOffset) }
+    }
+
+    /// Tells the store where the room rests, unless it already knows.
+    private func checkpoint(offset: Double) {
+        guard offset != checkpointedOffset, offset.isFinite else { return }
+        checkpointedOffset = offset
+        store.checkpoint(RoomCheckpoint(room: name, restingOffset: offset))
     }
 
     // MARK: Reliable fan-out
@@ -247,18 +304,46 @@ public final class Room {
         case .rowMoved(let rowID, let from, let to):
             rowVersion += 1
             let version = rowVersion
+            let generation = moveGeneration
             let record = RowMoveRecord(room: name, rowID: rowID, from: from, to: to, viewer: id, version: version,
                                        rowOrder: scene.configuration.rowOrder)
-            store.commitRowMove(record) { [channel, metrics] result in
+            store.commitRowMove(record) { [weak self, channel, metrics] result in
                 switch result {
                 case .success:
+                    self?.durableOrder = record.rowOrder
+                    self?.durableVersion = version
                     channel.send(OutgoingMessage(utf8: ServerMessageEncoder.rowMoved(
                         rowID: rowID, from: from, to: to, by: id, version: version)), to: .everyone)
                 case .failure:
                     metrics.storeFailures.increment()
+                    if let self, generation == self.moveGeneration { self.takeBackUnstoredMoves() }
                 }
             }
         }
+    }
+
+    /// A move failed to commit after the room applied it (the store failed between the check
+    /// and the write): the room goes back to the order the store has, which is the order its
+    /// viewers were told, so nobody is left with an order the store does not have. Moves
+    /// applied after the failed one are taken back too (the store refuses them, as they were
+    /// built on it). A gesture in progress ends as a cancel; the content stays where it is.
+    private func takeBackUnstoredMoves() {
+        moveGeneration += 1
+        rowVersion = durableVersion
+        let time = max(now, lastInputTime)
+        if let claim, let index = viewers.firstIndex(where: { $0.id == claim.viewer }) {
+            let cancel = InputEvent(id: viewers[index].lastInputID ?? 0, time: time, kind: claim.gesture.cancellation)
+            if (try? scene.apply(cancel)) != nil {
+                store.append(.cancelOnLeave(viewer: claim.viewer, event: cancel), toRoom: name)
+            }
+            self.claim = nil
+            announcePresence(urgent: true)
+        }
+        if let reverted = scene.reorderedAtRest(durableOrder, at: time) {
+            scene = reverted
+        }
+        lastInputTime = time
+        requestFrame()
     }
 
     /// Tells the viewers who is here and who drives. A change of driver goes out at once; joins

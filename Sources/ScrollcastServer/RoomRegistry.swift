@@ -45,7 +45,7 @@ public final class RoomRegistry {
     public func room(named name: String) -> Room? { rooms[name] }
 
     /// The room called `name`: the live one; else the stored one, restored with its scene, row
-    /// order and lock; else a new one showing scene `sceneName` (the catalogue's default when
+    /// order, lock and resting offset; else a new one showing scene `sceneName` (the catalogue's default when
     /// nil), locked with `lockKey` if given. A live or restored room keeps its own scene and lock
     /// whatever the join asks.
     public func roomForJoin(named name: String, lockKey: String?,
@@ -95,6 +95,13 @@ public final class RoomRegistry {
         for room in rooms.values where room.nextTickDue != nil { room.tick() }
     }
 
+    /// The store's own upkeep, and whether it writes (the `scrollcast_store_writable` gauge).
+    /// Once a second, from housekeeping.
+    public func storeHousekeeping() {
+        services.store.housekeeping()
+        services.metrics.storeWritable.record(services.store.isAcceptingWrites ? 1 : 0)
+    }
+
     /// Drops rooms that have had no viewers for the grace period.
     public func removeExpiredRooms() {
         let expired = rooms.values.filter { room in
@@ -121,13 +128,14 @@ public final class RoomRegistry {
             guard let reordered = configuration.reorderingRows(stored.rowOrder) else { return nil }
             configuration = reordered
         }
-        return makeRoom(stored.settings, configuration: configuration, rowMoveVersion: stored.rowMoveVersion, lease: lease)
+        return makeRoom(stored.settings, configuration: configuration, rowMoveVersion: stored.rowMoveVersion,
+                        restingOffset: stored.restingOffset, lease: lease)
     }
 
     private func makeRoom(_ settings: RoomSettings, configuration: SceneConfiguration, rowMoveVersion: Int,
-                          lease: RoomLease) -> Room {
+                          restingOffset: Double? = nil, lease: RoomLease) -> Room {
         Room(name: settings.name, sceneName: settings.sceneName, configuration: configuration,
-             driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion, lease: lease,
-             framePeriod: limits.tickMilliseconds, services: services)
+             driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion, restingOffset: restingOffset,
+             lease: lease, framePeriod: limits.tickMilliseconds, services: services)
     }
 }

@@ -18,8 +18,14 @@ public final class ServerMetrics: @unchecked Sendable {
     let refusedInputs: Metrics.Counter
     /// Payload bytes handed to connections.
     let bytesOut: Metrics.Counter
-    /// Row moves a room store failed to make durable (and so were not announced).
+    /// Row moves a room store failed to make durable (so they were not announced, and the room
+    /// took them back).
     let storeFailures: Metrics.Counter
+    /// Inputs refused with `unavailable`: they would have moved a row while the store could not
+    /// write.
+    let unavailableRefusals: Metrics.Counter
+    /// 1 while the room store accepts writes, 0 while it is failing (set each housekeeping).
+    let storeWritable: Metrics.Gauge
     /// Time to encode one room frame (once per room frame, shared by its viewers).
     let frameEncodeTime: Metrics.Timer
 
@@ -41,6 +47,10 @@ public final class ServerMetrics: @unchecked Sendable {
         public static let bytesOut = "scrollcast_bytes_out_total"
         /// Counter of room store writes that failed.
         public static let storeFailures = "scrollcast_store_failures_total"
+        /// Counter of inputs refused with `unavailable` (the store could not write).
+        public static let unavailableRefusals = "scrollcast_store_unavailable_refusals_total"
+        /// Gauge: 1 while the room store accepts writes, 0 while writes fail.
+        public static let storeWritable = "scrollcast_store_writable"
         /// Histogram of frame encode time, seconds.
         public static let frameEncodeTime = "scrollcast_frame_encode_seconds"
     }
@@ -55,6 +65,9 @@ public final class ServerMetrics: @unchecked Sendable {
         refusedInputs = Metrics.Counter(label: Name.refusedInputs, factory: factory)
         bytesOut = Metrics.Counter(label: Name.bytesOut, factory: factory)
         storeFailures = Metrics.Counter(label: Name.storeFailures, factory: factory)
+        unavailableRefusals = Metrics.Counter(label: Name.unavailableRefusals, factory: factory)
+        storeWritable = Metrics.Gauge(label: Name.storeWritable, factory: factory)
+        storeWritable.record(1)
         frameEncodeTime = Metrics.Timer(label: Name.frameEncodeTime, factory: factory)
     }
 

@@ -81,8 +81,8 @@ public final class ViewerHub {
         fail(id, WireError("binary messages are not part of \(ScrollWire.subprotocol); send JSON text", kind: .binaryNotAccepted))
     }
 
-    /// Closes connections that did not join in time and drops expired rooms; the server runs it
-    /// about once a second.
+    /// Closes connections that did not join in time, drops expired rooms and gives the store its
+    /// upkeep; the server runs it about once a second.
     public func housekeeping() {
         let now = clock.nowMilliseconds()
         let late = connections.filter { $0.value.viewerName == nil && !$0.value.closing
@@ -92,6 +92,7 @@ public final class ViewerHub {
             close(id, CloseReason(.policyViolation, "no join within \(seconds) s of connecting"))
         }
         registry.removeExpiredRooms()
+        registry.storeHousekeeping()
     }
 
     // MARK: -

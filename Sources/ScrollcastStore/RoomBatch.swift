@@ -4,11 +4,22 @@ import ScrollcastServer
 
 /// The SQL of each writer operation, run inside the batch's transaction.
 enum RoomBatch {
-    /// Writes `operations` in order in `db`; returns each row move's outcome, in order. A move of
-    /// a room the file does not have fails alone (nothing is thrown, so the rest of the batch
-    /// still commits); an SQLite error throws and rolls the whole batch back.
-    static func write(_ operations: [RoomWriter.Operation], in db: Database) throws -> [Result<Void, RoomStoreError>] {
-        var outcomes: [Result<Void, RoomStoreError>] = []
+    /// What a committed batch did.
+    struct Outcome {
+        /// Each row move's outcome, in order.
+        var moves: [Result<Void, RoomStoreError>] = []
+        /// What each compaction in the batch removed.
+        var compactions: [RoomCompaction.Outcome] = []
+        /// The rest of a compaction that stopped at its chunk size, to queue again.
+        var moreCompaction: RoomCompaction?
+    }
+
+    /// Writes `operations` in order in `db`. A move that the file cannot take — its room is not
+    /// there, or the stored move is not the one before it — fails alone (nothing is thrown, so
+    /// the rest of the batch still commits); an SQLite error throws and rolls the whole batch
+    /// back.
+    static func write(_ operations: [RoomWriter.Operation], in db: Database) throws -> Outcome {
+        var outcome = Outcome()
         for operation in operations {
             switch operation {
             case let .created(settings, life, date):
@@ -28,15 +39,30 @@ enum RoomBatch {
             case let .log(room, life, entry):
                 try insert(entry, room: room, life: life, in: db)
             case let .move(move, date, _):
-                try db.cachedStatement(sql: "UPDATE room SET rowOrder = ?, rowMoveVersion = ?, lastUsedAt = ? WHERE name = ?")
-                    .execute(arguments: [RowOrderCoding.encode(move.rowOrder), move.version, date, move.room])
-                outcomes.append(db.changesCount == 1 ? .success(()) : .failure(RoomStoreError("room '\(move.room)' is not in the store")))
+                // Only on top of the move before it: a move built on one that failed fails too.
+                try db.cachedStatement(sql: """
+                    UPDATE room SET rowOrder = ?, rowMoveVersion = ?, lastUsedAt = ? WHERE name = ? AND rowMoveVersion = ?
+                    """).execute(arguments: [RowOrderCoding.encode(move.rowOrder), move.version, date, move.room, move.version - 1])
+                outcome.moves.append(db.changesCount == 1 ? .success(()) : .failure(RoomStoreError(
+                    "room '\(move.room)' is not in the store, or its stored move is not \(move.version - 1)")))
             case let .evicted(room, date):
                 try db.cachedStatement(sql: "UPDATE room SET lastUsedAt = ? WHERE name = ?")
                     .execute(arguments: [date, room])
+            case let .checkpoint(checkpoint, date):
+                try db.cachedStatement(sql: "UPDATE room SET restingOffset = ?, lastUsedAt = ? WHERE name = ?")
+                    .execute(arguments: [checkpoint.restingOffset, date, checkpoint.room])
+            case let .compact(compaction):
+                let (done, more) = try compaction.run(in: db)
+                outcome.compactions.append(done)
+                outcome.moreCompaction = more
             }
         }
-        return outcomes
+        return outcome
+    }
+
+    /// Rewrites the probe row: a write that needs the file to take one, whatever is queued.
+    static func probe(at date: Date, in db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO writeProbe (id, at) VALUES (1, ?)").execute(arguments: [date])
     }
 
     private static func insert(_ entry: RoomLogEntry, room: String, life: Int, in db: Database) throws {

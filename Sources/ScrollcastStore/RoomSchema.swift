@@ -13,7 +13,7 @@ import GRDB
 /// - `life`: which life of the room is running (see `roomLog`);
 /// - `createdAt`, `lastUsedAt`: when it was made, and last created, restored, moved or evicted.
 ///
-/// `roomLife` (from migration v2): how each life of a room began, so a life can be replayed
+/// `roomLife` (from migration `v2-roomLife`): how each life of a room began, so a life can be replayed
 /// (recordings) — `room`, `life`, and the room's `sceneName`, `rowOrder` (`[]`: the scene's own)
 /// and `rowMoveVersion` when it began, `startedAt`. Triggers on `room` write it whenever a room
 /// row is inserted or its `life` changes, in the same transaction, so the writer needs no code
@@ -30,6 +30,16 @@ import GRDB
 ///
 /// The log has no foreign key to `room` on purpose: a log row must never fail the batch it is
 /// written in (and take other rooms' rows and row moves down with it).
+///
+/// From `v3-retention`:
+/// - `room.restingOffset`: the content offset of the room's last checkpoint at rest (NULL: the
+///   top). With `rowOrder`, it is the room's checkpoint: a restore reads this row alone, never
+///   the log, however long the log is;
+/// - `logMark`: `(logID, at)`, written at each compaction: every `roomLog` row with
+///   `id <= logID` was written at or before `at` (wall clock). Log rows carry no time of their
+///   own (they are many and small); the marks are what the log window is cut by;
+/// - `writeProbe`: one row the writer rewrites to learn whether the file takes writes again
+///   after a failure.
 enum RoomSchema {
     /// Every migration this build knows, oldest first.
     static var migrator: DatabaseMigrator {
@@ -82,6 +92,21 @@ enum RoomSchema {
                 CREATE TRIGGER roomLife_onNewLife AFTER UPDATE OF life ON room WHEN NEW.life IS NOT OLD.life
                 BEGIN \(record) END
                 """)
+        }
+        migrator.registerMigration("v3-retention") { db in
+            try db.alter(table: "room") { t in
+                t.add(column: "restingOffset", .double)
+            }
+            // Finding rooms past their time to live without reading every room.
+            try db.create(index: "room_byLastUsed", on: "room", columns: ["lastUsedAt"])
+            try db.create(table: "logMark") { t in
+                t.primaryKey("logID", .integer)
+                t.column("at", .datetime).notNull()
+            }
+            try db.create(table: "writeProbe") { t in
+                t.primaryKey("id", .integer)
+                t.column("at", .datetime).notNull()
+            }
         }
         return migrator
     }

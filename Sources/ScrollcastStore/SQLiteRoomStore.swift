@@ -4,55 +4,81 @@ import GRDB
 import ScrollcastServer
 
 /// A `RoomStore` in an SQLite file (`--data PATH`): rooms survive eviction and restarts with
-/// their scene, lock (as the key's digest) and row order, and every room's log is kept.
+/// their scene, lock (as the key's digest), row order and resting offset, and each room's log is
+/// kept for `RoomRetention.logWindow`; rooms unused for `RoomRetention.roomTTL` are deleted.
 ///
 /// Called on the room thread, like every `RoomStore`. Writes go to one `RoomWriter` queue and
 /// are batched, so `append` (every input, every frame) and `roomCreated` never wait for the
 /// disk. `commitRowMove` completes through the `RoomScheduler` after its transaction commits,
 /// in commit order. `loadRoom` reads on the calling thread: it runs once per room's first join
 /// and is one primary-key lookup (after writing the room's own queued operations, if any, so it
-/// never reads a state older than the room last had).
+/// never reads a state older than the room last had). A restore reads the room's row alone —
+/// its checkpoint — never its log.
+///
+/// When writing fails (disk full, file made read-only), `isAcceptingWrites` turns false until a
+/// transaction commits again; meanwhile the writer probes every `retryInterval` (see
+/// `RoomWriter`).
 public final class SQLiteRoomStore: RoomStore {
     /// The file.
     public let database: RoomDatabase
+    /// What the file keeps, and for how long.
+    public let retention: RoomRetention
     private let scheduler: RoomScheduler
     private let writer: RoomWriter
     private let now: @Sendable () -> Date
-    /// Each known room's current life (see `RoomSchema`), so log entries need no read.
+    /// Each known room's current life (see `RoomSchema`), so log entries need no read. A room
+    /// is here from its creation or restore until its eviction: these are the live rooms.
     private var lives: [String: Int] = [:]
+    private var lastCompaction: Date?
 
     /// A store writing to `database`, handing completions to the room thread through
     /// `scheduler`. Log entries are written at least every `flushInterval`, or as soon as
-    /// `batchLimit` operations wait. `onWriteFailure` hears (on the writer queue) of a batch
-    /// that could not be written; `now` stamps `createdAt`/`lastUsedAt`.
+    /// `batchLimit` operations wait. `onWriteFailure` hears (on the writer queue, once per
+    /// outage) that writing started failing, `onRecovery` that it works again, and
+    /// `onCompaction` what a compaction removed; while writing fails a probe runs every
+    /// `retryInterval`. `now` is the wall clock: it stamps `createdAt`/`lastUsedAt` and is
+    /// what `retention` is measured on.
     public init(database: RoomDatabase, scheduler: RoomScheduler,
                 flushInterval: DispatchTimeInterval = .milliseconds(5), batchLimit: Int = 1024,
+                retention: RoomRetention = RoomRetention(), retryInterval: DispatchTimeInterval = .seconds(1),
                 onWriteFailure: @escaping @Sendable (String) -> Void = { _ in },
+                onRecovery: @escaping @Sendable () -> Void = {},
+                onCompaction: @escaping @Sendable (_ removedRooms: Int, _ deletedLogEntries: Int) -> Void = { _, _ in },
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.scheduler = scheduler
+        self.retention = retention
         self.now = now
         self.writer = RoomWriter(database: database, flushInterval: flushInterval, batchLimit: batchLimit,
-                                 onFailure: onWriteFailure)
+                                 retryInterval: retryInterval, now: now,
+                                 onFailure: onWriteFailure, onRecovery: onRecovery,
+                                 onCompaction: { onCompaction($0.removedRooms.count, $0.deletedLogEntries) })
     }
 
     // MARK: RoomStore
 
-    /// The stored room, with its row order and move version; nil if the file has no such room.
-    /// A room it returns starts a new life.
+    /// The stored room, with its row order, move version and resting offset; nil if the file
+    /// has no such room, or has one unused for longer than `retention.roomTTL` (which the next
+    /// compaction deletes). A room it returns starts a new life. One row is read, not the log.
     public func loadRoom(named name: String) throws(RoomStoreError) -> StoredRoom? {
         if writer.hasUnwritten(room: name) { writer.drain() }
         let row: Row?
         do {
             row = try database.pool.read { db in
                 try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT name, sceneName, driverKeyDigest, rowOrder, rowMoveVersion, life FROM room WHERE name = ?
+                    SELECT name, sceneName, driverKeyDigest, rowOrder, rowMoveVersion, restingOffset, life, lastUsedAt
+                    FROM room WHERE name = ?
                     """), arguments: [name])
             }
         } catch {
             throw RoomStoreError("reading room '\(name)' from \(database.path) failed: \(error)")
         }
         guard let row else { return nil }
+        if let ttl = retention.roomTTL, (row["lastUsedAt"] as Date) < now().addingTimeInterval(-ttl) {
+            // Expired: made afresh, in a life after the old one's.
+            lives[name] = row["life"] as Int
+            return nil
+        }
         guard let order = RowOrderCoding.decode(row["rowOrder"]) else {
             throw RoomStoreError("room '\(name)' in \(database.path) has an unreadable row order")
         }
@@ -60,7 +86,8 @@ public final class SQLiteRoomStore: RoomStore {
         lives[name] = life
         writer.enqueue(.restored(room: name, life: life, at: now()))
         let settings = RoomSettings(name: row["name"], sceneName: row["sceneName"], driverKeyDigest: row["driverKeyDigest"])
-        return StoredRoom(settings: settings, rowOrder: order, rowMoveVersion: row["rowMoveVersion"])
+        return StoredRoom(settings: settings, rowOrder: order, rowMoveVersion: row["rowMoveVersion"],
+                          restingOffset: row["restingOffset"])
     }
 
     /// Records a new room (or one whose stored state no longer fits its scene, starting afresh).
@@ -89,10 +116,27 @@ public final class SQLiteRoomStore: RoomStore {
     }
 
     /// Notes when the room was last used. The room stays in the file: it comes back on its
-    /// next join, however long after.
+    /// next join, unless that is more than `retention.roomTTL` later.
     public func roomEvicted(named name: String) {
         lives[name] = nil
         writer.enqueue(.evicted(room: name, at: now()))
+    }
+
+    /// False from a failed write until one succeeds again (the writer probes every
+    /// `retryInterval` meanwhile).
+    public var isAcceptingWrites: Bool { writer.isHealthy }
+
+    /// Stores the room's resting offset (and counts as a use of the room).
+    public func checkpoint(_ checkpoint: RoomCheckpoint) {
+        writer.enqueue(.checkpoint(checkpoint, at: now()))
+    }
+
+    /// Starts a compaction when one is due: at the first call (so at start), then every
+    /// `retention.compactionInterval`.
+    public func housekeeping() {
+        let date = now()
+        if let last = lastCompaction, date.timeIntervalSince(last) < retention.compactionInterval { return }
+        compact(at: date)
     }
 
     // MARK: Beyond RoomStore
@@ -108,8 +152,23 @@ public final class SQLiteRoomStore: RoomStore {
         database.close()
     }
 
+    /// Queues a compaction as of `date` (default now): rooms past `retention.roomTTL` that are
+    /// not live are deleted with their log, and log entries older than `retention.logWindow`.
+    public func compact(at date: Date? = nil) {
+        let date = date ?? now()
+        lastCompaction = date
+        writer.enqueue(.compact(RoomCompaction(at: date, retention: retention, live: Set(lives.keys))))
+    }
+
     /// Transactions the writer has committed.
     public var batchCount: Int { writer.batchCount }
+    /// Transactions that failed.
+    public var failedBatchCount: Int { writer.failedBatchCount }
+    /// Log entries dropped because writing was failing.
+    public var droppedLogEntryCount: Int { writer.droppedLogEntryCount }
+
+    /// Probes the file now instead of at the next retry (tests).
+    func probeNow() { writer.probeNow() }
 
     /// Room `name`'s log, oldest entry first, every life of it (after writing what is queued).
     public func log(ofRoom name: String) throws(RoomStoreError) -> [StoredLogEntry] {

@@ -53,6 +53,16 @@ struct ServeCommand: ParsableCommand {
         valueName: "path"))
     var data = "./data/scrollcast.sqlite"
 
+    @Option(help: ArgumentHelp(
+        "With --data PATH: rooms nobody has used for this long are deleted from the file (checked at start and every 5 minutes; e.g. 7d, 12h, 30m, 90s, or 'never').",
+        valueName: "duration"))
+    var roomTTL = RetentionDuration(argument: "7d")!
+
+    @Option(help: ArgumentHelp(
+        "With --data PATH: log entries older than this are deleted (rooms still come back from their checkpoint; e.g. 24h, or 'never').",
+        valueName: "duration"))
+    var logWindow = RetentionDuration(argument: "24h")!
+
     @Flag(help: "Serve only a WebSocket echo endpoint at /echo for conformance tests (Autobahn): no page, no rooms, no subprotocol required, messages up to 16 MiB.")
     var conformanceEcho = false
 
@@ -113,9 +123,18 @@ struct ServeCommand: ParsableCommand {
         let server = ScrollcastServer(configuration: configuration, metricsFactory: factory, prometheus: registry,
                                       logger: logger, store: { scheduler in
             guard let database else { return InMemoryRoomStore() }
-            let store = SQLiteRoomStore(database: database, scheduler: scheduler, onWriteFailure: { message in
-                logger.error("room store write failed", metadata: ["error": "\(message)"])
-            })
+            let store = SQLiteRoomStore(
+                database: database, scheduler: scheduler,
+                retention: RoomRetention(roomTTL: roomTTL.seconds, logWindow: logWindow.seconds),
+                onWriteFailure: { message in
+                    logger.error("room store cannot write; row moves are refused (unavailable) until it can",
+                                 metadata: ["error": "\(message)"])
+                },
+                onRecovery: { logger.notice("room store writes again; row moves are accepted") },
+                onCompaction: { rooms, entries in
+                    guard rooms + entries > 0 else { return }
+                    logger.info("room store compacted", metadata: ["removedRooms": "\(rooms)", "deletedLogEntries": "\(entries)"])
+                })
             durableStore = store
             return store
         })
@@ -139,7 +158,8 @@ struct ServeCommand: ParsableCommand {
         // Unbuffered write: scripts wait for this line to learn the port.
         FileHandle.standardOutput.write(Data("scrollcast listening on http://\(host):\(boundPort)\n".utf8))
         logger.info("serving", metadata: ["public": "\(configuration.publicDirectory)", "fps": "\(fps)",
-                                          "data": "\(database?.path ?? "none (rooms in memory only)")"])
+                                          "data": "\(database?.path ?? "none (rooms in memory only)")",
+                                          "roomTTL": "\(roomTTL)", "logWindow": "\(logWindow)"])
 
         dispatchMain()
     }

@@ -22,9 +22,29 @@ struct OpeningTests {
         let database = try RoomDatabase.open(atPath: fixture.path)
         let applied = try database.pool.read { db in try RoomSchema.migrator.appliedMigrations(db) }
         let mode = try database.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
-        #expect(applied == ["v1", "v2-roomLife"])
+        #expect(applied == ["v1", "v2-roomLife", "v3-retention"])
         #expect(mode == "wal")
         database.close()
+    }
+
+    @Test func aFileOfThePreviousSchemaIsBroughtForwardWithItsRooms() throws {
+        let fixture = StoreFixture()
+        try FileManager.default.createDirectory(atPath: (fixture.path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let old = try DatabasePool(path: fixture.path)
+        try RoomSchema.migrator.migrate(old, upTo: "v1")
+        try old.write { db in
+            try db.execute(sql: """
+                INSERT INTO room (name, sceneName, rowOrder, rowMoveVersion, createdAt, lastUsedAt)
+                VALUES ('kept', 'demo', '[[2,1]]', 4, ?, ?)
+                """, arguments: [Date(), Date()])
+        }
+        try old.close()
+        let store = try fixture.openStore()
+        let room = try #require(try store.loadRoom(named: "kept"))
+        #expect(room.rowOrder == [[2, 1]] && room.rowMoveVersion == 4)
+        #expect(room.restingOffset == nil, "a room from before v2 comes back at the top")
+        store.close()
     }
 
     @Test func aFileOfGarbageIsRefusedAndLeftAlone() throws {

@@ -9,10 +9,16 @@ Fixtures:
                       stopped at the end of the test. Servers keep rooms in memory only
                       (`--data none`) unless started with `data=PATH` (a file in tmp_path)
   room_name           a room name no other test uses
+  immutable_files     make files immutable (`chattr +i`) so that even root cannot write them, as
+                      a read-only disk would; undone at the end of the test. Skips the test where
+                      that cannot be done (not root, no chattr, a file system without the flag)
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import uuid
 
 import pytest
@@ -44,3 +50,37 @@ def server_factory():
 @pytest.fixture
 def room_name() -> str:
     return "t-" + uuid.uuid4().hex[:12]
+
+
+class ImmutableFiles:
+    """`chattr +i` and `-i` on real files: writes to them fail with EPERM, for root too."""
+
+    def __init__(self):
+        self.touched: set[str] = set()
+
+    def _chattr(self, flag: str, paths):
+        for path in map(str, paths):
+            subprocess.run(["chattr", flag, path], check=True, capture_output=True)
+            self.touched.add(path)
+
+    def freeze(self, *paths):
+        self._chattr("+i", paths)
+
+    def thaw(self, *paths):
+        self._chattr("-i", paths)
+
+
+@pytest.fixture
+def immutable_files(tmp_path):
+    if os.geteuid() != 0 or shutil.which("chattr") is None:
+        pytest.skip("needs root and chattr to make a file read-only for root")
+    probe = tmp_path / "chattr-probe"
+    probe.write_bytes(b"x")
+    if subprocess.run(["chattr", "+i", str(probe)], capture_output=True).returncode != 0:
+        pytest.skip(f"the file system of {tmp_path} has no immutable flag")
+    subprocess.run(["chattr", "-i", str(probe)], check=True)
+    files = ImmutableFiles()
+    yield files
+    # Always undone, or the temporary directory could not be removed.
+    for path in files.touched:
+        subprocess.run(["chattr", "-i", path], capture_output=True)

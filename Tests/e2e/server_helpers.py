@@ -10,6 +10,7 @@ import re
 import subprocess
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -227,6 +228,59 @@ async def settle(viewer: Viewer, last_input: int, start: int = 0) -> int:
 
     index, _, _ = await viewer.wait_type("frame", timeout=30, start=start, where=at_rest)
     return index
+
+
+async def move_row(viewer: Viewer, snapshot: dict, rows_down: int = 3,
+                   clock: "ClientClock | None" = None) -> tuple[dict, int]:
+    """Tap-and-hold a row fully on screen (where `snapshot`'s frame shows it), drag it
+    `rows_down` rows lower and drop it (as test_server_rooms.test_row_move_reaches_every_viewer
+    does), with timestamps from `clock` (a new one if None). Returns the moved row and the id of
+    the last input."""
+    rows = snapshot["frame"]["rows"]
+    viewport = snapshot["scene"]["viewport"]
+    candidates = [r for r in rows if 300 < r["y"] and r["y"] + r["h"] < viewport["height"] - 250]
+    row = candidates[0]
+    target = candidates[min(rows_down, len(candidates) - 1)]
+    x, y = 150, row["y"] + row["h"] / 2
+    clock = clock or ClientClock()
+    t0 = clock.now()
+    await viewer.input("pointerDown", t0, x=x, y=y)
+    # A real long press: the server never maps t ahead of its own clock, so the hold must last.
+    await asyncio.sleep(0.65)
+    await viewer.input("pointerMove", max(clock.now(), t0 + 650), x=x, y=y + 1)
+    await viewer.wait_type("frame", where=lambda f: f["lifted"] is not None)
+    destination = target["y"] + target["h"] / 2 + 2
+    steps = 10
+    for i in range(1, steps + 1):
+        await asyncio.sleep(0.016)
+        await viewer.input("pointerMove", clock.now(), x=x, y=y + (destination - y) * i / steps)
+    up = await viewer.input("pointerUp", clock.now(), x=x, y=destination)
+    return row, up
+
+
+def order(snapshot: dict) -> list[list[int]]:
+    return [section["rows"] for section in snapshot["scene"]["sections"]]
+
+
+def metric(server: RunningServer, name: str) -> float:
+    """The value of metric `name` (its first sample) on the server's /metrics; 0 if absent."""
+    with urllib.request.urlopen(server.base_url + "/metrics", timeout=10) as response:
+        text = response.read().decode()
+    match = re.search(rf"^{name}(?:{{[^}}]*}})? (\S+)$", text, re.M)
+    return float(match.group(1)) if match else 0.0
+
+
+async def until_metric(server: RunningServer, name: str, predicate, timeout: float = 10.0) -> float:
+    """Reads /metrics every 50 ms until `predicate(value)` holds (a condition the server
+    reports, polled; fails after `timeout` s). Returns the value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = await asyncio.get_running_loop().run_in_executor(None, metric, server, name)
+        if predicate(value):
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{name} stayed at {value}")
+        await asyncio.sleep(0.05)  # polling interval of the condition above
 
 
 def run(coro):

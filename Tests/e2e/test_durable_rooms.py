@@ -1,44 +1,13 @@
 """Durable rooms (`--data PATH`): rooms come back after the server is stopped and started again on
-the same file — moved rows, move version, lock and key — and an unusable file stops the server
-with a message instead of being replaced."""
+the same file — moved rows, move version, lock and key, the offset they came to rest at — and an
+unusable file stops the server with a message instead of being replaced."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 
-from server_helpers import ClientClock, Viewer, run, settle
-
-
-async def move_row(viewer: Viewer, snapshot: dict, rows_down: int = 3) -> tuple[dict, int]:
-    """Tap-and-hold a row fully on screen, drag it `rows_down` rows lower and drop it (as
-    test_server_rooms.test_row_move_reaches_every_viewer does). Returns the moved row and the
-    id of the last input."""
-    rows = snapshot["frame"]["rows"]
-    viewport = snapshot["scene"]["viewport"]
-    candidates = [r for r in rows if 300 < r["y"] and r["y"] + r["h"] < viewport["height"] - 250]
-    row = candidates[0]
-    target = candidates[min(rows_down, len(candidates) - 1)]
-    x, y = 150, row["y"] + row["h"] / 2
-    clock = ClientClock()
-    t0 = clock.now()
-    await viewer.input("pointerDown", t0, x=x, y=y)
-    # A real long press: the server never maps t ahead of its own clock, so the hold must last.
-    await asyncio.sleep(0.65)
-    await viewer.input("pointerMove", max(clock.now(), t0 + 650), x=x, y=y + 1)
-    await viewer.wait_type("frame", where=lambda f: f["lifted"] is not None)
-    destination = target["y"] + target["h"] / 2 + 2
-    steps = 10
-    for i in range(1, steps + 1):
-        await asyncio.sleep(0.016)
-        await viewer.input("pointerMove", clock.now(), x=x, y=y + (destination - y) * i / steps)
-    up = await viewer.input("pointerUp", clock.now(), x=x, y=destination)
-    return row, up
-
-
-def order(snapshot: dict) -> list[list[int]]:
-    return [section["rows"] for section in snapshot["scene"]["sections"]]
+from server_helpers import ClientClock, Viewer, drag, move_row, order, run, settle
 
 
 def test_a_moved_row_and_its_version_survive_a_restart(server_factory, tmp_path, room_name):
@@ -77,6 +46,38 @@ def test_a_moved_row_and_its_version_survive_a_restart(server_factory, tmp_path,
         await b.close()
 
     run(after())
+
+
+def test_a_room_comes_back_at_the_offset_where_it_came_to_rest(server_factory, tmp_path, room_name):
+    data = tmp_path / "rooms.sqlite"
+    server = server_factory(data=data)
+
+    async def scroll_and_rest():
+        clock = ClientClock()
+        viewer = await Viewer.join(server.ws_url, room_name)
+        _, _, snapshot = await viewer.wait_type("snapshot")
+        top = snapshot["frame"]["offset"]
+        # A flick: the content decelerates and comes to rest somewhere down the table.
+        last = await drag(viewer, clock, x=150, y0=700, y1=250, steps=8)
+        index = await settle(viewer, last)
+        rest = viewer.received[index][1]["offset"]
+        assert rest > top + 200
+        await viewer.close()
+        return rest
+
+    rest = run(scroll_and_rest())
+    assert server.stop() == 0
+    server.start()
+
+    async def after():
+        viewer = await Viewer.join(server.ws_url, room_name)
+        _, _, snapshot = await viewer.wait_type("snapshot")
+        await viewer.close()
+        return snapshot["frame"]
+
+    frame = run(after())
+    assert frame["offset"] == rest, "the new viewer's snapshot shows the room where it came to rest"
+    assert frame["animating"] is False
 
 
 def test_a_locked_room_comes_back_locked_and_its_key_still_drives(server_factory, tmp_path, room_name):

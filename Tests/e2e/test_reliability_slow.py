@@ -11,22 +11,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import urllib.request
 
 from raw_websocket import CLOSE, RawWebSocket
-from server_helpers import ClientClock, Viewer, run
+from server_helpers import ClientClock, Viewer, metric, run
 
 
 def rss_kib(pid: int) -> int:
     with open(f"/proc/{pid}/status") as status:
         return int(re.search(r"^VmRSS:\s+(\d+) kB", status.read(), re.M).group(1))
-
-
-def metric(server, name: str) -> float:
-    with urllib.request.urlopen(server.base_url + "/metrics", timeout=10) as response:
-        text = response.read().decode()
-    match = re.search(rf"^{name}(?:{{[^}}]*}})? (\S+)$", text, re.M)
-    return float(match.group(1)) if match else 0.0
 
 
 def stuck_viewer(port: int, room: str) -> RawWebSocket:

@@ -52,12 +52,21 @@ public final class InMemoryRoomStore: RoomStore {
 
     /// Stores the new order and completes at once.
     public func commitRowMove(_ move: RowMoveRecord, completion: @escaping (Result<Void, RoomStoreError>) -> Void) {
-        guard rooms[move.room] != nil else {
+        guard let stored = rooms[move.room]?.stored else {
             return completion(.failure(RoomStoreError("room '\(move.room)' is not in the store")))
+        }
+        guard stored.rowMoveVersion == move.version - 1 else {
+            return completion(.failure(RoomStoreError(
+                "move \(move.version) of room '\(move.room)' does not follow the stored move \(stored.rowMoveVersion)")))
         }
         rooms[move.room]?.stored.rowOrder = move.rowOrder
         rooms[move.room]?.stored.rowMoveVersion = move.version
         completion(.success(()))
+    }
+
+    /// Keeps the resting offset, for a room restored while the store still has it.
+    public func checkpoint(_ checkpoint: RoomCheckpoint) {
+        rooms[checkpoint.room]?.stored.restingOffset = checkpoint.restingOffset
     }
 
     /// Forgets the room.

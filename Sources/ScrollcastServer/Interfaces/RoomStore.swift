@@ -15,9 +15,48 @@ public protocol RoomStore: AnyObject {
     /// Makes a row move durable, then calls `completion` on the room thread. The room announces
     /// the move only after a success, so no viewer sees a move that a crash undoes. Completions
     /// come in the order the moves were committed.
+    ///
+    /// A move is kept only on top of the one before it: it fails unless the room's stored
+    /// `rowMoveVersion` is `move.version − 1`. So when a move fails, the moves the room built on
+    /// it fail too, and the store never holds an order the room has taken back.
     func commitRowMove(_ move: RowMoveRecord, completion: @escaping (Result<Void, RoomStoreError>) -> Void)
     /// The room left memory (it had no viewers for its grace period).
     func roomEvicted(named name: String)
+
+    /// Whether writes are going through now. False once a write has failed (disk full, file made
+    /// read-only), until a later one succeeds; while false, rooms refuse what would move a row
+    /// (`unavailable`) instead of applying a move the store would not keep. Read on the room
+    /// thread, often: must not block.
+    var isAcceptingWrites: Bool { get }
+    /// Notes what a room's scene looks like at rest (so it comes back there), e.g. when it comes
+    /// to rest and when it is evicted. Must not block the room thread.
+    func checkpoint(_ checkpoint: RoomCheckpoint)
+    /// Called about once a second on the room thread, for a store's own upkeep (expiring old
+    /// rooms and old log, retrying after a failure). Must not block.
+    func housekeeping()
+}
+
+extension RoomStore {
+    /// A store that never fails to write.
+    public var isAcceptingWrites: Bool { true }
+    /// A store that keeps no resting offsets.
+    public func checkpoint(_ checkpoint: RoomCheckpoint) {}
+    /// A store with no upkeep.
+    public func housekeeping() {}
+}
+
+/// A room's scene state at rest, beyond its row order (which every move stores).
+public struct RoomCheckpoint: Sendable, Hashable {
+    /// The room.
+    public var room: String
+    /// The content offset (`frame.offset`) the room came to rest at.
+    public var restingOffset: Double
+
+    /// A checkpoint of room `room` at rest at `restingOffset`.
+    public init(room: String, restingOffset: Double) {
+        self.room = room
+        self.restingOffset = restingOffset
+    }
 }
 
 /// What a room is made with, fixed for its life.
@@ -46,12 +85,15 @@ public struct StoredRoom: Sendable, Hashable {
     public var rowOrder: [[Int]]
     /// How many moves the room has made (`rowMoved.version` of the last one).
     public var rowMoveVersion: Int
+    /// The content offset of its last checkpoint at rest; nil: the top.
+    public var restingOffset: Double?
 
     /// A stored room.
-    public init(settings: RoomSettings, rowOrder: [[Int]], rowMoveVersion: Int) {
+    public init(settings: RoomSettings, rowOrder: [[Int]], rowMoveVersion: Int, restingOffset: Double? = nil) {
         self.settings = settings
         self.rowOrder = rowOrder
         self.rowMoveVersion = rowMoveVersion
+        self.restingOffset = restingOffset
     }
 }
 
@@ -85,8 +127,9 @@ public enum RoomLogEntry: Sendable, Hashable {
     /// An input as the scene applied it: at room time, after claims and time mapping. Frames
     /// after it name it as their `input`.
     case input(viewer: String, event: InputEvent)
-    /// The cancel the room applies itself when a driver leaves mid-gesture (so a lifted row goes
-    /// back). Frames after it still name the last real input.
+    /// A cancel the room applies itself: when a driver leaves mid-gesture (so a lifted row goes
+    /// back), and in place of a drop it refused because the store could not keep the move
+    /// (`unavailable`). Frames after it still name the last real input.
     case cancelOnLeave(viewer: String, event: InputEvent)
     /// A frame was taken at this room time with this sequence number.
     case frame(sequence: UInt64, time: Double)

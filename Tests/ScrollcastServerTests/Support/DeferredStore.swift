@@ -5,6 +5,19 @@
 final class DeferredStore: RoomStore {
     let inner = InMemoryRoomStore()
     private var waiting: [(RowMoveRecord, (Result<Void, RoomStoreError>) -> Void)] = []
+    /// What `isAcceptingWrites` says: a test turns it off as a failing disk would.
+    var accepting = true
+    /// Every checkpoint the rooms made, in order.
+    private(set) var checkpoints: [RoomCheckpoint] = []
+    /// How often housekeeping ran.
+    private(set) var housekeepingRuns = 0
+
+    var isAcceptingWrites: Bool { accepting }
+    func checkpoint(_ checkpoint: RoomCheckpoint) {
+        checkpoints.append(checkpoint)
+        inner.checkpoint(checkpoint)
+    }
+    func housekeeping() { housekeepingRuns += 1 }
 
     var pendingCommits: Int { waiting.count }
 
