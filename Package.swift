@@ -79,6 +79,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "scrollcast-bench-engine", dependencies: ["ScrollEngine"]),
+        .executableTarget(
+            name: "scrollcast-bench-store",
+            dependencies: ["ScrollEngine", "ScrollcastServer", "ScrollcastServerTesting", "ScrollcastStore"]
+        ),
         // libFuzzer target for the protocol decoders (`make fuzz`); a corpus replayer otherwise.
         .executableTarget(name: "scrollwire-fuzz", dependencies: ["ScrollWire"]),
 

@@ -102,12 +102,13 @@ def rss_kib(pid):
 
 
 class Server:
-    """The release server on a free port; its output goes to a log file."""
+    """The release server on a free port; its output goes to a log file. `data` is its `--data`
+    (memory only unless a benchmark measures the store)."""
 
-    def __init__(self):
+    def __init__(self, data="none"):
         self.log_file = tempfile.NamedTemporaryFile("w+", prefix="scrollcast-bench-", suffix=".log", delete=False)
         self.process = subprocess.Popen(
-            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--public", str(ROOT / "Public"), "--data", "none"],
+            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--public", str(ROOT / "Public"), "--data", str(data)],
             stdout=subprocess.PIPE, stderr=self.log_file, text=True, cwd=ROOT)
         first = self.process.stdout.readline()
         match = re.search(r"listening on http://([^:/\s]+):(\d+)", first)
