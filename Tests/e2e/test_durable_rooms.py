@@ -5,7 +5,9 @@ unusable file stops the server with a message instead of being replaced."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+from pathlib import Path
 
 from server_helpers import ClientClock, Viewer, drag, move_row, order, run, settle
 
@@ -117,6 +119,43 @@ def test_a_locked_room_comes_back_locked_and_its_key_still_drives(server_factory
             await v.close()
 
     run(after())
+
+
+V1_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "databases" / "scrollcast-v1.sqlite"
+
+
+def test_a_database_of_the_first_schema_is_brought_forward_and_its_rooms_come_back(server_factory, tmp_path):
+    """Tests/fixtures/databases/scrollcast-v1.sqlite was written by the first schema (migration
+    `v1` only): room `v1-locked`, the seed table with row 19 moved to the top (move version 1),
+    locked with the key `fixture-key` (its digest only). A server of this build upgrades a copy
+    and serves the room as it was."""
+    data = tmp_path / "old.sqlite"
+    shutil.copyfile(V1_FIXTURE, data)
+    server = server_factory("--room-ttl", "never", data=data)
+
+    async def scenario():
+        clock = ClientClock()
+        watcher = await Viewer.join(server.ws_url, "v1-locked")
+        _, _, snapshot = await watcher.wait_type("snapshot")
+        assert snapshot["sceneName"] == "seed-table"
+        assert order(snapshot) == [[19, *range(19)]]
+        assert snapshot["locked"] is True and "driverKey" not in snapshot
+        refused_id = await watcher.input("wheel", clock.now(), dx=0, dy=40, mode="pixel")
+        _, _, refused = await watcher.wait_type("refused", where=lambda r: r["input"] == refused_id)
+        assert refused["code"] == "locked"
+
+        holder = await Viewer.join(server.ws_url, "v1-locked", driverKey="fixture-key")
+        _, _, held = await holder.wait_type("snapshot")
+        assert held["driverKey"] == "fixture-key"
+        _, up = await move_row(holder, held, rows_down=1)
+        _, _, moved = await holder.wait_type("rowMoved")
+        assert moved["version"] == 2, "the move count goes on from the old file's"
+        await settle(holder, up)
+        for v in (watcher, holder):
+            await v.close()
+
+    run(scenario())
+    assert server.stop() == 0
 
 
 def test_an_unusable_file_stops_the_server_with_a_clear_message(tmp_path):
