@@ -137,7 +137,7 @@ public enum ServerMessageEncoderV2 {
         let all = table.all
         var w = BinaryWriter(capacity: 256 + rowCount * 2 + all.rows.count * 48 + snapshot.frame.rows.count * 4)
         w.byte(ServerMessageTypeV2.snapshot.rawValue)
-        w.uvarint(2)
+        w.uvarint(WireVersion.v2.rawValue)
         w.string(snapshot.room)
         w.string(snapshot.viewer)
         w.uvarint(snapshot.viewers)
