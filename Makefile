@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps build release demo test test-e2e bench-engine bench bench-slow conformance fuzz clean
+.PHONY: deps build release demo test test-e2e bench-engine bench bench-wire bench-slow conformance fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -45,6 +45,12 @@ bench: deps
 	mkdir -p .build/bench
 	$(CC) -O2 -Wall -Wextra -pthread -o .build/bench/loopback-probe bench/loopback-probe.c
 	python3 bench/run-ladder.py
+
+# Only the ladder's first part: the same load in protocol v1 and v2, mean bytes per frame and
+# server CPU of each, printed (nothing rewritten; `make bench` puts it in docs/benchmarks.md).
+bench-wire: deps
+	swift build -c release
+	BENCH_WIRE_ONLY=1 python3 bench/run-ladder.py
 
 clean:
 	rm -rf .build test-artifacts reports

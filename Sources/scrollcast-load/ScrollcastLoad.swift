@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScrollWire
 
 /// `scrollcast-load`: many simulated browsers against one server, from a few client threads.
 @main
@@ -30,6 +31,10 @@ struct ScrollcastLoad: ParsableCommand {
 
     @Option(help: "Gesture script the drivers play: \(GestureScript.allCases.map(\.rawValue).joined(separator: ", ")).")
     var script: GestureScript = .fling
+
+    @Option(name: .customLong("protocol"),
+            help: "Protocol version: v2 (binary frames, texts once) or v1 (JSON text).")
+    var wireProtocol: ProtocolOption = .v2
 
     @Option(help: "Seed of the gesture scripts (same seed, same inputs).")
     var seed: UInt64 = 1
@@ -90,7 +95,7 @@ struct ScrollcastLoad: ParsableCommand {
         let before = scrapeSkipped(scraper)
 
         let plan = LoadPlan(
-            address: address, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
+            address: address, wireVersion: wireProtocol.version, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
             script: script, seed: seed, durationSeconds: duration, rampSeconds: ramp,
             roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount)
         let outcome = try LoadRun(plan: plan).run()
@@ -162,3 +167,10 @@ struct ScrollcastLoad: ParsableCommand {
 }
 
 extension GestureScript: ExpressibleByArgument {}
+
+/// `--protocol`: the subprotocol every connection offers.
+enum ProtocolOption: String, CaseIterable, ExpressibleByArgument {
+    case v1, v2
+
+    var version: WireVersion { self == .v1 ? .v1 : .v2 }
+}
