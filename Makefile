@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps build release demo test test-e2e bench-engine bench bench-durability bench-slow conformance fuzz clean
+.PHONY: deps build release demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow conformance fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -52,6 +52,12 @@ bench: deps
 # (medians of alternating runs), and the restore time of a room with 100,000 logged inputs.
 bench-durability: release
 	python3 bench/durability.py
+
+# Only the ladder's first part: the same load in protocol v1 and v2, mean bytes per frame and
+# server CPU of each, printed (nothing rewritten; `make bench` puts it in docs/benchmarks.md).
+bench-wire: deps
+	swift build -c release
+	BENCH_WIRE_ONLY=1 python3 bench/run-ladder.py
 
 clean:
 	rm -rf .build test-artifacts reports

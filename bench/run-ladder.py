@@ -12,7 +12,9 @@ BENCH_ROOMS (10), BENCH_DRIVERS (drivers per room, 1), BENCH_DURATION (seconds m
 step, 15), BENCH_RAMP (3), BENCH_SCRIPT (drag: the room moves all the time, so fan-out is loaded steadily), BENCH_PROBE_SECONDS (4),
 BENCH_PROBE_RUNS (3; the median is used), BENCH_OUT (docs),
 BENCH_CAPACITY (connections one load process must hold in the capacity check after the ladder, 5000; 0 skips it),
-BENCH_CAPACITY_ROOMS (10: 500 viewers a room, so joins crowd each room), BENCH_LOAD_THREADS (scrollcast-load --threads; default: the tool's own).
+BENCH_CAPACITY_ROOMS (10: 500 viewers a room, so joins crowd each room), BENCH_LOAD_THREADS (scrollcast-load --threads; default: the tool's own),
+BENCH_PROTOCOL (the ladder's and capacity check's `--protocol`, v2), BENCH_WIRE_VIEWERS (the v1-vs-v2 comparison's
+viewers, 100, in BENCH_ROOMS rooms; 0 skips it), BENCH_WIRE_ONLY (1: run only that comparison, print it, write nothing).
 bench/where-the-time-goes.md (profiles and before/after figures, written by hand) is appended to the report.
 Only the standard library is used.
 """
@@ -48,13 +50,19 @@ CAPACITY = int(os.environ.get("BENCH_CAPACITY", "5000"))
 CAPACITY_ROOMS = int(os.environ.get("BENCH_CAPACITY_ROOMS", "10"))
 CAPACITY_SECONDS = 5.0
 LOAD_THREADS = os.environ.get("BENCH_LOAD_THREADS")
+PROTOCOL = os.environ.get("BENCH_PROTOCOL", "v2")
+WIRE_VIEWERS = int(os.environ.get("BENCH_WIRE_VIEWERS", "100"))
+WIRE_ONLY = os.environ.get("BENCH_WIRE_ONLY", "") not in ("", "0")
+# Version 2's goal: a frame at most a tenth of version 1's bytes.
+WIRE_TARGET_FRACTION = 0.10
 # The targets of the performance report (issue "scrollcast-load"): p99 input-to-frame under one
 # frame at 60 Hz with no missed frames, and the server's memory per viewer.
 ONE_FRAME_MS = 1000 / 60
 RSS_PER_VIEWER_TARGET_KIB = 20
 NOTES = ROOT / "bench" / "where-the-time-goes.md"
-# A WebSocket frame from the server carries a 4-byte header for payloads of 126 B–64 KiB.
-WS_HEADER_BYTES = 4
+def ws_header_bytes(payload):
+    """A server's (unmasked) WebSocket frame header: 2 bytes up to 125 payload bytes, 4 up to 64 KiB."""
+    return 2 if payload < 126 else 4 if payload < 65536 else 10
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -137,14 +145,14 @@ class Server:
                 self.process.wait()
 
 
-def run_step(server, viewers, rooms=ROOMS, duration=DURATION, ramp=RAMP):
+def run_step(server, viewers, rooms=ROOMS, duration=DURATION, ramp=RAMP, protocol=PROTOCOL, prefix="ladder"):
     per_room = max(1, viewers // rooms)
     json_path = Path(tempfile.mkstemp(prefix="scrollcast-load-", suffix=".json")[1])
     command = [
         str(LOAD), "--url", f"ws://{server.host}:{server.port}/ws", "--rooms", str(rooms),
         "--viewers", str(per_room), "--drivers", str(DRIVERS), "--script", SCRIPT,
         "--duration", str(duration), "--ramp", str(ramp), "--json", str(json_path),
-        "--room-prefix", f"ladder{viewers}x{rooms}",
+        "--room-prefix", f"{prefix}{viewers}x{rooms}", "--protocol", protocol,
     ] + (["--threads", LOAD_THREADS] if LOAD_THREADS else [])
     log(f"step {viewers} viewers: {' '.join(command)}")
     started = time.monotonic()
@@ -290,6 +298,68 @@ def capacity_section(capacity, idle_rss):
     ]
 
 
+def run_wire_comparison(server):
+    """The same load in each protocol version: mean bytes per frame, and what the server spent."""
+    runs = {}
+    for version in ("v1", "v2"):
+        step = run_step(server, WIRE_VIEWERS, protocol=version, prefix=f"wire{version}-")
+        r = step["report"]
+        frames = r["framesReceived"] or 1
+        step["cpu_us_per_frame"] = step["server_cpu_percent"] / 100 * r["measuredSeconds"] * 1e6 / frames
+        log(f"wire {version}: {r['bytesPerFrame']:.0f} bytes per frame, {r['framesPerSecond']:.0f} frames/s, "
+            f"texts {r.get('textsBytes', 0)} bytes, server CPU {step['server_cpu_percent']:.0f}%")
+        runs[version] = step
+    return runs
+
+
+def wire_fraction(wire):
+    v1, v2 = wire["v1"]["report"]["bytesPerFrame"], wire["v2"]["report"]["bytesPerFrame"]
+    return v2 / v1 if v1 else 0
+
+
+def wire_lines(wire):
+    """name=value lines for the comparison (printed by `make bench`)."""
+    v1, v2 = wire["v1"]["report"], wire["v2"]["report"]
+    with_texts = (v2["frameBytes"] + v2["textsBytes"]) / max(1, v2["framesReceived"])
+    return [f"bytes_per_frame_v1={v1['bytesPerFrame']:.0f}", f"bytes_per_frame_v2={v2['bytesPerFrame']:.0f}",
+            f"bytes_per_frame_v2_with_texts={with_texts:.0f}", f"v2_bytes_fraction_of_v1={wire_fraction(wire):.3f}"]
+
+
+def wire_section(wire):
+    if wire is None:
+        return []
+    fraction = wire_fraction(wire)
+    lines = [
+        "## Wire protocol: version 1 vs version 2",
+        "",
+        f"The same load twice, once per protocol (`scrollcast-load --protocol v1|v2`): {ROOMS} rooms × "
+        f"({WIRE_VIEWERS // ROOMS} viewers + {DRIVERS} driver) playing `{SCRIPT}`, {DURATION:g} s measured. "
+        "Bytes are WebSocket payloads as received; version 2's `texts` (row texts, section titles and panel "
+        "labels, sent once per room) are counted apart and, in the last row, spread over the frames.",
+        "",
+        "| | version 1 (JSON) | version 2 (binary) |",
+        "| --- | ---: | ---: |",
+    ]
+    v1, v2 = wire["v1"], wire["v2"]
+    rows = [
+        ("frames/s delivered", lambda s: f"{s['report']['framesPerSecond']:.0f}"),
+        ("mean bytes per frame", lambda s: f"**{s['report']['bytesPerFrame']:.0f}**"),
+        ("`texts` bytes in the window", lambda s: f"{s['report'].get('textsBytes', 0)}"),
+        ("bytes per frame with texts", lambda s: f"{(s['report']['frameBytes'] + s['report'].get('textsBytes', 0)) / max(1, s['report']['framesReceived']):.0f}"),
+        ("bytes received per second", lambda s: f"{s['report']['bytesReceived'] / max(s['report']['measuredSeconds'], 1e-9):,.0f}"),
+        ("latency p50 / p99 (ms)", lambda s: f"{fmt((s['report'].get('latencyMs') or {}).get('p50'))} / {fmt((s['report'].get('latencyMs') or {}).get('p99'))}"),
+        ("server CPU", lambda s: f"{s['server_cpu_percent']:.0f}%"),
+        ("server CPU per delivered frame (µs)", lambda s: f"{s['cpu_us_per_frame']:.1f}"),
+        ("load generator CPU", lambda s: f"{s['load_cpu_percent']:.0f}%"),
+    ]
+    for name, cell in rows:
+        lines.append(f"| {name} | {cell(v1)} | {cell(v2)} |")
+    met = "met" if fraction <= WIRE_TARGET_FRACTION else "not met"
+    lines += ["", f"Version 2's mean frame is **{100 * fraction:.1f} %** of version 1's "
+              f"(target ≤ {100 * WIRE_TARGET_FRACTION:.0f} %: {met}).", ""]
+    return lines
+
+
 def within_one_frame(step):
     """Whether a step met the latency target: p99 under one frame and no missed frames."""
     p99 = (step["report"].get("latencyMs") or {}).get("p99")
@@ -328,7 +398,7 @@ def targets_section(steps, idle_rss, capacity):
     return lines
 
 
-def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seconds, capacity=None):
+def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seconds, capacity=None, wire=None):
     lines = [
         "# Benchmarks",
         "",
@@ -356,6 +426,7 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
            " is lower than on an idle machine" if max(info['loadavg'], load_average()) > info['cores'] else ""),
         "",
         *targets_section(steps, idle_rss, capacity),
+        *wire_section(wire),
         "## Engine cost per frame",
         "",
         (f"`make bench-engine`: **engine_ns_per_frame={engine_ns:.0f}** ({engine_ns / 1000:.1f} µs to produce one frame of one room)."
@@ -363,7 +434,8 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "",
         "## Ladder",
         "",
-        f"{ROOMS} rooms, {DRIVERS} driver per room playing the `{SCRIPT}` script, {DURATION:g} s measured per step after a {RAMP:g} s ramp.",
+        f"{ROOMS} rooms, {DRIVERS} driver per room playing the `{SCRIPT}` script, {DURATION:g} s measured per step after a {RAMP:g} s ramp, "
+        f"every connection speaking protocol {PROTOCOL} (`--protocol {PROTOCOL}`).",
         "",
         "| viewers | connections | frames/s delivered | latency p50 (ms) | latency p99 (ms) | fan-out p99 (ms) | missed | skipped | server CPU | server RSS (MiB) | RSS per viewer (KiB) | bytes per frame | probe writes/s | fraction of limit | load generator CPU |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -408,11 +480,11 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "- **server CPU**: utime+stime delta from `/proc/PID/stat` over the window, % of one core",
         "  (100% = one core busy). **RSS** from `/proc/PID/status` at the end of the window;",
         "  **RSS per viewer** is (RSS − idle RSS) ÷ connections.",
-        "- **bytes per frame**: mean size of the frame JSON received (after permessage-deflate",
-        "  inflation, if negotiated).",
+        "- **bytes per frame**: mean payload size of the frame messages received (JSON text in",
+        "  protocol version 1, binary in version 2, whose row texts come apart in `texts` messages).",
         "- **probe writes/s**: the median of three runs of `bench/loopback-probe` (each run is listed",
         "  under Per step) with the same number of loopback TCP sockets and",
-        "  messages of the frame's size (+ 4 bytes of WebSocket header): one thread writes round",
+        "  messages of the frame's size (+ its WebSocket header, 2 or 4 bytes): one thread writes round",
         "  robin as fast as it can, another reads all; no WebSocket, no engine. **fraction of limit**",
         "  = frames/s delivered ÷ probe writes/s. A room produces 60 frames/s while it animates and up",
         "  to 120 while input arrives faster than that, so a low fraction at small viewer counts means",
@@ -443,7 +515,9 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "| `connectFailures` | connections that never got a snapshot (refused, unreachable, closed before it) |",
         "| `disconnects` | joined connections the server closed or lost before the end |",
         "| `framesReceived`, `framesPerSecond` | frames received by all connections in the window |",
-        "| `frameBytes`, `bytesPerFrame` | their size (JSON text) |",
+        "| `subprotocol` | `scrollcast.v2` (binary; the default) or `scrollcast.v1` (JSON), from `--protocol v2\\|v1` |",
+        "| `frameBytes`, `bytesPerFrame` | their payload size (JSON text in v1, binary in v2) |",
+        "| `textsBytes` | bytes of version 2's `texts` messages (row texts sent once per room; 0 in v1) |",
         "| `missedFrames` | `seq` gaps at connections that kept up (both neighbouring frames within `keptUpMs` of their `sentAt`) |",
         "| `lagGapFrames` | `seq` gaps while the connection lagged (the server skips frames for slow readers) |",
         "| `keptUpMs` | the threshold above (`--kept-up-ms`, default 50) |",
@@ -478,23 +552,32 @@ def fmt(value):
 
 
 def main():
-    for binary in (SERVER, LOAD, PROBE):
+    for binary in (SERVER, LOAD) + (() if WIRE_ONLY else (PROBE,)):
         if not binary.exists():
             raise SystemExit(f"bench: {binary} is missing; run `make bench` (it builds everything first)")
     began = time.monotonic()
     info = machine()
     log(f"machine: {info}")
-    engine_ns, engine_lines = engine_cost()
+    engine_ns, engine_lines = (None, "") if WIRE_ONLY else engine_cost()
     server = Server()
     log(f"server pid {server.pid} on port {server.port}")
+    wire = None
     try:
         time.sleep(1)
         idle_rss = rss_kib(server.pid)
+        if WIRE_VIEWERS > 0:
+            wire = run_wire_comparison(server)
+        if WIRE_ONLY:
+            if wire is None:
+                raise SystemExit("bench: BENCH_WIRE_ONLY needs BENCH_WIRE_VIEWERS > 0")
+            print("\n".join(wire_section(wire)))
+            print("\n".join(wire_lines(wire)))
+            return
         steps = []
         for viewers in STEPS:
             step = run_step(server, viewers)
             frame_bytes = step["report"]["bytesPerFrame"] or 2000
-            step["probe"], step["probe_runs"] = run_probe(step["connections"], int(frame_bytes) + WS_HEADER_BYTES)
+            step["probe"], step["probe_runs"] = run_probe(step["connections"], int(frame_bytes) + ws_header_bytes(int(frame_bytes)))
             step["fraction"] = step["report"]["framesPerSecond"] / step["probe"] if step["probe"] else 0
             log(f"step {viewers}: {step['report']['framesPerSecond']:.0f} frames/s, probe {step['probe']:.0f}/s, "
                 f"fraction {step['fraction']:.2f}, server CPU {step['server_cpu_percent']:.0f}%")
@@ -503,16 +586,18 @@ def main():
                 raise SystemExit(f"bench: the server exited ({server.process.returncode}) during the {viewers}-viewer step; log: {server.log_file.name}")
         capacity = None
         if CAPACITY > 0:
-            capacity = run_step(server, CAPACITY, rooms=CAPACITY_ROOMS, duration=CAPACITY_SECONDS, ramp=CAPACITY_SECONDS)
+            capacity = run_step(server, CAPACITY, rooms=CAPACITY_ROOMS, duration=CAPACITY_SECONDS, ramp=CAPACITY_SECONDS,
+                                prefix="capacity")
             r = capacity["report"]
             log(f"capacity: {r['peakConnected']}/{r['connections']} joined, {r['connectFailures']} failures, {r['disconnects']} disconnects")
     finally:
         server.stop()
     OUT.mkdir(parents=True, exist_ok=True)
     command = (f"scrollcast-load --url ws://127.0.0.1:PORT/ws --rooms {ROOMS} --viewers VIEWERS/{ROOMS} --drivers {DRIVERS} "
-               f"--script {SCRIPT} --duration {DURATION:g} --ramp {RAMP:g} --json STEP.json")
+               f"--script {SCRIPT} --duration {DURATION:g} --ramp {RAMP:g} --protocol {PROTOCOL} --json STEP.json")
     (OUT / "benchmarks.svg").write_text(svg_plot(steps))
-    (OUT / "benchmarks.md").write_text(markdown(steps, info, idle_rss, engine_ns, engine_lines, command, time.monotonic() - began, capacity))
+    (OUT / "benchmarks.md").write_text(markdown(steps, info, idle_rss, engine_ns, engine_lines, command, time.monotonic() - began,
+                                                capacity, wire))
     log(f"wrote {OUT / 'benchmarks.md'} and {OUT / 'benchmarks.svg'}")
     if engine_ns is not None:
         print(f"engine_ns_per_frame={engine_ns:.0f}")
@@ -523,6 +608,8 @@ def main():
     if capacity is not None:
         r = capacity["report"]
         print(f"capacity: connections={r['connections']} peak_joined={r['peakConnected']} failures={r['connectFailures']} disconnects={r['disconnects']}")
+    if wire is not None:
+        print("\n".join(wire_lines(wire)))
     best = target_step(steps)
     print(f"largest_viewers_within_one_frame={best['viewers'] if best else 0}")
     print(headline_line(steps))

@@ -1,8 +1,19 @@
 // The WebSocket to the server (docs/protocol.md): join a room, hand every message to the page,
-// reconnect by itself with exponential backoff, and resync from the next snapshot.
+// reconnect by itself with exponential backoff, and resync from the next snapshot. It speaks
+// protocol version 2 (binary, decoded by wire-v2.js) when the server does, else version 1 (JSON);
+// either way the page gets the same message objects.
 
-/** Subprotocol the server requires. */
-export const SUBPROTOCOL = "scrollcast.v1";
+import { WireV2Decoder } from "./wire-v2.js";
+
+/** Subprotocols offered, preferred first: the server takes the first it speaks. */
+export const SUBPROTOCOLS = ["scrollcast.v2", "scrollcast.v1"];
+
+/** The subprotocols to offer: ?protocol=v1 or ?protocol=v2 offers only that version (for tests
+ * and comparisons); otherwise both, version 2 first. */
+export function subprotocolsFromLocation(loc = window.location) {
+  const asked = new URLSearchParams(loc.search).get("protocol");
+  return asked === "v1" || asked === "v2" ? [`scrollcast.${asked}`] : SUBPROTOCOLS;
+}
 
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 5000;
@@ -43,8 +54,10 @@ export function sceneFromLocation(loc = window.location) {
  * asking again would be refused again; the status then has `refused` set to the server's reason.
  */
 export class Connection {
-  constructor({ url, room, scene = null, driverKey = null, lock = false, onMessage, onStatus }) {
+  constructor({ url, room, scene = null, driverKey = null, lock = false, subprotocols = SUBPROTOCOLS, onMessage, onStatus }) {
     this.url = url;
+    this.subprotocols = subprotocols;
+    this.protocol = null;   // the subprotocol the server chose, once open
     this.room = room;
     this.scene = scene;
     this.driverKey = driverKey;
@@ -84,15 +97,18 @@ export class Connection {
   open() {
     let socket;
     try {
-      socket = new WebSocket(this.url, SUBPROTOCOL);
+      socket = new WebSocket(this.url, this.subprotocols);
     } catch (error) {
       this.scheduleRetry({ code: 0, reason: String(error) });
       return;
     }
     this.socket = socket;
     this.joined = false;
+    socket.binaryType = "arraybuffer";
+    const decoder = new WireV2Decoder();   // texts live as long as this socket
     let lastError = null;   // the server's `error` message, sent just before it closes
     socket.onopen = () => {
+      this.protocol = socket.protocol;
       const join = { type: "join", room: this.room, client: "scrollcast-page/1" };
       if (this.scene) join.scene = this.scene;
       if (this.driverKey) join.driverKey = this.driverKey;
@@ -101,13 +117,23 @@ export class Connection {
       this.report({ connected: true, joined: false });
     };
     socket.onmessage = (event) => {
-      if (typeof event.data !== "string") return;
       let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        console.warn("scrollcast: ignoring a message that is not JSON");
-        return;
+      if (typeof event.data === "string") {
+        try {
+          message = JSON.parse(event.data);
+        } catch {
+          console.warn("scrollcast: ignoring a message that is not JSON");
+          return;
+        }
+      } else {
+        try {
+          message = decoder.decode(event.data);
+        } catch (error) {
+          console.warn(`scrollcast: ignoring a binary message that does not decode: ${error.message}`);
+          return;
+        }
+        // Texts only teach the decoder; frames arrive with them filled in.
+        if (message.type === "texts") return;
       }
       if (!message || typeof message.type !== "string") return;
       if (message.type === "snapshot") {

@@ -1,7 +1,7 @@
 // Wires the page together: connection → state → one animation-frame loop → renderer, and
 // canvas input → server. This is the only place that calls requestAnimationFrame.
 
-import { Connection, roomFromLocation, sceneFromLocation, socketURL } from "./connection.js";
+import { Connection, roomFromLocation, sceneFromLocation, socketURL, subprotocolsFromLocation } from "./connection.js";
 import { InputSender, attachInput } from "./input.js";
 import { Renderer } from "./draw.js";
 import { Controls } from "./controls.js";
@@ -36,6 +36,7 @@ const state = {
   ownInputsApplied: 0,      // frames that applied a new input of ours (0 for a watcher)
   connected: false,
   joined: false,
+  protocol: null,           // the subprotocol in use: "scrollcast.v2" (binary) or "scrollcast.v1" (JSON)
   viewer: null,
   viewers: 0,
   driver: null,
@@ -88,6 +89,7 @@ const connection = new Connection({
   driverKey: startKey,
   // Holding a key means the room was locked: should it vanish, our rejoin recreates it locked.
   lock: askedLock || Boolean(startKey),
+  subprotocols: subprotocolsFromLocation(),
   onMessage: handleMessage,
   onStatus: handleStatus,
 });
@@ -122,6 +124,7 @@ controls.setDriving("unknown");
 
 function handleStatus(status) {
   state.connected = status.connected;
+  state.protocol = status.connected ? connection.protocol : state.protocol;
   state.joined = status.joined;
   state.reconnectAttempt = status.attempt;
   document.body.classList.toggle("disconnected", !status.joined);

@@ -1,13 +1,14 @@
-/// The Scrollcast wire protocol, version 1 (subprotocol `scrollcast.v1`): names, version and
-/// every limit a message is checked against. docs/protocol.md is the contract these follow.
+/// The Scrollcast wire protocol (subprotocols `scrollcast.v1` and `scrollcast.v2`): names,
+/// versions and every limit a message is checked against. docs/protocol.md is the contract these
+/// follow.
 public enum ScrollWire {
     /// The WebSocket subprotocol name of version 1; clients offer it in `Sec-WebSocket-Protocol`.
-    public static let subprotocol = "scrollcast.v1"
+    public static let subprotocol = WireVersion.v1.subprotocol
     /// Every subprotocol a server speaks, preferred first. The transport is configured from this
-    /// list, so a second version is added here and nowhere else.
-    public static let subprotocols = [subprotocol]
-    /// The protocol version, sent as `protocol` in every `snapshot`.
-    public static let version = 1
+    /// list (libwebsockets takes the first name in the client's offer that it knows).
+    public static let subprotocols = WireVersion.allCases.reversed().map(\.subprotocol)
+    /// Version 1's number, sent as `protocol` in its `snapshot`.
+    public static let version = WireVersion.v1.rawValue
 
     /// Largest message, in bytes, a client may send (16 KiB). Larger ones close with 1009. The
     /// server hands this to the transport, which enforces it while reassembling fragments.
@@ -72,4 +73,25 @@ public enum ScrollWire {
         guard !utf8.isEmpty, utf8.count <= maxDriverKeyLength else { return false }
         return utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
+}
+
+/// A version of the protocol, chosen per connection by subprotocol. Clients send the same JSON in
+/// both; the server answers version 1 in JSON text and version 2 in binary (docs/protocol.md).
+public enum WireVersion: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// `scrollcast.v1`: JSON text.
+    case v1 = 1
+    /// `scrollcast.v2`: binary server messages, texts sent once per room.
+    case v2 = 2
+
+    /// The subprotocol name, as offered in `Sec-WebSocket-Protocol`.
+    public var subprotocol: String { "scrollcast.v\(rawValue)" }
+
+    /// The version a subprotocol name stands for, or nil for a name that is none.
+    public init?(subprotocol: String) {
+        guard let version = WireVersion.allCases.first(where: { $0.subprotocol == subprotocol }) else { return nil }
+        self = version
+    }
+
+    /// "v1" or "v2".
+    public var description: String { "v\(rawValue)" }
 }

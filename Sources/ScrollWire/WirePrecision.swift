@@ -10,7 +10,7 @@ public struct WirePrecision: Sendable, Equatable {
     /// Digits after the decimal point, 1…6.
     public let decimals: Int
     /// 10^decimals, exactly representable as a double.
-    private let scale: Double
+    let scale: Double
     private let scaleInteger: UInt64
 
     private init(decimals: Int) {

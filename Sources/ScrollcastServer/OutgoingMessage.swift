@@ -1,3 +1,5 @@
+import ScrollWire
+
 /// A message the room layer sends: encoded once, then shared by every viewer it goes to.
 ///
 /// A class so that one frame fanned out to a thousand viewers is one allocation. The transport
@@ -35,4 +37,30 @@ public final class OutgoingMessage {
 
     /// Payload size in bytes.
     public var count: Int { bytes.count }
+}
+
+/// One message of a room in each protocol version it is sent in: version 1's JSON text and
+/// version 2's binary, each encoded once however many viewers get it. A room encodes only the
+/// versions its audience speaks, so a form is nil when no viewer needs it, or when the message
+/// exists in one version only (version 2's `texts`). A viewer gets the form of its own version,
+/// or nothing if there is none.
+public struct RoomMessage {
+    /// The version-1 (JSON text) form.
+    public var v1: OutgoingMessage?
+    /// The version-2 (binary) form.
+    public var v2: OutgoingMessage?
+
+    /// A message with the given forms.
+    public init(v1: OutgoingMessage? = nil, v2: OutgoingMessage? = nil) {
+        self.v1 = v1
+        self.v2 = v2
+    }
+
+    /// The form viewers speaking `version` get.
+    public subscript(version: WireVersion) -> OutgoingMessage? {
+        switch version {
+        case .v1: return v1
+        case .v2: return v2
+        }
+    }
 }

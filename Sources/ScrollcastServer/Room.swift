@@ -53,12 +53,21 @@ public final class Room {
     private var moveGeneration = 0
     /// The content offset last given to `store.checkpoint`.
     private var checkpointedOffset: Double
+    /// Viewers speaking each protocol version: a version is encoded only while someone speaks it.
+    private var viewerCounts: [WireVersion: Int] = [:]
+    /// What the room's version-2 viewers have been sent of its texts; kept while any are here
+    /// (every frame is registered in it before it is encoded).
+    private var texts = WireTextTable()
+
+    /// The texts the room's version-2 viewers have been sent (for tests).
+    var wireTexts: WireTextTable { texts }
 
     /// Room time (ms) since which the room has had no viewers, or nil while it has some.
     public private(set) var emptySince: Double?
 
     struct Viewer {
         let id: String
+        let version: WireVersion
         let canDrive: Bool
         var timeMapper = InputTimeMapper()
         var lastInputID: UInt64?
@@ -116,19 +125,34 @@ public final class Room {
 
     // MARK: Viewers
 
-    /// Adds a viewer: it gets the snapshot (scene, row order, latest frame) at once, and the
-    /// other viewers get `presence`. `canDrive` is false for viewers of a locked room without its
-    /// key; `driverKey` is the room's key, for a viewer entitled to see it in its snapshot.
-    public func join(viewer id: String, sink: ViewerSink, canDrive: Bool = true, driverKey: String? = nil) {
-        viewers.append(Viewer(id: id, canDrive: canDrive))
-        channel.attach(id, sink: sink)
+    /// Adds a viewer speaking `version`: it gets the snapshot (scene, row order, latest frame) at
+    /// once, and the other viewers get `presence`. `canDrive` is false for viewers of a locked room
+    /// without its key; `driverKey` is the room's key, for a viewer entitled to see it in its
+    /// snapshot.
+    public func join(viewer id: String, sink: ViewerSink, version: WireVersion = .v1, canDrive: Bool = true,
+                     driverKey: String? = nil) {
+        viewers.append(Viewer(id: id, version: version, canDrive: canDrive))
+        viewerCounts[version, default: 0] += 1
+        channel.attach(id, sink: sink, version: version)
         emptySince = nil
         let snapshot = Snapshot(
             room: name, viewer: id, viewers: viewers.count, driver: claim?.viewer,
             configuration: scene.configuration, sections: scene.sections, frame: lastFrame,
             frameInput: lastFrameInput, frameSentAt: lastFrameSentAt,
             driverKey: canDrive ? driverKey : nil, sceneName: sceneName, locked: isLocked)
-        channel.send(OutgoingMessage(utf8: ServerMessageEncoder.snapshot(snapshot)), to: .viewer(id))
+        switch version {
+        case .v1:
+            channel.send(RoomMessage(v1: OutgoingMessage(utf8: ServerMessageEncoder.snapshot(snapshot))), to: .viewer(id))
+        case .v2:
+            // The snapshot carries every text the room's v2 viewers have. Its frame can show texts
+            // the table lacks only when no other v2 viewer was here (frames are registered only
+            // while one is); any other v2 viewer gets them too, so all of them hold the table.
+            let encoded = ServerMessageEncoderV2.snapshot(snapshot, texts: &texts)
+            if let new = encoded.texts {
+                channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyoneExcept(id))
+            }
+            channel.send(RoomMessage(v2: OutgoingMessage(binary: encoded.snapshot)), to: .viewer(id))
+        }
         announcePresence(urgent: false, joiner: id)
     }
 
@@ -137,6 +161,9 @@ public final class Room {
     public func leave(viewer id: String) {
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
         let leaving = viewers.remove(at: index)
+        viewerCounts[leaving.version, default: 1] -= 1
+        // With no version-2 viewer left the table is dropped; the next one's snapshot starts a new one.
+        if !speaks(.v2) { texts = WireTextTable() }
         channel.detach(id)
         let wasDriving = claim?.viewer == id
         if let claim, claim.viewer == id {
@@ -247,8 +274,22 @@ public final class Room {
     /// Answers an input of viewer `viewer` with `refused`.
     public func refuse(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String) {
         metrics.refusedInputs.increment()
-        channel.send(OutgoingMessage(utf8: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason)),
-                     to: .viewer(viewer))
+        guard let version = viewers.first(where: { $0.id == viewer })?.version else { return }
+        let message = version == .v1
+            ? RoomMessage(v1: OutgoingMessage(utf8: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason)))
+            : RoomMessage(v2: OutgoingMessage(binary: ServerMessageEncoderV2.refused(input: inputID, code: code, reason: reason)))
+        channel.send(message, to: .viewer(viewer))
+    }
+
+    /// Whether any viewer speaks `version`.
+    private func speaks(_ version: WireVersion) -> Bool {
+        viewerCounts[version, default: 0] > 0
+    }
+
+    /// A message for every viewer, encoded in each version someone speaks.
+    private func forEveryVersion(v1: () -> [UInt8], v2: () -> [UInt8]) -> RoomMessage {
+        RoomMessage(v1: speaks(.v1) ? OutgoingMessage(utf8: v1()) : nil,
+                    v2: speaks(.v2) ? OutgoingMessage(binary: v2()) : nil)
     }
 
     // MARK: Frames
@@ -279,7 +320,17 @@ public final class Room {
         store.append(.frame(sequence: sequence, time: frameTime), toRoom: name)
         let sentAt = wallClock()
         let started = DispatchTime.now().uptimeNanoseconds
-        let message = OutgoingMessage(utf8: ServerMessageEncoder.frame(frame, input: lastApplied, sentAt: sentAt))
+        // Once per version someone speaks. Version 2's first: the texts its frame shows for the
+        // first time go out reliably, which every viewer's connection writes before the frame.
+        var message = RoomMessage()
+        if speaks(.v2) {
+            let encoded = ServerMessageEncoderV2.frame(frame, input: lastApplied, sentAt: sentAt, texts: &texts)
+            if let new = encoded.texts { channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyone) }
+            message.v2 = OutgoingMessage(binary: encoded.frame)
+        }
+        if speaks(.v1) {
+            message.v1 = OutgoingMessage(utf8: ServerMessageEncoder.frame(frame, input: lastApplied, sentAt: sentAt))
+        }
         metrics.frameEncodeTime.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
         lastFrame = frame
         lastFrameInput = lastApplied
@@ -307,13 +358,17 @@ public final class Room {
             let generation = moveGeneration
             let record = RowMoveRecord(room: name, rowID: rowID, from: from, to: to, viewer: id, version: version,
                                        rowOrder: scene.configuration.rowOrder)
-            store.commitRowMove(record) { [weak self, channel, metrics] result in
+            store.commitRowMove(record) { [weak self, metrics] result in
                 switch result {
                 case .success:
-                    self?.durableOrder = record.rowOrder
-                    self?.durableVersion = version
-                    channel.send(OutgoingMessage(utf8: ServerMessageEncoder.rowMoved(
-                        rowID: rowID, from: from, to: to, by: id, version: version)), to: .everyone)
+                    // A room gone meanwhile has closed its channel: nobody is left to tell.
+                    guard let self else { return }
+                    self.durableOrder = record.rowOrder
+                    self.durableVersion = version
+                    self.channel.send(self.forEveryVersion(
+                        v1: { ServerMessageEncoder.rowMoved(rowID: rowID, from: from, to: to, by: id, version: version) },
+                        v2: { ServerMessageEncoderV2.rowMoved(rowID: rowID, from: from, to: to, by: id, version: version) }),
+                        to: .everyone)
                 case .failure:
                     metrics.storeFailures.increment()
                     if let self, generation == self.moveGeneration { self.takeBackUnstoredMoves() }
@@ -364,7 +419,9 @@ public final class Room {
         presencePending = false
         guard viewers.contains(where: { $0.id != excluded }) else { return }
         lastPresenceTime = time
-        let message = OutgoingMessage(utf8: ServerMessageEncoder.presence(viewers: viewers.count, driver: claim?.viewer, locked: isLocked))
+        let (count, driver, locked) = (viewers.count, claim?.viewer, isLocked)
+        let message = forEveryVersion(v1: { ServerMessageEncoder.presence(viewers: count, driver: driver, locked: locked) },
+                                      v2: { ServerMessageEncoderV2.presence(viewers: count, driver: driver, locked: locked) })
         channel.send(message, to: excluded.map { .everyoneExcept($0) } ?? .everyone)
     }
 }

@@ -54,9 +54,10 @@ public final class RoomService {
         return "origin \(origin) is not allowed"
     }
 
-    /// A viewer connected, speaking `subprotocol`; it must `join` within the deadline.
+    /// A viewer connected, speaking `subprotocol` (`scrollcast.v2` gets version 2, anything else
+    /// version 1); it must `join` within the deadline.
     public func opened(_ viewer: ViewerID, sink: ViewerSink, subprotocol: String?) {
-        hub.open(viewer, sink: sink)
+        hub.open(viewer, sink: sink, version: subprotocol.flatMap(WireVersion.init(subprotocol:)) ?? .v1)
     }
 
     /// A text message from a viewer, as UTF-8 bytes.

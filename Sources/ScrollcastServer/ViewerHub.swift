@@ -17,6 +17,7 @@ public final class ViewerHub {
 
     struct Connection {
         let sink: ViewerSink
+        let version: WireVersion
         let openedAt: Double
         var viewerName: String?
         var room: Room?
@@ -36,8 +37,8 @@ public final class ViewerHub {
     /// Open connections (joined or not).
     public var connectionCount: Int { connections.count }
 
-    /// A connection opened. Past `maxViewers` it is closed at once with 1013.
-    public func open(_ id: ViewerID, sink: ViewerSink) {
+    /// A connection opened, speaking `version`. Past `maxViewers` it is closed at once with 1013.
+    public func open(_ id: ViewerID, sink: ViewerSink, version: WireVersion = .v1) {
         guard connections.count < limits.maxViewers else {
             logger.notice("refusing connection: server full", metadata: ["connection": "\(id)"])
             sink.close(CloseReason(.tryAgainLater, "server full: \(limits.maxViewers) viewers"))
@@ -45,7 +46,7 @@ public final class ViewerHub {
         }
         let now = clock.nowMilliseconds()
         connections[id] = Connection(
-            sink: sink, openedAt: now,
+            sink: sink, version: version, openedAt: now,
             rateLimiter: InputRateLimiter(ratePerSecond: limits.inputsPerSecond, burst: limits.inputBurst, now: now))
         metrics.viewers.record(connections.count)
     }
@@ -75,10 +76,11 @@ public final class ViewerHub {
         }
     }
 
-    /// A binary message arrived on a connection: version 1 is text only.
+    /// A binary message arrived on a connection: clients send JSON text in every version.
     public func receiveBinary(from id: ViewerID) {
         guard let connection = connections[id], !connection.closing else { return }
-        fail(id, WireError("binary messages are not part of \(ScrollWire.subprotocol); send JSON text", kind: .binaryNotAccepted))
+        fail(id, WireError("binary messages are not part of \(connection.version.subprotocol) from clients; send JSON text",
+                           kind: .binaryNotAccepted))
     }
 
     /// Closes connections that did not join in time, drops expired rooms and gives the store its
@@ -120,10 +122,10 @@ public final class ViewerHub {
         let key = !room.isLocked ? nil : createdHere ? newKey : holdsKey ? request.driverKey : nil
         connections[id]?.viewerName = viewer
         connections[id]?.room = room
-        room.join(viewer: viewer, sink: connection.sink, canDrive: canDrive, driverKey: key)
+        room.join(viewer: viewer, sink: connection.sink, version: connection.version, canDrive: canDrive, driverKey: key)
         logger.debug("viewer joined", metadata: [
             "viewer": "\(viewer)", "room": "\(room.name)", "scene": "\(room.sceneName)",
-            "origin": "\(origin)", "client": "\(request.client ?? "-")"])
+            "origin": "\(origin)", "client": "\(request.client ?? "-")", "protocol": "\(connection.version)"])
     }
 
     private func refuseJoin(_ id: ViewerID, _ request: JoinRequest, _ failure: RoomRegistry.JoinFailure) {
@@ -163,7 +165,9 @@ public final class ViewerHub {
     private func fail(_ id: ViewerID, _ error: WireError) {
         guard let connection = connections[id] else { return }
         logger.debug("protocol error", metadata: ["connection": "\(id)", "error": "\(error.message)"])
-        let message = OutgoingMessage(utf8: ServerMessageEncoder.error(message: error.message))
+        let message = connection.version == .v1
+            ? OutgoingMessage(utf8: ServerMessageEncoder.error(message: error.message))
+            : OutgoingMessage(binary: ServerMessageEncoderV2.error(message: error.message))
         connection.sink.sendReliable(message)
         metrics.bytesOut.increment(by: message.count)
         close(id, CloseReason(error))

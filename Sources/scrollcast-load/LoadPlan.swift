@@ -1,6 +1,10 @@
+import ScrollWire
+
 /// What one run does, from the command line.
 struct LoadPlan: Sendable {
     var address: ServerAddress
+    /// The protocol version every connection speaks (`--protocol`).
+    var wireVersion: WireVersion = .v2
     var rooms: Int
     var viewersPerRoom: Int
     var driversPerRoom: Int

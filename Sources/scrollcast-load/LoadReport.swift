@@ -11,6 +11,8 @@ struct LoadReport: Codable {
     }
 
     var url: String
+    /// The subprotocol every connection spoke: `scrollcast.v1` (JSON) or `scrollcast.v2` (binary).
+    var subprotocol: String
     /// The script's name, or "replay" when the drivers played a recording.
     var script: String
     /// With `--replay`: which recording was played, e.g. "browser-session.jsonl (72 inputs over
@@ -41,6 +43,8 @@ struct LoadReport: Codable {
     var latencyMs: LatencySummary?
     var fanoutMs: Fanout?
     var bytesReceived: UInt64
+    /// Bytes of version 2's `texts` messages (0 in version 1, whose frames carry their texts).
+    var textsBytes: UInt64
     var inputsSent: UInt64
     var inputsRefused: UInt64
     var errors: Int
@@ -48,6 +52,7 @@ struct LoadReport: Codable {
 
     init(plan: LoadPlan, statistics: LoadStatistics, measuredSeconds: Double, skippedFrames: Double?) {
         url = plan.address.webSocketURL
+        subprotocol = plan.wireVersion.subprotocol
         script = plan.recording == nil ? plan.script.rawValue : "replay"
         recording = plan.recording?.summary
         seed = plan.seed
@@ -71,6 +76,7 @@ struct LoadReport: Codable {
         latencyMs = statistics.latency.summary()
         fanoutMs = statistics.fanout.summary().map { Fanout(count: $0.count, p50: $0.p50, p99: $0.p99, max: $0.max) }
         bytesReceived = statistics.bytesReceived
+        textsBytes = statistics.textsBytes
         inputsSent = statistics.inputsSent
         inputsRefused = statistics.inputsRefused
         errors = statistics.errors
@@ -94,6 +100,7 @@ struct LoadReport: Codable {
         func ms(_ value: Double?) -> String { value.map { String(format: "%.2f ms", $0) } ?? "–" }
         var rows: [(String, String)] = [
             ("url", url),
+            ("protocol", subprotocol),
             ("rooms × (viewers + drivers)", "\(rooms) × (\(viewers / max(rooms, 1)) + \(drivers / max(rooms, 1))) = \(connections)"),
             recording.map { ("replay", $0) } ?? ("script / seed", "\(script) / \(seed)"),
             ("client threads", "\(threads)"),
@@ -104,6 +111,7 @@ struct LoadReport: Codable {
             ("frames received", "\(framesReceived)"),
             ("frames/s", String(format: "%.0f", framesPerSecond)),
             ("bytes per frame", String(format: "%.0f", bytesPerFrame)),
+            ("texts bytes (v2, sent once)", "\(textsBytes)"),
             ("missed frames (kept up, ≤ \(Int(keptUpMs)) ms)", "\(missedFrames)"),
             ("gap frames while lagging", "\(lagGapFrames)"),
             ("skipped frames (server)", skippedFrames.map { String(format: "%.0f", $0) } ?? "– (no counter)"),

@@ -16,6 +16,8 @@ struct LoadStatistics {
     var frameBytes: UInt64 = 0
     /// Bytes of every message received inside the window.
     var bytesReceived: UInt64 = 0
+    /// Bytes of version 2's `texts` messages inside the window (texts sent once, apart from frames).
+    var textsBytes: UInt64 = 0
     /// Frames missing from the sequence of a connection that kept up (see `docs/benchmarks.md`).
     var missedFrames: UInt64 = 0
     /// Frames missing from the sequence while the connection itself lagged behind.
@@ -43,6 +45,7 @@ struct LoadStatistics {
         framesReceived += other.framesReceived
         frameBytes += other.frameBytes
         bytesReceived += other.bytesReceived
+        textsBytes += other.textsBytes
         missedFrames += other.missedFrames
         lagGapFrames += other.lagGapFrames
         inputsSent += other.inputsSent

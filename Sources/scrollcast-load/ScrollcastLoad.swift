@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScrollWire
 
 /// `scrollcast-load`: many simulated browsers against one server, from a few client threads.
 @main
@@ -35,6 +36,10 @@ struct ScrollcastLoad: ParsableCommand {
         "Play a recording instead of --script: every driver sends its inputs with their original timing, over and over (docs/recording.md; 'scrollcast record' writes one).",
         valueName: "file"))
     var replay: String?
+
+    @Option(name: .customLong("protocol"),
+            help: "Protocol version: v2 (binary frames, texts once) or v1 (JSON text).")
+    var wireProtocol: ProtocolOption = .v2
 
     @Option(help: "Seed of the gesture scripts (same seed, same inputs).")
     var seed: UInt64 = 1
@@ -101,7 +106,7 @@ struct ScrollcastLoad: ParsableCommand {
             throw failure("\(error)")
         }
         let plan = LoadPlan(
-            address: address, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
+            address: address, wireVersion: wireProtocol.version, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
             script: script, recording: recording, seed: seed, durationSeconds: duration, rampSeconds: ramp,
             roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount)
         let outcome = try LoadRun(plan: plan).run()
@@ -173,3 +178,10 @@ struct ScrollcastLoad: ParsableCommand {
 }
 
 extension GestureScript: ExpressibleByArgument {}
+
+/// `--protocol`: the subprotocol every connection offers.
+enum ProtocolOption: String, CaseIterable, ExpressibleByArgument {
+    case v1, v2
+
+    var version: WireVersion { self == .v1 ? .v1 : .v2 }
+}

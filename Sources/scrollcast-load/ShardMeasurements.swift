@@ -51,6 +51,11 @@ struct ShardMeasurements {
         statistics.error(reason)
     }
 
+    /// Counts a version-2 `texts` message of `bytes` (already counted as a message).
+    mutating func textsReceived(bytes: Int) {
+        if measuring { statistics.textsBytes += UInt64(bytes) }
+    }
+
     /// Counts a message of `bytes` from the server.
     mutating func messageReceived(bytes: Int) {
         if measuring { statistics.bytesReceived += UInt64(bytes) }

@@ -64,3 +64,98 @@ enum Fixtures {
 extension Array where Element == UInt8 {
     var text: String { String(decoding: self, as: UTF8.self) }
 }
+
+/// The version-2 examples in docs/protocol.md: a session as a viewer receives it.
+enum FixturesV2 {
+    /// The frame after the doc's frame: scrolled 32.5 pt further, a second row in view, the panel
+    /// naming that row's time. Its rows follow one another, so each costs one byte.
+    static var nextFrame: EffectFrame {
+        var frame = Fixtures.docFrame
+        frame.sequence = 1043
+        frame.time = 53227.5
+        frame.contentOffset = 845
+        frame.rows = [
+            VisibleRow(indexPath: IndexPath(section: 0, row: 12), id: 12, y: 64, height: 64,
+                       title: "Coffee with Ana", subtitle: "Blue Bottle, Hayes Valley", detail: "08:40"),
+            VisibleRow(indexPath: IndexPath(section: 0, row: 13), id: 13, y: 128, height: 56,
+                       title: "Lunch", subtitle: "", detail: "12:30"),
+        ]
+        frame.backgroundOffset = 17.89
+        frame.parallaxLayers = [LayerPosition(index: 0, y: -995)]
+        frame.indicator.rect.origin.y = 61.9
+        frame.infoPanel?.rect.origin.y = 55.9
+        frame.infoPanel?.detail = "12:30"
+        return frame
+    }
+
+    static let nextInput = AppliedInput(viewer: "v7", id: 43)
+    static let nextSentAt = 1763800000139.9
+
+    /// The doc's examples in order, as the encoder writes them.
+    static func session() -> [[UInt8]] {
+        var table = WireTextTable()
+        let snapshot = ServerMessageEncoderV2.snapshot(Fixtures.snapshot(), texts: &table).snapshot
+        let next = ServerMessageEncoderV2.frame(nextFrame, input: nextInput, sentAt: nextSentAt, texts: &table)
+        return [
+            snapshot, next.texts!, next.frame,
+            ServerMessageEncoderV2.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 0, row: 5),
+                                            by: "v7", version: 12),
+            ServerMessageEncoderV2.presence(viewers: 3, driver: "v7", locked: false),
+            ServerMessageEncoderV2.refused(input: 43, code: .driving, reason: "v7 is driving; try again when the gesture ends"),
+            ServerMessageEncoderV2.error(message: "field 'x' must be a finite number"),
+        ]
+    }
+}
+
+extension FixturesV2 {
+    /// What `scrollwire-fuzz` primes its second version-2 decoder with (Sources/scrollwire-fuzz):
+    /// texts for rows 0…63, sections 0…7 and panel labels 0…7, so corpus frames decode to the end.
+    static let fuzzPriming = WireTexts(
+        rows: (0..<64).map { RowTexts(id: $0, height: 44, title: "Row \($0)", subtitle: "", detail: "") },
+        sections: (0..<8).map { SectionTitle(section: $0, title: "Section \($0)") },
+        labels: (0..<8).map { PanelLabel(label: $0, title: "Day \($0)", detail: "0\($0):00") })
+
+    static var primedDecoder: ServerMessageDecoderV2 {
+        var decoder = ServerMessageDecoderV2()
+        _ = try? decoder.decode(ServerMessageEncoderV2.texts(fuzzPriming))
+        return decoder
+    }
+
+    /// A frame showing only primed texts, with every optional part: rows 3…5 of section 1, row 0
+    /// of section 2, a lifted row and its placeholder, two headers and panel label 2.
+    static var primedFrame: EffectFrame {
+        var frame = Fixtures.busyFrame
+        frame.rows = [
+            VisibleRow(indexPath: IndexPath(section: 1, row: 3), id: 3, y: 50.5, height: 44, title: "Row 3", subtitle: "", detail: ""),
+            VisibleRow(indexPath: IndexPath(section: 1, row: 4), id: 4, y: 94.5, height: 44, title: "Row 4", subtitle: "", detail: ""),
+            VisibleRow(indexPath: IndexPath(section: 1, row: 5), id: 9, y: 140, height: 60, title: "Row 9", subtitle: "", detail: ""),
+            VisibleRow(indexPath: IndexPath(section: 2, row: 0), id: 10, y: 200, height: 44, title: "Row 10", subtitle: "", detail: ""),
+        ]
+        frame.sectionHeaders = [VisibleSectionHeader(section: 1, y: 44, height: 28, title: "Section 1"),
+                                VisibleSectionHeader(section: 2, y: 172, height: 28, title: "Section 2")]
+        frame.infoPanel?.title = "Day 2"
+        frame.infoPanel?.detail = "02:00"
+        frame.liftedRow = LiftedRowState(row: VisibleRow(indexPath: IndexPath(section: 1, row: 4), id: 4, y: 99, height: 44,
+                                                         title: "Row 4", subtitle: "", detail: ""), lift: 0.75, isSettling: true)
+        return frame
+    }
+
+    /// Version-2 seeds for the fuzz corpus (Fuzz/corpus/seed-v2-*.bin): one of every message.
+    static func fuzzSeeds() -> [[UInt8]] {
+        var table = WireTextTable(fuzzPriming)
+        var plain = Fixtures.docFrame
+        plain.rows = []; plain.sectionHeaders = []; plain.infoPanel = nil
+        return [
+            ServerMessageEncoderV2.snapshot(Fixtures.snapshot(driverKey: "k3y"), texts: &table).snapshot,
+            ServerMessageEncoderV2.texts(WireTexts(rows: [RowTexts(id: 7, height: 56, title: "Café ☕️", subtitle: "sub", detail: "12:30")],
+                                                   sections: [SectionTitle(section: 3, title: "Tue 4 Nov")],
+                                                   labels: [PanelLabel(label: 9, title: "Tue 4 Nov", detail: "12:30")])),
+            ServerMessageEncoderV2.frame(primedFrame, input: Fixtures.docInput, sentAt: Fixtures.docSentAt, texts: &table).frame,
+            ServerMessageEncoderV2.frame(plain, input: nil, sentAt: 0, texts: &table).frame,
+            ServerMessageEncoderV2.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", version: 12),
+            ServerMessageEncoderV2.presence(viewers: 3, driver: "v7", locked: true),
+            ServerMessageEncoderV2.refused(input: 43, code: .driving, reason: "v7 is driving"),
+            ServerMessageEncoderV2.error(message: "field 'x' must be a finite number"),
+        ]
+    }
+}

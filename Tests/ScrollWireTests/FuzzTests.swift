@@ -10,6 +10,7 @@ struct FuzzTests {
         seeds.append(ServerMessageEncoder.frame(Fixtures.busyFrame, input: Fixtures.docInput, sentAt: 3))
         seeds.append(ServerMessageEncoder.snapshot(Fixtures.snapshot()))
         seeds.append(ServerMessageEncoder.rowMoved(rowID: 1, from: IndexPathFixture.a, to: IndexPathFixture.b, by: "v1", version: 2))
+        seeds += FixturesV2.fuzzSeeds()
         return seeds
     }
 
@@ -20,6 +21,11 @@ struct FuzzTests {
         do { _ = try ClientMessageDecoder.decode(bytes); accepted += 1 } catch { #expect(!error.message.isEmpty) }
         do { _ = try ServerMessageDecoder.decode(bytes); accepted += 1 } catch { #expect(!error.message.isEmpty) }
         _ = ServerMessageDecoder.frameHeader(bytes)
+        var fresh = ServerMessageDecoderV2()
+        do { _ = try fresh.decode(bytes); accepted += 1 } catch { #expect(!error.message.isEmpty) }
+        var primed = FixturesV2.primedDecoder
+        do { _ = try primed.decode(bytes); accepted += 1 } catch { #expect(!error.message.isEmpty) }
+        _ = ServerMessageDecoderV2.frameHeader(bytes)
         return accepted
     }
 

@@ -47,23 +47,40 @@ struct OwnershipAndRelayTests {
         let relay = LocalRelay(metrics: ServerMetrics(factory: ServerMetrics.prometheusFactory(registry: PrometheusCollectorRegistry())))
         let channel = relay.openChannel(for: RoomLease(room: "r", node: "local", epoch: 1))
         let (a, b, c) = (RecordingSink(), RecordingSink(), RecordingSink())
-        channel.attach("v1", sink: a)
-        channel.attach("v2", sink: b)
-        channel.attach("v3", sink: c)
-        let hello = OutgoingMessage(utf8: Array(#"{"type":"presence"}"#.utf8))
+        channel.attach("v1", sink: a, version: .v1)
+        channel.attach("v2", sink: b, version: .v1)
+        channel.attach("v3", sink: c, version: .v1)
+        let hello = RoomMessage(v1: OutgoingMessage(utf8: Array(#"{"type":"presence"}"#.utf8)))
         channel.send(hello, to: .everyoneExcept("v2"))
         channel.send(hello, to: .viewer("v2"))
         channel.detach("v3")
-        let frame = OutgoingMessage(utf8: Array(#"{"type":"frame"}"#.utf8))
+        let frame = RoomMessage(v1: OutgoingMessage(utf8: Array(#"{"type":"frame"}"#.utf8)))
         channel.sendFrame(frame)
-        #expect(a.received.count == 2 && a.received[0] === hello && a.received[1] === frame)
-        #expect(b.received.count == 2 && b.received[0] === hello && b.received[1] === frame)
+        #expect(a.received.count == 2 && a.received[0] === hello.v1 && a.received[1] === frame.v1)
+        #expect(b.received.count == 2 && b.received[0] === hello.v1 && b.received[1] === frame.v1)
         #expect(c.received.count == 1, "a detached viewer gets nothing more")
         channel.close()
         channel.sendFrame(frame)
-        channel.attach("v4", sink: c)
+        channel.attach("v4", sink: c, version: .v1)
         channel.send(hello, to: .everyone)
         #expect(a.received.count == 2 && c.received.count == 1, "a closed channel delivers nothing")
+    }
+
+    @Test func theLocalRelayHandsEachViewerItsVersionsFormAndNothingWhenThereIsNone() {
+        let relay = LocalRelay(metrics: ServerMetrics(factory: ServerMetrics.prometheusFactory(registry: PrometheusCollectorRegistry())))
+        let channel = relay.openChannel(for: RoomLease(room: "r", node: "local", epoch: 1))
+        let (a, b, c) = (RecordingSink(), RecordingSink(), RecordingSink())
+        channel.attach("v1", sink: a, version: .v1)
+        channel.attach("v2", sink: b, version: .v2)
+        channel.attach("v3", sink: c, version: .v2)
+        let both = RoomMessage(v1: OutgoingMessage(utf8: Array("{}".utf8)), v2: OutgoingMessage(binary: [5, 1, 0]))
+        let onlyV2 = RoomMessage(v2: OutgoingMessage(binary: [3, 0, 0, 0]))
+        channel.send(onlyV2, to: .everyone)
+        channel.sendFrame(both)
+        #expect(a.received.count == 1 && a.received[0] === both.v1)
+        for sink in [b, c] {
+            #expect(sink.received.count == 2 && sink.received[0] === onlyV2.v2 && sink.received[1] === both.v2)
+        }
     }
 
     @Test func anInjectedCatalogueDecidesTheScenesAndTheDefault() throws {

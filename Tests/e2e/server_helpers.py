@@ -1,4 +1,6 @@
-"""A small protocol-v1 test client over Python `websockets` (for Tests/e2e/test_server_*.py)."""
+"""A small protocol test client over Python `websockets` (for Tests/e2e/test_server_*.py). It speaks
+version 1 unless opened with `protocol="v2"`; either way it keeps messages as version 1's dicts
+(version 2's binary ones decoded by wire_v2.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ import pytest
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+from wire_v2 import WireV2Decoder
 
 SUBPROTOCOL = "scrollcast.v1"
 REPO = Path(__file__).resolve().parents[2]
@@ -90,20 +94,22 @@ class Viewer:
 
     def __init__(self, ws):
         self.ws = ws
-        self.received: list[tuple[str, dict]] = []
+        # Binary messages are version 2's (decoded in order: texts feed the frames after them).
+        self.decoder = WireV2Decoder() if ws.subprotocol == "scrollcast.v2" else None
+        self.received: list[tuple[str | bytes, dict]] = []
         self._arrived = asyncio.Condition()
         self._closed = False
         self._next_id = 1
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, ws_url: str, **connect_args) -> "Viewer":
-        ws = await connect(ws_url, subprotocols=[SUBPROTOCOL], max_size=2**22, **connect_args)
+    async def open(cls, ws_url: str, protocol: str = "v1", **connect_args) -> "Viewer":
+        ws = await connect(ws_url, subprotocols=[f"scrollcast.{protocol}"], max_size=2**22, **connect_args)
         return cls(ws)
 
     @classmethod
-    async def join(cls, ws_url: str, room: str, **join_fields) -> "Viewer":
-        viewer = await cls.open(ws_url)
+    async def join(cls, ws_url: str, room: str, protocol: str = "v1", **join_fields) -> "Viewer":
+        viewer = await cls.open(ws_url, protocol)
         await viewer.send({"type": "join", "room": room, **join_fields})
         return viewer
 
@@ -111,7 +117,7 @@ class Viewer:
         try:
             async for raw in self.ws:
                 async with self._arrived:
-                    self.received.append((raw, json.loads(raw) if isinstance(raw, str) else {"type": "<binary>"}))
+                    self.received.append((raw, self._parse(raw)))
                     self._arrived.notify_all()
         except ConnectionClosed:
             pass
@@ -119,6 +125,13 @@ class Viewer:
             async with self._arrived:
                 self._closed = True
                 self._arrived.notify_all()
+
+    def _parse(self, raw) -> dict:
+        if isinstance(raw, str):
+            return json.loads(raw)
+        if self.decoder is not None:
+            return self.decoder.decode(raw)
+        return {"type": "<binary>"}
 
     async def send(self, message: dict):
         await self.ws.send(json.dumps(message))

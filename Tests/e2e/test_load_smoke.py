@@ -159,3 +159,26 @@ def test_replay_of_a_bad_recording_names_the_line(server, tmp_path):
     result = run_load("--url", server.ws_url, "--replay", str(bad), "--duration", "1")
     assert result.returncode != 0
     assert f"--replay {bad}: line 3:" in result.stderr, result.stderr
+
+
+def test_protocol_v1_and_v2_measure_the_same_room_behaviour_with_v2_frames_a_tenth_the_size(server, tmp_path):
+    """`--protocol` (default v2): the same drag script on each version; both measure frames and
+    latencies without errors, and version 2's frames are at most a tenth of version 1's bytes."""
+    reports = {}
+    for version in ("v1", "v2"):
+        report_path = tmp_path / f"load-{version}.json"
+        result = run_load("--url", server.ws_url, "--rooms", "1", "--viewers", "3", "--drivers", "1",
+                          "--script", "drag", "--duration", "3", "--json", str(report_path),
+                          "--room-prefix", f"proto-{version}", "--protocol", version)
+        assert result.returncode == 0, result.stderr
+        assert re.search(r"protocol\s+scrollcast\.%s\n" % version, result.stdout), result.stdout
+        reports[version] = json.loads(report_path.read_text())
+    v1, v2 = reports["v1"], reports["v2"]
+    for report in (v1, v2):
+        assert report["errors"] == 0 and report["framesReceived"] > 0, report
+        assert report["latencyMs"] is not None and report["latencyMs"]["count"] > 0
+    assert v1["subprotocol"] == "scrollcast.v1" and v2["subprotocol"] == "scrollcast.v2"
+    assert v1["textsBytes"] == 0 and v2["textsBytes"] > 0
+    assert v2["bytesPerFrame"] <= v1["bytesPerFrame"] / 10, (v1["bytesPerFrame"], v2["bytesPerFrame"])
+    default = run_load("--help")
+    assert "--protocol" in default.stdout and "default: v2" in default.stdout, default.stdout

@@ -21,8 +21,8 @@ def healthz(server) -> bytes:
         return response.read()
 
 
-@pytest.mark.parametrize("protocol", [None, "chat", "scrollcast.v2", ""], ids=["none", "chat", "v2", "empty"])
-def test_upgrade_without_scrollcast_v1_is_refused_with_400(scrollcast_server, protocol):
+@pytest.mark.parametrize("protocol", [None, "chat", "scrollcast.v3", ""], ids=["none", "chat", "v3", "empty"])
+def test_upgrade_without_a_scrollcast_version_is_refused_with_400(scrollcast_server, protocol):
     raw = RawWebSocket(scrollcast_server.port, protocol=protocol)
     raw.close()
     assert raw.status == 400, raw.head
@@ -34,6 +34,16 @@ def test_upgrade_offering_v1_among_others_is_accepted(scrollcast_server):
     raw.close()
     assert raw.status == 101
     assert b"sec-websocket-protocol: scrollcast.v1" in raw.head.lower()
+
+
+@pytest.mark.parametrize("offer, chosen", [("scrollcast.v2", "scrollcast.v2"), ("chat, scrollcast.v2", "scrollcast.v2"),
+                                           ("scrollcast.v2, scrollcast.v1", "scrollcast.v2"),
+                                           ("scrollcast.v1, scrollcast.v2", "scrollcast.v1")])
+def test_the_first_version_the_client_offers_is_chosen(scrollcast_server, offer, chosen):
+    raw = RawWebSocket(scrollcast_server.port, protocol=offer)
+    raw.close()
+    assert raw.status == 101
+    assert f"sec-websocket-protocol: {chosen}".encode() in raw.head.lower()
 
 
 def test_upgrade_on_another_path_is_refused(scrollcast_server):

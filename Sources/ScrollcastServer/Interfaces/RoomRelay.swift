@@ -1,3 +1,5 @@
+import ScrollWire
+
 /// Where a room's messages go: to its viewers, wherever they are connected. The room hands each
 /// message to its channel once; on one node `LocalRelay` delivers it to the sinks of the viewers
 /// connected here, and a cluster relay would publish it once for every node to deliver.
@@ -6,17 +8,23 @@ public protocol RoomRelay: AnyObject {
     func openChannel(for lease: RoomLease) -> RoomChannel
 }
 
-/// One room's way to its viewers. Called only on the room thread.
+/// One room's way to its viewers. Called only on the room thread. Each viewer speaks one protocol
+/// version and gets the form of each message in that version (`RoomMessage`); the room encodes
+/// every message once per version, the channel never encodes.
+///
+/// Per viewer, messages arrive in the order they are handed over, and a reliable message handed
+/// over before a frame arrives before that frame: version 2 sends the texts a frame needs that way.
 public protocol RoomChannel: AnyObject {
-    /// Viewer `viewer` is connected here through `sink`.
-    func attach(_ viewer: String, sink: ViewerSink)
+    /// Viewer `viewer`, speaking `version`, is connected here through `sink`.
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion)
     /// Viewer `viewer` left.
     func detach(_ viewer: String)
-    /// Sends a message that must arrive to `audience`.
-    func send(_ message: OutgoingMessage, to audience: Audience)
-    /// Offers a frame to every viewer; a viewer still writing an older frame gets this one in its
-    /// place.
-    func sendFrame(_ message: OutgoingMessage)
+    /// Sends a message that must arrive to `audience` (each viewer gets its version's form, if
+    /// the message has one).
+    func send(_ message: RoomMessage, to audience: Audience)
+    /// Offers a frame to every viewer (in its version's form); a viewer still writing an older
+    /// frame gets this one in its place.
+    func sendFrame(_ message: RoomMessage)
     /// The room is gone; the channel delivers nothing more.
     func close()
 }

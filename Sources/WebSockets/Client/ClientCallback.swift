@@ -73,7 +73,7 @@ extension WebSocketClient {
             case .text(let bytes):
                 delegate.client(self, didReceiveText: bytes, from: id)
             case .binary(let bytes):
-                delegate.client(self, didReceive: .binary(Array(bytes)), from: id)
+                delegate.client(self, didReceiveBinary: bytes, from: id)
             case .ping(let payload):
                 guard !state.closeSent else { return }
                 state.pongs.append(Array(payload))

@@ -10,6 +10,9 @@ public protocol WebSocketClientDelegate: AnyObject, Sendable {
     /// the call. The default makes a `String` and calls `didReceive`; a delegate that reads many
     /// messages (a load generator) can implement this to skip that copy.
     func client(_ client: WebSocketClient, didReceiveText utf8: UnsafeRawBufferPointer, from connection: ConnectionID)
+    /// A complete binary message arrived, readable only during the call. The default copies it
+    /// and calls `didReceive` with `.binary`; a delegate that reads many messages can skip the copy.
+    func client(_ client: WebSocketClient, didReceiveBinary bytes: UnsafeRawBufferPointer, from connection: ConnectionID)
     /// An open connection is gone. `code` is the close code received or sent, nil if it just dropped.
     func client(_ client: WebSocketClient, didClose connection: ConnectionID, code: CloseCode?, reason: String)
 }
@@ -18,5 +21,10 @@ extension WebSocketClientDelegate {
     /// Makes a `String` of the bytes and hands it to `didReceive` as `.text`.
     public func client(_ client: WebSocketClient, didReceiveText utf8: UnsafeRawBufferPointer, from connection: ConnectionID) {
         self.client(client, didReceive: .text(String(decoding: utf8, as: UTF8.self)), from: connection)
+    }
+
+    /// Copies the bytes and hands them to `didReceive` as `.binary`.
+    public func client(_ client: WebSocketClient, didReceiveBinary bytes: UnsafeRawBufferPointer, from connection: ConnectionID) {
+        self.client(client, didReceive: .binary(Array(bytes)), from: connection)
     }
 }

@@ -29,6 +29,32 @@ final class RecordingSink: ViewerSink {
 
     func close(_ reason: CloseReason) { closedWith = reason }
 
+    /// A slow viewer's connection catches up: the frame waiting in its latest slot is written.
+    func flush() {
+        if let frame = unsentFrame { received.append(frame) }
+        unsentFrame = nil
+    }
+
+    /// Everything received, decoded as a version-2 client does: one decoder, in order, so texts
+    /// and snapshots feed the frames after them. Throws at the first message it cannot decode.
+    func v2Messages() throws -> [ServerMessageV2] {
+        var decoder = ServerMessageDecoderV2()
+        return try received.map { message throws(WireError) in
+            guard message.kind == .binary else { throw WireError("a text message reached a version-2 viewer") }
+            return try decoder.decode(message.bytes)
+        }
+    }
+
+    /// The version-2 messages that are not `texts`, as version 1 decodes its own.
+    func v2Common() throws -> [ServerMessage] {
+        try v2Messages().compactMap { if case .message(let m) = $0 { m } else { nil } }
+    }
+
+    /// Everything received by a version-1 viewer, decoded.
+    func v1Messages() throws -> [ServerMessage] {
+        try received.map { message throws(WireError) in try ServerMessageDecoder.decode(message.bytes) }
+    }
+
     /// Messages decoded as JSON objects.
     var messages: [[String: Any]] { received.map(decodeJSON) }
     /// Only the messages of one type.
@@ -93,13 +119,13 @@ final class Harness {
         })
     }
 
-    /// Opens a connection and joins `room`.
+    /// Opens a connection speaking `version` and joins `room`.
     @discardableResult
-    func viewer(joining room: String? = "demo", extra: String = "") -> (ViewerID, RecordingSink) {
+    func viewer(joining room: String? = "demo", extra: String = "", version: WireVersion = .v1) -> (ViewerID, RecordingSink) {
         let id = ViewerID(rawValue: nextConnection)
         nextConnection += 1
         let sink = RecordingSink()
-        service.opened(id, sink: sink, subprotocol: ScrollWire.subprotocol)
+        service.opened(id, sink: sink, subprotocol: version.subprotocol)
         if let room { send(#"{"type":"join","room":"\#(room)"\#(extra)}"#, from: id) }
         return (id, sink)
     }

@@ -1,0 +1,112 @@
+"""The page speaks protocol version 2 (binary frames, texts once) and draws exactly what a
+version-1 page draws: one page forced to version 1 (?protocol=v1) and one on the default (v2)
+watch the same room, and after motion their canvases match pixel for pixel."""
+
+from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
+    ScrollcastPage, artifacts, browser_type_launch_args, changed_fraction, page_server, room,
+)
+
+
+def same_frame_on_both(a: ScrollcastPage, b: ScrollcastPage, predicate: str):
+    """Waits until both pages have drawn the same frame, one that satisfies `predicate`."""
+    a.wait(predicate)
+    b.wait(predicate)
+    seq = max(a.state("s.lastFrame.seq"), b.state("s.lastFrame.seq"))
+    for page in (a, b):
+        page.wait("(s, q) => s.lastFrame.seq >= q && s.framesDrawn > 0", seq)
+    assert a.state("s.lastFrame.seq") == b.state("s.lastFrame.seq")
+
+
+def test_a_v1_page_and_a_v2_page_draw_the_same_pixels(browser, page_server, room, artifacts):
+    ctx_v1, ctx_v2 = browser.new_context(), browser.new_context()
+    v1 = ScrollcastPage(artifacts.watch(ctx_v1.new_page(), "v1"), page_server.base_url, room).open("&protocol=v1")
+    v2 = ScrollcastPage(artifacts.watch(ctx_v2.new_page(), "v2"), page_server.base_url, room).open()
+    assert v1.state("s.protocol") == "scrollcast.v1"
+    assert v2.state("s.protocol") == "scrollcast.v2"
+    v1.wait("s => s.viewers === 2")
+    v2.wait("s => s.viewers === 2")
+    v1.wait_idle()
+    v2.wait_idle()
+
+    # A fling from the v2 page down the long table: momentum, many rows new to the room, rest.
+    v2.drag(200, 720, 200, 140, steps=6)
+    v1.wait("s => s.lastFrame.offset > 300")
+    v2.wait_idle()
+    v1.wait_idle()
+    same_frame_on_both(v1, v2, "s => s.lastFrame.animating === false")
+    assert v1.frame() == v2.frame()
+    artifacts.screenshot(v1.page, "v1-after-fling")
+    artifacts.screenshot(v2.page, "v2-after-fling")
+    assert changed_fraction(v1.pixels(), v2.pixels()) == 0
+
+    # A drag held from the v1 page: the indicator and the info panel with its texts stay up
+    # while the finger does. (On a machine so loaded that the first move comes 0.5 s after the
+    # press, the press lifts a row instead: drawn from its texts just the same.)
+    v1.drag(200, 600, 200, 380, steps=10, release=False)
+    held = "s => s.lastFrame.animating === false && (s.lastFrame.phase === 'tracking' || s.lastFrame.lifted !== null)"
+    same_frame_on_both(v1, v2, held)
+    frame = v2.frame()
+    assert frame == v1.frame()
+    assert (frame["panel"] or {}).get("title") or frame["lifted"], frame
+    artifacts.screenshot(v1.page, "v1-held")
+    artifacts.screenshot(v2.page, "v2-held")
+    assert changed_fraction(v1.pixels(), v2.pixels()) == 0
+    v1.page.mouse.up()
+    v1.wait_idle()
+    v2.wait_idle()
+    ctx_v1.close()
+    ctx_v2.close()
+
+
+def test_the_page_offers_v2_first_and_falls_back_to_v1(page, page_server, room, artifacts):
+    artifacts.watch(page)
+    sc = ScrollcastPage(page, page_server.base_url, room).open()
+    assert sc.state("s.protocol") == "scrollcast.v2"
+    offered = page.evaluate("""async () => {
+        const { SUBPROTOCOLS } = await import('./js/connection.js');
+        return SUBPROTOCOLS; }""")
+    assert offered == ["scrollcast.v2", "scrollcast.v1"]
+    assert sc.frame()["rows"][0]["title"], "rows have their texts"
+
+
+def doc_examples():
+    """The hex blocks of docs/protocol.md (bytes) and its JSON blocks (objects), in order."""
+    import json
+    import re
+
+    from server_helpers import REPO
+    doc = (REPO / "docs" / "protocol.md").read_text()
+    hex_blocks = []
+    for block in re.findall(r"```hex\n(.*?)```", doc, re.S):
+        data = " ".join(line.split("#", 1)[0] for line in block.splitlines())
+        hex_blocks.append(bytes(int(pair, 16) for pair in data.split()))
+    json_blocks = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", doc, re.S)]
+    return hex_blocks, json_blocks
+
+
+def test_the_page_decoder_reads_the_docs_examples_as_the_doc_says(page, page_server, room, artifacts):
+    from wire_v2 import WireV2Decoder
+    artifacts.watch(page)
+    ScrollcastPage(page, page_server.base_url, room).open()
+    hex_blocks, json_blocks = doc_examples()
+    decoded = page.evaluate("""async (blocks) => {
+        const { WireV2Decoder } = await import('./js/wire-v2.js');
+        const decoder = new WireV2Decoder();
+        return blocks.map((b) => decoder.decode(new Uint8Array(b).buffer));
+    }""", [list(b) for b in hex_blocks])
+    python = WireV2Decoder()
+    assert decoded == [python.decode(b) for b in hex_blocks], "the page and a decoder written from the doc agree"
+    # The v2 snapshot is version 1's snapshot example, but for its protocol number.
+    v1_snapshot = next(b for b in json_blocks if b.get("type") == "snapshot")
+    assert decoded[0] == {**v1_snapshot, "protocol": 2}
+    for v1, v2 in zip([b for b in json_blocks if b.get("type") in ("rowMoved", "presence", "refused", "error")],
+                      [m for m in decoded if m["type"] in ("rowMoved", "presence", "refused", "error")]):
+        assert v1 == v2
+    # Anything cut short or with bytes after its end is refused.
+    errors = page.evaluate("""async (frame) => {
+        const { WireV2Decoder } = await import('./js/wire-v2.js');
+        const bytes = new Uint8Array(frame);
+        const attempts = [bytes.slice(0, bytes.length - 1), new Uint8Array([...bytes, 0]), new Uint8Array([9])];
+        return attempts.map((b) => { try { new WireV2Decoder().decode(b.buffer); return null; } catch (e) { return e.message; } });
+    }""", list(hex_blocks[0]))
+    assert all(errors), errors
