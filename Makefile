@@ -53,8 +53,8 @@ bench: deps
 bench-durability: release
 	python3 bench/durability.py
 
-# Only the ladder's first part: the same load in protocol v1 and v2, mean bytes per frame and
-# server CPU of each, printed (nothing rewritten; `make bench` puts it in docs/benchmarks.md).
+# Only the comparison `make bench` ends with: the same load in protocol v1 and v2, mean bytes per
+# frame and server CPU of each, printed (nothing rewritten; `make bench` puts it in docs/benchmarks.md).
 bench-wire: deps
 	swift build -c release
 	BENCH_WIRE_ONLY=1 python3 bench/run-ladder.py

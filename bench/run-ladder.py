@@ -312,6 +312,17 @@ def run_wire_comparison(server):
     return runs
 
 
+def wire_comparison():
+    """The comparison on a server of its own, so its rooms do not weigh on the ladder's memory."""
+    server = Server()
+    log(f"server pid {server.pid} on port {server.port} for the v1/v2 comparison")
+    try:
+        time.sleep(1)
+        return run_wire_comparison(server)
+    finally:
+        server.stop()
+
+
 def wire_fraction(wire):
     v1, v2 = wire["v1"]["report"]["bytesPerFrame"], wire["v2"]["report"]["bytesPerFrame"]
     return v2 / v1 if v1 else 0
@@ -332,7 +343,7 @@ def wire_section(wire):
     lines = [
         "## Wire protocol: version 1 vs version 2",
         "",
-        f"The same load twice, once per protocol (`scrollcast-load --protocol v1|v2`): {ROOMS} rooms × "
+        f"The same load twice, once per protocol (`scrollcast-load --protocol v1|v2`), on a server of its own after the ladder: {ROOMS} rooms × "
         f"({WIRE_VIEWERS // ROOMS} viewers + {DRIVERS} driver) playing `{SCRIPT}`, {DURATION:g} s measured. "
         "Bytes are WebSocket payloads as received; version 2's `texts` (row texts, section titles and panel "
         "labels, sent once per room) are counted apart and, in the last row, spread over the frames.",
@@ -559,20 +570,19 @@ def main():
     info = machine()
     log(f"machine: {info}")
     engine_ns, engine_lines = (None, "") if WIRE_ONLY else engine_cost()
+    wire = None
+    if WIRE_ONLY:
+        if WIRE_VIEWERS <= 0:
+            raise SystemExit("bench: BENCH_WIRE_ONLY needs BENCH_WIRE_VIEWERS > 0")
+        wire = wire_comparison()
+        print("\n".join(wire_section(wire)))
+        print("\n".join(wire_lines(wire)))
+        return
     server = Server()
     log(f"server pid {server.pid} on port {server.port}")
-    wire = None
     try:
         time.sleep(1)
         idle_rss = rss_kib(server.pid)
-        if WIRE_VIEWERS > 0:
-            wire = run_wire_comparison(server)
-        if WIRE_ONLY:
-            if wire is None:
-                raise SystemExit("bench: BENCH_WIRE_ONLY needs BENCH_WIRE_VIEWERS > 0")
-            print("\n".join(wire_section(wire)))
-            print("\n".join(wire_lines(wire)))
-            return
         steps = []
         for viewers in STEPS:
             step = run_step(server, viewers)
@@ -592,6 +602,8 @@ def main():
             log(f"capacity: {r['peakConnected']}/{r['connections']} joined, {r['connectFailures']} failures, {r['disconnects']} disconnects")
     finally:
         server.stop()
+    if WIRE_VIEWERS > 0:
+        wire = wire_comparison()
     OUT.mkdir(parents=True, exist_ok=True)
     command = (f"scrollcast-load --url ws://127.0.0.1:PORT/ws --rooms {ROOMS} --viewers VIEWERS/{ROOMS} --drivers {DRIVERS} "
                f"--script {SCRIPT} --duration {DURATION:g} --ramp {RAMP:g} --protocol {PROTOCOL} --json STEP.json")

@@ -135,7 +135,9 @@ public enum ServerMessageEncoderV2 {
         let configuration = snapshot.configuration
         let rowCount = snapshot.sections.reduce(0) { $0 + $1.rows.count }
         let all = table.all
-        var w = BinaryWriter(capacity: 256 + rowCount * 2 + all.rows.count * 48 + snapshot.frame.rows.count * 4)
+        // Sized to fit the usual case in one allocation: a snapshot is encoded per joiner.
+        let sectionBytes = snapshot.sections.reduce(0) { $0 + $1.title.utf8.count + 11 }
+        var w = BinaryWriter(capacity: 256 + rowCount * 2 + sectionBytes + all.rows.count * 48 + snapshot.frame.rows.count * 4)
         w.byte(ServerMessageTypeV2.snapshot.rawValue)
         w.uvarint(WireVersion.v2.rawValue)
         w.string(snapshot.room)
