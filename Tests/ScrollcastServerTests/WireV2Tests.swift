@@ -140,7 +140,6 @@ struct WireV2Tests {
         })
         #expect(shown.count > 40, "the fling passed many rows: \(shown.count)")
         #expect(texts * 10 < frames, "\(texts) texts messages for \(frames) frames")
-        print("fling: \(texts) texts messages, \(frames) frames, \(shown.count) rows shown")
     }
 
     @Test func aLateV2JoinerDrawsEveryLaterFrame() throws {
