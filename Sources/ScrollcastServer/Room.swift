@@ -324,7 +324,8 @@ public final class Room {
         // first time go out reliably, which every viewer's connection writes before the frame.
         var message = RoomMessage()
         if speaks(.v2) {
-            let encoded = ServerMessageEncoderV2.frame(frame, input: lastApplied, sentAt: sentAt, texts: &texts)
+            let encoded = ServerMessageEncoderV2.frame(frame, input: lastApplied, sentAt: sentAt, texts: &texts,
+                                                       ahead: { [scene] in WireTextTable.upcoming(around: frame, in: scene.sections) })
             if let new = encoded.texts { channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyone) }
             message.v2 = OutgoingMessage(binary: encoded.frame)
         }

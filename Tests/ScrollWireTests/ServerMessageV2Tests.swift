@@ -83,6 +83,40 @@ struct ServerMessageV2Tests {
         #expect(f == (try Self.v1Decoded(moved, input: nil, sentAt: 2)))
     }
 
+    @Test("the texts ahead: rows on both sides of the visible ones across sections, with the panel labels, sent along only with new texts")
+    func upcomingTexts() throws {
+        let sections = (0..<3).map { s in
+            TableSection(title: "S\(s)", rows: (0..<3).map { r in
+                TableRow(id: s * 3 + r, title: "Row \(s * 3 + r)", group: "G\(s)", detail: "\(r):00", height: 44.125)
+            })
+        }
+        var frame = Fixtures.docFrame
+        frame.rows = [VisibleRow(indexPath: IndexPath(section: 1, row: 0), id: 3, y: 0, height: 44.125, title: "Row 3", subtitle: "", detail: "0:00"),
+                      VisibleRow(indexPath: IndexPath(section: 1, row: 1), id: 4, y: 44.125, height: 44.125, title: "Row 4", subtitle: "", detail: "1:00")]
+        frame.sectionHeaders = [VisibleSectionHeader(section: 1, y: 44, height: 28, title: "S1")]
+        let upcoming = WireTextTable.upcoming(around: frame, in: sections, count: 3)
+        #expect(upcoming.sections == [SectionTitle(section: 1, title: "S1"), SectionTitle(section: 2, title: "S2"),
+                                      SectionTitle(section: 0, title: "S0")])
+        #expect(upcoming.rows.map(\.id) == [5, 6, 7, 2, 1, 0])
+        #expect(upcoming.rows.first?.height == 44.125, "unrounded: the table rounds")
+        #expect(upcoming.panelLabels.map(\.title) == ["G1", "G1", "G1", "G2", "G2", "G0", "G0", "G0"])
+        #expect(WireTextTable.upcoming(around: frame, in: sections, count: 10).rows.count == 7, "stops at both ends of the table")
+
+        var table = WireTextTable()
+        frame.infoPanel?.title = "G1"
+        frame.infoPanel?.detail = "0:00"
+        let first = table.register(frame) { upcoming }
+        #expect(first.rows.map(\.id) == [3, 4, 5, 6, 7, 2, 1, 0])
+        #expect(first.rows.allSatisfy { $0.height == 44.13 })
+        #expect(first.labels.count == 8, "one label per row shown or ahead (each has its own group and detail)")
+        #expect(first.sections.map(\.section) == [1, 2, 0])
+        frame.rows = [VisibleRow(indexPath: IndexPath(section: 1, row: 2), id: 5, y: 0, height: 44.125, title: "Row 5", subtitle: "", detail: "2:00")]
+        frame.infoPanel?.detail = "2:00"
+        var called = false
+        #expect(table.register(frame) { called = true; return upcoming }.isEmpty, "row 5 and its label came ahead")
+        #expect(!called, "nothing new: the rows ahead are not even looked up")
+    }
+
     @Test("a row whose texts change is sent again; a row drawn at another height writes it")
     func changedTextsAndHeights() throws {
         var table = WireTextTable()

@@ -9,11 +9,16 @@ import ScrollEngine
 struct WireSizeTests {
     struct Session {
         var frames: [(frame: EffectFrame, input: AppliedInput?, sentAt: Double)] = []
+        /// The room's row order (for the rows a frame is about to show).
+        var sections: [TableSection] = []
     }
 
-    /// The drag script of `scrollcast-load --script drag` (Sources/scrollcast-load/GestureScript.swift),
-    /// played on the demo scene, sampled as a room samples it.
-    static func dragSession(gestures: Int, seed: UInt64 = 7) throws -> Session {
+    enum Script { case drag, fling }
+
+    /// The drag (or fling) script of `scrollcast-load --script drag|fling`
+    /// (Sources/scrollcast-load/GestureScript.swift), played on the demo scene, sampled as a room
+    /// samples it.
+    static func dragSession(gestures: Int, seed: UInt64 = 7, script: Script = .drag) throws -> Session {
         var rng = SeededRandom(seed: seed)
         var scene = ScrollScene(configuration: DemoScene.configuration())
         var session = Session()
@@ -36,19 +41,40 @@ struct WireSizeTests {
         for _ in 0..<gestures {
             if Double.random(in: 0..<1, using: &rng) < 0.25 { goingDown.toggle() }
             let sign: Double = goingDown ? -1 : 1
-            var point = Point(x: Double.random(in: 100...290, using: &rng), y: sign < 0 ? 700 : 260)
-            var inputs: [(Double, InputKind)] = [(0, .pointerDown(point))]
-            var time = gap()
-            point.y += sign * 14
-            inputs.append((time, .pointerMoved(point)))
-            for _ in 0..<Int.random(in: 30...90, using: &rng) {
-                time += gap()
-                point.y += sign * Double.random(in: 1...5, using: &rng)
+            var inputs: [(Double, InputKind)]
+            var time: Double
+            let length: Double
+            switch script {
+            case .drag:
+                var point = Point(x: Double.random(in: 100...290, using: &rng), y: sign < 0 ? 700 : 260)
+                inputs = [(0, .pointerDown(point))]
+                time = gap()
+                point.y += sign * 14
                 inputs.append((time, .pointerMoved(point)))
+                for _ in 0..<Int.random(in: 30...90, using: &rng) {
+                    time += gap()
+                    point.y += sign * Double.random(in: 1...5, using: &rng)
+                    inputs.append((time, .pointerMoved(point)))
+                }
+                time += Double.random(in: 120...200, using: &rng)
+                inputs.append((time, .pointerUp(point)))
+                length = time + Double.random(in: 200...600, using: &rng)
+            case .fling:
+                var point = Point(x: Double.random(in: 120...270, using: &rng),
+                                  y: sign < 0 ? Double.random(in: 600...760, using: &rng) : Double.random(in: 260...400, using: &rng))
+                inputs = [(0, .pointerDown(point))]
+                time = 0
+                for step in 0..<Int.random(in: 6...12, using: &rng) {
+                    time += gap()
+                    point.y += sign * (8 + Double(step) * Double.random(in: 2...5, using: &rng))
+                    point.x += Double.random(in: -2...2, using: &rng)
+                    inputs.append((time, .pointerMoved(point)))
+                }
+                time += gap()
+                point.y += sign * 20
+                inputs.append((time, .pointerUp(point)))
+                length = time + Double.random(in: 400...1500, using: &rng)
             }
-            time += Double.random(in: 120...200, using: &rng)
-            inputs.append((time, .pointerUp(point)))
-            let length = time + Double.random(in: 200...600, using: &rng)
             let start = now
             for (at, kind) in inputs {
                 let t = start + at
@@ -61,7 +87,34 @@ struct WireSizeTests {
             now = start + length
             runUntil(now)
         }
+        session.sections = scene.sections
         return session
+    }
+
+    /// Texts messages a session needs, and their bytes, with or without the rows ahead.
+    static func texts(of session: Session, ahead: Bool) -> (messages: Int, bytes: Int, frames: Int) {
+        var table = WireTextTable()
+        var messages = 0, bytes = 0
+        for (frame, input, sentAt) in session.frames {
+            let encoded = ServerMessageEncoderV2.frame(frame, input: input, sentAt: sentAt, texts: &table, ahead: {
+                ahead ? WireTextTable.upcoming(around: frame, in: session.sections) : UpcomingTexts()
+            })
+            if let texts = encoded.texts { messages += 1; bytes += texts.count }
+        }
+        return (messages, bytes, session.frames.count)
+    }
+
+    @Test("rows ahead batch the texts: a fling sends them on few frames, not on nearly every one")
+    func textsInBatches() throws {
+        for script in [Script.fling, .drag] {
+            let session = try Self.dragSession(gestures: 40, script: script)
+            let without = Self.texts(of: session, ahead: false)
+            let with = Self.texts(of: session, ahead: true)
+            print("texts on the \(script) script (\(session.frames.count) frames): \(without.messages) messages, "
+                  + "\(without.bytes) bytes without the rows ahead; \(with.messages) messages, \(with.bytes) bytes "
+                  + "with 32 rows ahead on each side")
+            #expect(with.messages * 3 < without.messages)
+        }
     }
 
     @Test("mean bytes per frame on the drag script: version 2 is at most a tenth of version 1")
@@ -74,7 +127,9 @@ struct WireSizeTests {
         var previousFields: [String: ArraySlice<UInt8>] = [:]
         for (frame, input, sentAt) in session.frames {
             v1Bytes += ServerMessageEncoder.frame(frame, input: input, sentAt: sentAt).count
-            let encoded = ServerMessageEncoderV2.frame(frame, input: input, sentAt: sentAt, texts: &table)
+            let encoded = ServerMessageEncoderV2.frame(frame, input: input, sentAt: sentAt, texts: &table, ahead: {
+                WireTextTable.upcoming(around: frame, in: session.sections)
+            })
             v2Bytes += encoded.frame.count
             if let texts = encoded.texts {
                 textsBytes += texts.count

@@ -124,6 +124,24 @@ struct WireV2Tests {
         #expect(messages.contains { if case .texts = $0 { true } else { false } })
     }
 
+    /// A stalled viewer's reliable queue is bounded (256 messages, then it is closed): texts must
+    /// not come with nearly every frame. Rows ahead of the visible ones go along in batches.
+    @Test func aLongFlingSendsTextsOnAFewFramesOnly() throws {
+        let h = Self.demoHarness()
+        let (driver, v2) = h.viewer(version: .v2)
+        h.fling(by: driver, steps: 10, interval: 16, stride: 80)
+        try Self.runToRest(h)
+        let messages = try v2.v2Messages()
+        let texts = messages.filter { if case .texts = $0 { true } else { false } }.count
+        let frames = messages.filter { if case .message(.frame) = $0 { true } else { false } }.count
+        let shown = Set(messages.flatMap { message -> [Int] in
+            if case .message(.frame(let f)) = message { return f.rows.map(\.id) }
+            return []
+        })
+        #expect(shown.count > 40, "the fling passed many rows: \(shown.count)")
+        #expect(texts * 10 < frames, "\(texts) texts messages for \(frames) frames")
+    }
+
     @Test func aLateV2JoinerDrawsEveryLaterFrame() throws {
         let h = Self.demoHarness()
         let (driver, early) = h.viewer(version: .v2)

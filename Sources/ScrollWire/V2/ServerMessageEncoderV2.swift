@@ -21,10 +21,11 @@ public enum ServerMessageEncoderV2 {
     }
 
     /// Registers `frame`'s texts in `texts` and encodes the frame (and the new texts, if any).
-    /// `input` and `sentAt` are as in version 1's `ServerMessageEncoder.frame`.
+    /// `input` and `sentAt` are as in version 1's `ServerMessageEncoder.frame`; `ahead` gives
+    /// rows about to be shown, sent along when texts go out anyway (`WireTextTable.register`).
     public static func frame(_ frame: EffectFrame, input: AppliedInput?, sentAt: Double,
-                             texts: inout WireTextTable) -> EncodedFrame {
-        let new = texts.register(frame)
+                             texts: inout WireTextTable, ahead: () -> UpcomingTexts = { UpcomingTexts() }) -> EncodedFrame {
+        let new = texts.register(frame, ahead: ahead)
         var w = BinaryWriter(capacity: 64 + frame.rows.count * 4)
         w.byte(ServerMessageTypeV2.frame.rawValue)
         writeFrame(frame, input: input, sentAt: sentAt, texts: texts, into: &w)

@@ -143,29 +143,123 @@ public struct WireTextTable: Sendable, Equatable {
     /// known yet: rows (visible or lifted) never seen or whose texts changed, section titles, and
     /// panel labels, which are numbered 0, 1, 2 … in the order first shown. Empty when the
     /// viewers already have everything the frame needs.
-    public mutating func register(_ frame: EffectFrame) -> WireTexts {
+    ///
+    /// When the frame needs anything new, what `ahead` gives (the rows just off screen and the
+    /// panel labels of those and the visible ones, see `upcoming(around:in:count:)`) goes in the
+    /// same message where it is new too, so that scrolling on sends texts once every few screens
+    /// instead of with nearly every frame: fewer messages to write, and fewer for a stalled
+    /// viewer's reliable queue to hold. `ahead` is called only then.
+    public mutating func register(_ frame: EffectFrame, ahead: () -> UpcomingTexts = { UpcomingTexts() }) -> WireTexts {
         var new = WireTexts()
-        func see(_ row: VisibleRow) {
-            if let known = self.row(row.id), known.title == row.title, known.subtitle == row.subtitle,
-               known.detail == row.detail { return }
-            let entry = RowTexts(id: row.id, height: WirePrecision.points.wireRounded(row.height),
-                                 title: row.title, subtitle: row.subtitle, detail: row.detail)
+        func see(id: Int, height: Double, title: String, subtitle: String, detail: String) {
+            if let known = self.row(id), known.title == title, known.subtitle == subtitle, known.detail == detail { return }
+            let entry = RowTexts(id: id, height: WirePrecision.points.wireRounded(height),
+                                 title: title, subtitle: subtitle, detail: detail)
             apply(WireTexts(rows: [entry]))
             new.rows.append(entry)
         }
+        func see(_ row: VisibleRow) {
+            see(id: row.id, height: row.height, title: row.title, subtitle: row.subtitle, detail: row.detail)
+        }
         for row in frame.rows { see(row) }
         if let lifted = frame.liftedRow { see(lifted.row) }
+        func see(title: String, detail: String) {
+            guard labelNumber(title: title, detail: detail) == nil else { return }
+            let entry = PanelLabel(label: nextLabel, title: title, detail: detail)
+            apply(WireTexts(labels: [entry]))
+            new.labels.append(entry)
+        }
         for header in frame.sectionHeaders where sectionTitle(header.section) != header.title {
             let entry = SectionTitle(section: header.section, title: header.title)
             apply(WireTexts(sections: [entry]))
             new.sections.append(entry)
         }
-        if let panel = frame.infoPanel, labelNumber(title: panel.title, detail: panel.detail) == nil {
-            let entry = PanelLabel(label: nextLabel, title: panel.title, detail: panel.detail)
-            apply(WireTexts(labels: [entry]))
-            new.labels.append(entry)
+        if let panel = frame.infoPanel { see(title: panel.title, detail: panel.detail) }
+        if !new.isEmpty {
+            let upcoming = ahead()
+            for row in upcoming.rows { see(id: row.id, height: row.height, title: row.title, subtitle: row.subtitle, detail: row.detail) }
+            for section in upcoming.sections where sectionTitle(section.section) != section.title {
+                apply(WireTexts(sections: [section]))
+                new.sections.append(section)
+            }
+            for label in upcoming.panelLabels { see(title: label.title, detail: label.detail) }
         }
         return new
+    }
+}
+
+/// Texts a room is about to show: rows just off screen (heights unrounded), their sections'
+/// titles and panel labels.
+public struct UpcomingTexts: Sendable {
+    /// Rows' texts.
+    public var rows: [RowTexts]
+    /// Section header titles.
+    public var sections: [SectionTitle]
+    /// Panel labels (`title`, `detail`), numbered when registered.
+    public var panelLabels: [(title: String, detail: String)]
+
+    /// Upcoming texts.
+    public init(rows: [RowTexts] = [], sections: [SectionTitle] = [], panelLabels: [(title: String, detail: String)] = []) {
+        self.rows = rows
+        self.sections = sections
+        self.panelLabels = panelLabels
+    }
+}
+
+extension WireTextTable {
+    /// What a scrolling room is about to show: up to `count` rows on each side of `frame`'s
+    /// visible rows, in `sections`' order (the room's current order), the titles of the sections
+    /// they are in (headers are titled by their section, whether shown or not), and the panel
+    /// labels (the info panel names a row's `group` and `detail`) of those rows and the visible ones.
+    public static func upcoming(around frame: EffectFrame, in sections: [TableSection], count: Int = 32) -> UpcomingTexts {
+        guard let first = frame.rows.first?.indexPath, let last = frame.rows.last?.indexPath,
+              sections.indices.contains(first.section), sections.indices.contains(last.section) else { return UpcomingTexts() }
+        var upcoming = UpcomingTexts()
+        var rows = 0
+        var titled: Set<Int> = []
+        func title(_ section: Int) {
+            guard sections[section].headerHeight > 0, titled.insert(section).inserted else { return }
+            upcoming.sections.append(SectionTitle(section: section, title: sections[section].title))
+        }
+        func take(_ row: TableRow, visible: Bool = false) {
+            if !visible {
+                upcoming.rows.append(RowTexts(id: row.id, height: row.height, title: row.title, subtitle: row.subtitle,
+                                              detail: row.detail))
+                rows += 1
+            }
+            upcoming.panelLabels.append((row.group, row.detail))
+        }
+        for path in frame.rows.map(\.indexPath) where sections.indices.contains(path.section)
+            && sections[path.section].rows.indices.contains(path.row) {
+            take(sections[path.section].rows[path.row], visible: true)
+        }
+        // Forward from the row after the last visible one.
+        var section = last.section, index = last.row + 1
+        while rows < count, section < sections.count {
+            title(section)
+            if index < sections[section].rows.count {
+                take(sections[section].rows[index])
+                index += 1
+            } else {
+                section += 1
+                index = 0
+            }
+        }
+        // Backward from the row before the first visible one.
+        let forward = rows
+        section = first.section
+        index = first.row - 1
+        while rows < forward + count, section >= 0 {
+            title(section)
+            if index >= 0, index < sections[section].rows.count {
+                take(sections[section].rows[index])
+                index -= 1
+            } else {
+                section -= 1
+                index = section >= 0 ? sections[section].rows.count - 1 : -1
+            }
+        }
+        return upcoming
     }
 }
 
