@@ -220,3 +220,21 @@ public struct RowMovedMessage: Sendable, Equatable {
         self.rowID = rowID; self.from = from; self.to = to; self.by = by; self.version = version
     }
 }
+
+extension SnapshotMessage {
+    /// The encoders' input that gives this message back: decoded messages re-encode through it
+    /// (rows carry only their ids, which is all a snapshot's scene lists).
+    var encodable: Snapshot {
+        let configuration = SceneConfiguration(
+            viewport: scene.viewport, insets: scene.insets, headerHeight: scene.headerHeight,
+            parallaxLayers: scene.layers, background: scene.background, sections: [])
+        let sections = scene.sections.map { section in
+            TableSection(title: section.title, headerHeight: section.headerHeight,
+                         rows: section.rowIDs.map { TableRow(id: $0, title: "") })
+        }
+        return Snapshot(
+            room: room, viewer: viewer, viewers: viewers, driver: driver, configuration: configuration,
+            sections: sections, frame: frame.effectFrame(insets: scene.insets), frameInput: frame.input,
+            frameSentAt: frame.sentAt, driverKey: driverKey, sceneName: sceneName, locked: locked)
+    }
+}

@@ -146,17 +146,7 @@ public enum ServerMessageEncoder {
         case .frame(let f):
             return frame(f.effectFrame(insets: .zero), input: f.input, sentAt: f.sentAt)
         case .snapshot(let s):
-            let configuration = SceneConfiguration(
-                viewport: s.scene.viewport, insets: s.scene.insets, headerHeight: s.scene.headerHeight,
-                parallaxLayers: s.scene.layers, background: s.scene.background, sections: [])
-            let sections = s.scene.sections.map { section in
-                TableSection(title: section.title, headerHeight: section.headerHeight,
-                             rows: section.rowIDs.map { TableRow(id: $0, title: "") })
-            }
-            return snapshot(Snapshot(
-                room: s.room, viewer: s.viewer, viewers: s.viewers, driver: s.driver, configuration: configuration,
-                sections: sections, frame: s.frame.effectFrame(insets: s.scene.insets), frameInput: s.frame.input,
-                frameSentAt: s.frame.sentAt, driverKey: s.driverKey, sceneName: s.sceneName, locked: s.locked))
+            return snapshot(s.encodable)
         case .rowMoved(let m):
             return rowMoved(rowID: m.rowID, from: m.from, to: m.to, by: m.by, version: m.version)
         case .presence(let viewers, let driver, let locked):

@@ -2,13 +2,14 @@ import Foundation
 import Testing
 import ScrollEngine
 import ScrollcastRecording
+import ScrollWire
 
 /// The recording format (docs/recording.md): what it writes, that it reads back exactly, and
 /// that it refuses what it does not allow with the line and the problem.
 @Suite("Recording format")
 struct RecordingFormatTests {
     /// One of each `InputKind` case, with awkward numbers within the protocol's limits;
-    /// `caseName` fails to compile when a case is added, so this list cannot fall behind.
+    /// `InputKindName.init` fails to compile when a case is added, so this list cannot fall behind.
     static let everyKind: [InputKind] = [
         .pointerDown(Point(x: 0.1 + 0.2, y: -0.0)),
         .pointerMoved(Point(x: 1e-300, y: 999_999.999_999_999_9)),
@@ -27,24 +28,6 @@ struct RecordingFormatTests {
         .resize(Size(width: 390, height: 844.333_333_333_333_3)),
         .reducedMotion(true), .reducedMotion(false),
     ]
-
-    static func caseName(_ kind: InputKind) -> String {
-        switch kind {
-        case .pointerDown: "pointerDown"
-        case .pointerMoved: "pointerMoved"
-        case .pointerUp: "pointerUp"
-        case .pointerCancelled: "pointerCancelled"
-        case .wheel: "wheel"
-        case .key: "key"
-        case .scrollToRow: "scrollToRow"
-        case .longPressBegan: "longPressBegan"
-        case .longPressMoved: "longPressMoved"
-        case .longPressEnded: "longPressEnded"
-        case .longPressCancelled: "longPressCancelled"
-        case .resize: "resize"
-        case .reducedMotion: "reducedMotion"
-        }
-    }
 
     static let header = RecordingHeader(room: "demo", life: 3, scene: "seed-table", rowOrder: [[2, 0, 1], [], [3]],
                                         rowMoveVersion: 7, framePeriod: 1000.0 / 60)
@@ -65,7 +48,7 @@ struct RecordingFormatTests {
     }
 
     @Test func theListHasEveryCase() {
-        #expect(Set(Self.everyKind.map(Self.caseName)).count == 13)
+        #expect(Set(Self.everyKind.map(InputKindName.init)) == Set(InputKindName.allCases))
     }
 
     @Test(arguments: everyKind)

@@ -246,8 +246,7 @@ async def settle(viewer: Viewer, last_input: int, start: int = 0) -> int:
 async def move_row(viewer: Viewer, snapshot: dict, rows_down: int = 3,
                    clock: "ClientClock | None" = None) -> tuple[dict, int]:
     """Tap-and-hold a row fully on screen (where `snapshot`'s frame shows it), drag it
-    `rows_down` rows lower and drop it (as test_server_rooms.test_row_move_reaches_every_viewer
-    does), with timestamps from `clock` (a new one if None). Returns the moved row and the id of
+    `rows_down` rows lower and drop it, with timestamps from `clock` (a new one if None). Returns the moved row and the id of
     the last input."""
     rows = snapshot["frame"]["rows"]
     viewport = snapshot["scene"]["viewport"]

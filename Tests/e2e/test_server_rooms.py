@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server_helpers import ClientClock, Viewer, drag, join_two_viewers, run, settle
+from server_helpers import ClientClock, Viewer, drag, join_two_viewers, move_row, run, settle
 
 
 def frames_by_seq(viewer: Viewer) -> dict[int, str]:
@@ -155,27 +155,8 @@ def test_a_driver_disconnecting_mid_drag_frees_the_room(scrollcast_server, room_
 def test_row_move_reaches_every_viewer(scrollcast_server, room_name):
     async def scenario():
         a, b, snapshot = await join_two_viewers(scrollcast_server.ws_url, room_name)
-        rows = snapshot["frame"]["rows"]
-        viewport = snapshot["scene"]["viewport"]
-        # A row fully on screen, and a point three rows further down to drop it on.
-        candidates = [r for r in rows if 300 < r["y"] and r["y"] + r["h"] < viewport["height"] - 250]
-        row = candidates[0]
-        target = candidates[3] if len(candidates) > 3 else candidates[-1]
-        x, y = 150, row["y"] + row["h"] / 2
-        clock = ClientClock()
-        t0 = clock.now()
-        await a.input("pointerDown", t0, x=x, y=y)
-        # Hold still ≥ 600 ms: a user's long press (the server maps t but never ahead of its clock,
-        # so the hold has to really last).
-        await asyncio.sleep(0.65)
-        await a.input("pointerMove", max(clock.now(), t0 + 650), x=x, y=y + 1)
-        await a.wait_type("frame", where=lambda f: f["lifted"] is not None)
-        destination = target["y"] + target["h"] / 2 + 2
-        steps = 10
-        for i in range(1, steps + 1):
-            await asyncio.sleep(0.016)
-            await a.input("pointerMove", clock.now(), x=x, y=y + (destination - y) * i / steps)
-        up = await a.input("pointerUp", clock.now(), x=x, y=destination)
+        # A row fully on screen, held, dragged three rows down and dropped.
+        row, up = await move_row(a, snapshot)
         _, _, moved_a = await a.wait_type("rowMoved")
         _, _, moved_b = await b.wait_type("rowMoved")
         assert moved_a == moved_b
