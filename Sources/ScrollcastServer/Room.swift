@@ -7,7 +7,7 @@ import ScrollWire
 /// durable state through the `RoomStore`, and `FramePacer` says when frames are due. An idle
 /// room sends nothing. The room says when it next wants `tick()` (`nextTickDue`); the server
 /// keeps one timer for the earliest room.
-public final class Room {
+public final class Room: RoomEndpoint {
     /// The room's name (what viewers join by).
     public let name: String
     /// The catalogue name of the room's scene (told to viewers in the snapshot).
@@ -62,6 +62,9 @@ public final class Room {
     /// The texts the room's version-2 viewers have been sent (for tests).
     var wireTexts: WireTextTable { texts }
 
+    /// Set once another node runs the room: late store completions must not announce anything.
+    private var abandoned = false
+
     /// Room time (ms) since which the room has had no viewers, or nil while it has some.
     public private(set) var emptySince: Double?
 
@@ -69,16 +72,19 @@ public final class Room {
         let id: String
         let version: WireVersion
         let canDrive: Bool
+        /// The room's key, for a viewer entitled to see it in its snapshot.
+        let driverKey: String?
         var timeMapper = InputTimeMapper()
         var lastInputID: UInt64?
     }
 
-    /// A room showing `configuration`, its clock starting now, run under `lease`. With a
+    /// A room showing `configuration`, its clock starting now, run under `lease`, its frames
+    /// numbered on from `firstSequence` (0 for a new life on one node). With a
     /// `driverKeyDigest`, only viewers presenting the matching key may drive. `rowMoveVersion`
     /// is the number of moves a restored room had made, `restingOffset` the content offset it
     /// came to rest at (nil: the top).
     public init(name: String, sceneName: String, configuration: SceneConfiguration, driverKeyDigest: String? = nil,
-                rowMoveVersion: Int = 0, restingOffset: Double? = nil, lease: RoomLease,
+                rowMoveVersion: Int = 0, restingOffset: Double? = nil, lease: RoomLease, firstSequence: UInt64 = 0,
                 framePeriod: Double = 1000.0 / 60, services: RoomServices) {
         self.name = name
         self.sceneName = sceneName
@@ -91,12 +97,14 @@ public final class Room {
         self.store = services.store
         self.channel = services.relay.openChannel(for: lease)
         self.pacer = FramePacer(framePeriod: framePeriod)
+        self.sequence = firstSequence
         self.rowVersion = rowMoveVersion
         self.durableVersion = rowMoveVersion
         self.durableOrder = configuration.rowOrder
         self.scene = restingOffset.map { ScrollScene(configuration: configuration, restingAt: $0) }
             ?? ScrollScene(configuration: configuration)
         self.lastFrame = scene.frame(at: 0)
+        self.lastFrame.sequence = firstSequence
         self.checkpointedOffset = lastFrame.contentOffset
         self.lastFrameSentAt = services.wallClock()
         self.emptySince = 0
@@ -131,16 +139,38 @@ public final class Room {
     /// snapshot.
     public func join(viewer id: String, sink: ViewerSink, version: WireVersion = .v1, canDrive: Bool = true,
                      driverKey: String? = nil) {
-        viewers.append(Viewer(id: id, version: version, canDrive: canDrive))
+        viewers.append(Viewer(id: id, version: version, canDrive: canDrive, driverKey: canDrive ? driverKey : nil))
         viewerCounts[version, default: 0] += 1
         channel.attach(id, sink: sink, version: version)
         emptySince = nil
+        sendSnapshot(to: id)
+        announcePresence(urgent: false, joiner: id)
+    }
+
+    /// Adds the viewer of `join`, deciding whether it may drive: always in an open room; in a
+    /// locked one when this join created it (`createdHere`) or presents the room's key.
+    public func admit(_ join: ViewerJoin, createdHere: Bool) {
+        let holdsKey = DriverKey.matches(digest: driverKeyDigest, candidate: join.request.driverKey)
+        let canDrive = !isLocked || createdHere || holdsKey
+        let key = !isLocked ? nil : createdHere ? join.newKey : holdsKey ? join.request.driverKey : nil
+        self.join(viewer: join.viewer, sink: join.sink, version: join.version, canDrive: canDrive, driverKey: key)
+    }
+
+    /// Whether viewer `id` is here.
+    public func hasViewer(_ id: String) -> Bool {
+        viewers.contains { $0.id == id }
+    }
+
+    /// Sends viewer `id` the snapshot (scene, row order, latest frame) again, e.g. to a viewer on
+    /// another node that missed messages while the cluster's broker was away.
+    public func sendSnapshot(to id: String) {
+        guard let viewer = viewers.first(where: { $0.id == id }) else { return }
         let snapshot = Snapshot(
             room: name, viewer: id, viewers: viewers.count, driver: claim?.viewer,
             configuration: scene.configuration, sections: scene.sections, frame: lastFrame,
             frameInput: lastFrameInput, frameSentAt: lastFrameSentAt,
-            driverKey: canDrive ? driverKey : nil, sceneName: sceneName, locked: isLocked)
-        switch version {
+            driverKey: viewer.driverKey, sceneName: sceneName, locked: isLocked)
+        switch viewer.version {
         case .v1:
             channel.send(RoomMessage(v1: OutgoingMessage(utf8: ServerMessageEncoder.snapshot(snapshot))), to: .viewer(id))
         case .v2:
@@ -153,7 +183,6 @@ public final class Room {
             }
             channel.send(RoomMessage(v2: OutgoingMessage(binary: encoded.snapshot)), to: .viewer(id))
         }
-        announcePresence(urgent: false, joiner: id)
     }
 
     /// Removes a viewer. A gesture it was driving ends as a cancel, so a lifted row goes back
@@ -186,6 +215,13 @@ public final class Room {
     /// checkpointed first, so it comes back where it was.
     func close() {
         checkpoint(offset: scene.frame(at: max(now, lastInputTime)).contentOffset)
+        channel.close()
+    }
+
+    /// The room is gone from memory because another node runs it now: nothing more reaches its
+    /// viewers or its store (no checkpoint either: the store is the new owner's).
+    func abandon() {
+        abandoned = true
         channel.close()
     }
 
@@ -336,7 +372,7 @@ public final class Room {
         lastFrame = frame
         lastFrameInput = lastApplied
         lastFrameSentAt = sentAt
-        channel.sendFrame(message)
+        channel.sendFrame(message, sequence: sequence)
         if !frame.isAnimating, claim == nil { checkpoint(offset: frame.contentOffset) }
     }
 
@@ -363,7 +399,7 @@ public final class Room {
                 switch result {
                 case .success:
                     // A room gone meanwhile has closed its channel: nobody is left to tell.
-                    guard let self else { return }
+                    guard let self, !self.abandoned else { return }
                     self.durableOrder = record.rowOrder
                     self.durableVersion = version
                     self.channel.send(self.forEveryVersion(
@@ -372,7 +408,7 @@ public final class Room {
                         to: .everyone)
                 case .failure:
                     metrics.storeFailures.increment()
-                    if let self, generation == self.moveGeneration { self.takeBackUnstoredMoves() }
+                    if let self, !self.abandoned, generation == self.moveGeneration { self.takeBackUnstoredMoves() }
                 }
             }
         }

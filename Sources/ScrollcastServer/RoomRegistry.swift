@@ -13,18 +13,6 @@ public final class RoomRegistry {
         self.services = services
     }
 
-    /// Why a room could not be joined.
-    public enum JoinFailure: Error, Sendable, Hashable {
-        /// Creating the room would exceed `maxRooms`.
-        case tooManyRooms(limit: Int)
-        /// The catalogue has no scene of that name.
-        case unknownScene(String)
-        /// Another node runs the room.
-        case ownedElsewhere(room: String)
-        /// The store could not say whether the room existed before.
-        case storeUnavailable(String)
-    }
-
     /// How `roomForJoin` found the room.
     public enum Origin: Sendable, Hashable {
         /// It was live.
@@ -118,24 +106,55 @@ public final class RoomRegistry {
         services.metrics.rooms.record(rooms.count)
     }
 
+    /// Makes room `settings.name` live here under `lease`, which this node already holds (a
+    /// cluster took it): from `stored` when the store had it, else anew with `settings`. Frames
+    /// continue from `firstSequence` (a room taken over from another node numbers on from the
+    /// frames its viewers saw). Nil when `maxRooms` are live.
+    public func adopt(_ settings: RoomSettings, stored: StoredRoom?, lease: RoomLease,
+                      firstSequence: UInt64 = 0) -> (room: Room, origin: Origin)? {
+        if let room = rooms[settings.name] { return (room, .live) }
+        guard rooms.count < limits.maxRooms else { return nil }
+        let room: Room
+        let origin: Origin
+        if let stored, let restored = restore(stored, lease: lease, firstSequence: firstSequence) {
+            (room, origin) = (restored, .restored)
+        } else {
+            guard let configuration = services.scenes.configuration(named: settings.sceneName) else { return nil }
+            services.store.roomCreated(settings)
+            (room, origin) = (makeRoom(settings, configuration: configuration, rowMoveVersion: 0, lease: lease,
+                                       firstSequence: firstSequence), .created)
+        }
+        rooms[settings.name] = room
+        services.metrics.rooms.record(rooms.count)
+        return (room, origin)
+    }
+
+    /// Drops room `name` at once, without a checkpoint or releasing its lease: this node lost
+    /// the room to another (fencing), so nothing of it may reach the store or its viewers.
+    public func abandon(named name: String) {
+        guard let room = rooms.removeValue(forKey: name) else { return }
+        room.abandon()
+        services.metrics.rooms.record(rooms.count)
+    }
+
     // MARK: -
 
     /// A room from the store; nil when its scene or row order no longer fits the catalogue (then
     /// the room starts afresh rather than showing a wrong table).
-    private func restore(_ stored: StoredRoom, lease: RoomLease) -> Room? {
+    private func restore(_ stored: StoredRoom, lease: RoomLease, firstSequence: UInt64 = 0) -> Room? {
         guard var configuration = services.scenes.configuration(named: stored.settings.sceneName) else { return nil }
         if !stored.rowOrder.isEmpty {
             guard let reordered = configuration.reorderingRows(stored.rowOrder) else { return nil }
             configuration = reordered
         }
         return makeRoom(stored.settings, configuration: configuration, rowMoveVersion: stored.rowMoveVersion,
-                        restingOffset: stored.restingOffset, lease: lease)
+                        restingOffset: stored.restingOffset, lease: lease, firstSequence: firstSequence)
     }
 
     private func makeRoom(_ settings: RoomSettings, configuration: SceneConfiguration, rowMoveVersion: Int,
-                          restingOffset: Double? = nil, lease: RoomLease) -> Room {
+                          restingOffset: Double? = nil, lease: RoomLease, firstSequence: UInt64 = 0) -> Room {
         Room(name: settings.name, sceneName: settings.sceneName, configuration: configuration,
              driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion, restingOffset: restingOffset,
-             lease: lease, framePeriod: limits.tickMilliseconds, services: services)
+             lease: lease, firstSequence: firstSequence, framePeriod: limits.tickMilliseconds, services: services)
     }
 }

@@ -21,14 +21,19 @@ public final class RoomService {
     private let framePeriod: Double
     /// Origins allowed to open a WebSocket; nil: any. Known once the port is.
     private var allowedOrigins: Set<String>? = []
+    private let cluster: RoomClusterNode?
 
     /// A service for rooms made from `services`, with its timers on `scheduler`. Origins are
-    /// checked against `allowedOrigins` (nil: the server's own address once it is bound).
+    /// checked against `allowedOrigins` (nil: the server's own address once it is bound). With
+    /// `cluster`, `services` should hold the cluster's store, ownership and relay, and viewers
+    /// join through the cluster's directory.
     public init(limits: ServerLimits, services: RoomServices, scheduler: RoomScheduler,
                 prometheus: PrometheusCollectorRegistry, logger: Logger,
-                allowedOrigins: [String]?, host: String) {
+                allowedOrigins: [String]?, host: String, cluster: RoomClusterNode? = nil) {
         registry = RoomRegistry(limits: limits, services: services)
-        hub = ViewerHub(limits: limits, registry: registry, clock: services.clock, metrics: services.metrics, logger: logger)
+        hub = ViewerHub(limits: limits, registry: registry, clock: services.clock, metrics: services.metrics, logger: logger,
+                        viewerNamePrefix: cluster?.viewerNamePrefix ?? "")
+        self.cluster = cluster
         timers = RoomTimers(registry: registry, hub: hub, scheduler: scheduler, clock: services.clock)
         self.prometheus = prometheus
         self.logger = logger
@@ -37,6 +42,9 @@ public final class RoomService {
         self.store = services.store
         self.scenes = services.scenes
         self.framePeriod = limits.tickMilliseconds
+        if let cluster {
+            hub.directory = cluster.makeDirectory(registry: registry, roomsChanged: { [weak self] in self?.roomsChanged() })
+        }
     }
 
     /// The transport is listening on `port`: fixes the allowed origins and starts housekeeping.
@@ -44,6 +52,7 @@ public final class RoomService {
     public func started(port: Int) {
         allowedOrigins = Self.origins(configured: configuredOrigins, host: host, port: port)
         timers.start()
+        cluster?.start()
     }
 
     /// Whether a WebSocket from `origin` may open: nil if so, else the reason it may not.
@@ -63,6 +72,12 @@ public final class RoomService {
     /// A text message from a viewer, as UTF-8 bytes.
     public func receivedText(_ utf8: some Collection<UInt8>, from viewer: ViewerID) {
         hub.receiveText(utf8, from: viewer)
+        timers.roomsChanged()
+    }
+
+    /// Rooms changed outside a viewer's message (a cluster delivered another node's input or
+    /// viewers): the frame timer looks again at which room is due first.
+    public func roomsChanged() {
         timers.roomsChanged()
     }
 

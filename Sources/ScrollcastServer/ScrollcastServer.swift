@@ -40,20 +40,25 @@ public final class ScrollcastServer: @unchecked Sendable {
     /// Rooms get their scenes from `scenes`, keep their state in the store `store` makes and
     /// learn who runs them from `ownership`; the defaults keep everything in this process.
     /// `store` is called once, with the room thread's scheduler (the transport), through which a
-    /// store that writes on its own thread hands completions back.
+    /// store that writes on its own thread hands completions back. With `cluster` (called once,
+    /// likewise), the node's store, ownership and relay replace `store` and `ownership`.
     public init(configuration: ScrollcastServerConfiguration,
                 metricsFactory: any MetricsFactory, prometheus: PrometheusCollectorRegistry,
                 logger: Logger, clock: RoomClock = MonotonicRoomClock(),
                 wallClock: @escaping WallClock = systemWallClock,
                 scenes: SceneCatalogue = .standard,
                 store makeStore: (RoomScheduler) -> RoomStore = { _ in InMemoryRoomStore() },
-                ownership: RoomOwnership = SingleNodeOwnership()) {
+                ownership: RoomOwnership = SingleNodeOwnership(),
+                cluster makeCluster: ((RoomScheduler, ServerMetrics) -> RoomClusterNode)? = nil) {
         self.configuration = configuration
-        let services = RoomServices(clock: clock, wallClock: wallClock, metrics: ServerMetrics(factory: metricsFactory),
-                                    scenes: scenes, store: makeStore(transport), ownership: ownership)
+        let metrics = ServerMetrics(factory: metricsFactory)
+        let cluster = makeCluster?(transport, metrics)
+        let services = RoomServices(clock: clock, wallClock: wallClock, metrics: metrics, scenes: scenes,
+                                    store: cluster?.store ?? makeStore(transport),
+                                    ownership: cluster?.ownership ?? ownership, relay: cluster?.relay)
         service = RoomService(limits: configuration.limits, services: services, scheduler: transport,
                               prometheus: prometheus, logger: logger,
-                              allowedOrigins: configuration.allowedOrigins, host: configuration.host)
+                              allowedOrigins: configuration.allowedOrigins, host: configuration.host, cluster: cluster)
     }
 
     /// Binds and starts serving; returns the bound port.

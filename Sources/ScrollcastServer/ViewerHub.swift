@@ -12,6 +12,9 @@ public final class ViewerHub {
     private let metrics: ServerMetrics
     private let logger: Logger
     private let registry: RoomRegistry
+    private let viewerNamePrefix: String
+    /// Where joins go; the local registry's rooms unless a cluster sets its own.
+    public var directory: RoomDirectory
     private var connections: [ViewerID: Connection] = [:]
     private var nextViewerNumber = 1
 
@@ -20,15 +23,20 @@ public final class ViewerHub {
         let version: WireVersion
         let openedAt: Double
         var viewerName: String?
-        var room: Room?
+        var room: RoomEndpoint?
         var rateLimiter: InputRateLimiter
         var closing = false
     }
 
-    /// A hub joining viewers to the rooms of `registry`.
-    public init(limits: ServerLimits, registry: RoomRegistry, clock: RoomClock, metrics: ServerMetrics, logger: Logger) {
+    /// A hub joining viewers to the rooms of `registry` (through `LocalRoomDirectory` until
+    /// `directory` is set). Viewers are named `v1`, `v2`… after `viewerNamePrefix`, which a
+    /// cluster sets per node so names are unique across nodes.
+    public init(limits: ServerLimits, registry: RoomRegistry, clock: RoomClock, metrics: ServerMetrics, logger: Logger,
+                viewerNamePrefix: String = "") {
         self.limits = limits
         self.registry = registry
+        self.viewerNamePrefix = viewerNamePrefix
+        self.directory = LocalRoomDirectory(registry: registry)
         self.clock = clock
         self.metrics = metrics
         self.logger = logger
@@ -107,41 +115,35 @@ public final class ViewerHub {
         // The key is the server's, never the client's: a chosen one could be guessed or empty.
         // It reaches the creator in its snapshot, to share.
         let newKey = request.lock ? DriverKey.random().hex : nil
-        let room: Room
-        let origin: RoomRegistry.Origin
-        do {
-            (room, origin) = try registry.roomForJoin(named: request.room, lockKey: newKey, sceneName: request.scene)
-        } catch {
-            return refuseJoin(id, request, error)
+        let viewer = "\(viewerNamePrefix)v\(nextViewerNumber)"
+        let join = ViewerJoin(viewer: viewer, sink: connection.sink, version: connection.version, request: request, newKey: newKey)
+        switch directory.join(join) {
+        case .failure(let failure):
+            return refuseJoin(id, request, failure)
+        case .success(let room):
+            nextViewerNumber += 1
+            connections[id]?.viewerName = viewer
+            connections[id]?.room = room
+            logger.debug("viewer joined", metadata: [
+                "viewer": "\(viewer)", "room": "\(room.name)", "client": "\(request.client ?? "-")",
+                "protocol": "\(connection.version)"])
         }
-        let viewer = "v\(nextViewerNumber)"
-        nextViewerNumber += 1
-        let createdHere = origin == .created
-        let holdsKey = DriverKey.matches(digest: room.driverKeyDigest, candidate: request.driverKey)
-        let canDrive = !room.isLocked || createdHere || holdsKey
-        let key = !room.isLocked ? nil : createdHere ? newKey : holdsKey ? request.driverKey : nil
-        connections[id]?.viewerName = viewer
-        connections[id]?.room = room
-        room.join(viewer: viewer, sink: connection.sink, version: connection.version, canDrive: canDrive, driverKey: key)
-        logger.debug("viewer joined", metadata: [
-            "viewer": "\(viewer)", "room": "\(room.name)", "scene": "\(room.sceneName)",
-            "origin": "\(origin)", "client": "\(request.client ?? "-")", "protocol": "\(connection.version)"])
     }
 
-    private func refuseJoin(_ id: ViewerID, _ request: JoinRequest, _ failure: RoomRegistry.JoinFailure) {
+    private func refuseJoin(_ id: ViewerID, _ request: JoinRequest, _ failure: JoinFailure) {
         switch failure {
         case .unknownScene(let name):
-            fail(id, WireError.notOneOf(field: "scene", options: registry.scenes.entries.map(\.name), got: name))
-        case .tooManyRooms(let limit):
+            return fail(id, WireError.notOneOf(field: "scene", options: registry.scenes.entries.map(\.name), got: name))
+        case .tooManyRooms:
             logger.notice("refusing join: too many rooms", metadata: ["room": "\(request.room)"])
-            close(id, CloseReason(.tryAgainLater, "server full: \(limit) rooms"))
-        case .ownedElsewhere(let room):
-            logger.notice("refusing join: room runs on another node", metadata: ["room": "\(room)"])
-            close(id, CloseReason(.tryAgainLater, "room '\(room)' is busy on another node; try again"))
+        case .ownedElsewhere:
+            logger.notice("refusing join: room runs on another node", metadata: ["room": "\(request.room)"])
         case .storeUnavailable(let message):
             logger.error("refusing join: room store unavailable", metadata: ["room": "\(request.room)", "error": "\(message)"])
-            close(id, CloseReason(.tryAgainLater, "room store unavailable; try again"))
+        case .clusterUnavailable(let message):
+            logger.error("refusing join: cluster unavailable", metadata: ["room": "\(request.room)", "error": "\(message)"])
         }
+        close(id, failure.closeReason)
     }
 
     private func handle(_ input: InputMessage, from id: ViewerID) {

@@ -46,7 +46,7 @@ final class LocalChannel: RoomChannel {
         if bytes > 0 { metrics.bytesOut.increment(by: bytes) }
     }
 
-    func sendFrame(_ message: RoomMessage) {
+    func sendFrame(_ message: RoomMessage, sequence: UInt64) {
         guard !viewers.isEmpty else { return }
         // Counters once per frame, not once per viewer: at a thousand viewers the per-viewer
         // increments were a visible share of the fan-out loop.

@@ -22,9 +22,9 @@ public protocol RoomChannel: AnyObject {
     /// Sends a message that must arrive to `audience` (each viewer gets its version's form, if
     /// the message has one).
     func send(_ message: RoomMessage, to audience: Audience)
-    /// Offers a frame to every viewer (in its version's form); a viewer still writing an older
-    /// frame gets this one in its place.
-    func sendFrame(_ message: RoomMessage)
+    /// Offers frame number `sequence` to every viewer (in its version's form); a viewer still
+    /// writing an older frame gets this one in its place.
+    func sendFrame(_ message: RoomMessage, sequence: UInt64)
     /// The room is gone; the channel delivers nothing more.
     func close()
 }
