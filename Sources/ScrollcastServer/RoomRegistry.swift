@@ -23,6 +23,9 @@ public final class RoomRegistry {
         case restored
     }
 
+    /// Most live rooms.
+    public var maxRooms: Int { limits.maxRooms }
+
     /// Number of live rooms.
     public var count: Int { rooms.count }
 

@@ -9,18 +9,18 @@ public final class ServerMetrics: @unchecked Sendable {
     /// Live rooms.
     let rooms: Metrics.Gauge
     /// Frames handed to connections (one per viewer per frame).
-    let framesSent: Metrics.Counter
+    package let framesSent: Metrics.Counter
     /// Frames replaced by a newer one before a slow viewer's connection could write them.
-    let framesSkipped: Metrics.Counter
+    package let framesSkipped: Metrics.Counter
     /// Inputs applied to a scene.
     let inputs: Metrics.Counter
     /// Inputs answered with `refused`.
-    let refusedInputs: Metrics.Counter
+    package let refusedInputs: Metrics.Counter
     /// Payload bytes handed to connections.
-    let bytesOut: Metrics.Counter
+    package let bytesOut: Metrics.Counter
     /// Row moves a room store failed to make durable (so they were not announced, and the room
     /// took them back).
-    let storeFailures: Metrics.Counter
+    package let storeFailures: Metrics.Counter
     /// Inputs refused with `unavailable`: they would have moved a row while the store could not
     /// write.
     let unavailableRefusals: Metrics.Counter

@@ -4,6 +4,8 @@ import Logging
 import Metrics
 import Prometheus
 import ScrollEngine
+import Redis
+import ScrollcastCluster
 import ScrollcastServer
 import ScrollcastStore
 import WebSockets
@@ -63,6 +65,16 @@ struct ServeCommand: ParsableCommand {
         valueName: "duration"))
     var logWindow = RetentionDuration(argument: "24h")!
 
+    @Option(help: ArgumentHelp(
+        "Join a cluster of nodes sharing rooms through this Redis (e.g. redis://127.0.0.1:6379/0; run it with --appendonly yes). Rooms are then kept in Redis, not in --data. See docs/cluster.md.",
+        valueName: "url"))
+    var redis: String?
+
+    @Option(help: ArgumentHelp(
+        "With --redis: this node's id, unique in the cluster (default HOST:PORT). Viewer names on this node start with it.",
+        valueName: "id"))
+    var nodeID: String?
+
     @Flag(help: "Serve only a WebSocket echo endpoint at /echo for conformance tests (Autobahn): no page, no rooms, no subprotocol required, messages up to 16 MiB.")
     var conformanceEcho = false
 
@@ -81,6 +93,20 @@ struct ServeCommand: ParsableCommand {
         guard (1...3600).contains(pingInterval) else { throw ValidationError("--ping-interval must be 1…3600 seconds") }
         guard (1...600).contains(httpTimeout) else { throw ValidationError("--http-timeout must be 1…600 seconds") }
         guard !data.isEmpty else { throw ValidationError("--data must be a file path or 'none'") }
+        if let redis {
+            do { _ = try RedisAddress(url: redis) } catch { throw ValidationError("--redis: \(error.message)") }
+            guard port != 0 || nodeID != nil else {
+                throw ValidationError("--redis with --port 0 needs --node-id: the default id is HOST:PORT, and the port is not known yet")
+            }
+        } else if nodeID != nil {
+            throw ValidationError("--node-id means something only with --redis")
+        }
+        if let nodeID {
+            guard !nodeID.isEmpty, nodeID.count <= 64, !nodeID.contains("|"), !nodeID.contains("/"),
+                  nodeID.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw ValidationError("--node-id must be 1…64 printable ASCII characters without spaces, '|' or '/', got '\(nodeID)'")
+            }
+        }
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(logLevel)'")
         }
@@ -113,12 +139,18 @@ struct ServeCommand: ParsableCommand {
         configuration.timeouts = ConnectionTimeouts(pingIntervalSeconds: pingInterval, httpRequestSeconds: httpTimeout)
 
         // Opened before binding, so a file the server cannot use stops it before anyone connects.
+        // A cluster keeps its rooms in Redis instead.
         let database: RoomDatabase?
         do {
-            database = data == "none" ? nil : try RoomDatabase.open(atPath: data)
+            database = data == "none" || redis != nil ? nil : try RoomDatabase.open(atPath: data)
         } catch {
             throw ValidationError(error.description)
         }
+        let clusterAddress = try redis.map { url in
+            do { return try RedisAddress(url: url) } catch { throw ValidationError("--redis: \(error.message)") }
+        }
+        let clusterConfiguration = ClusterConfiguration(nodeID: nodeID ?? "\(host):\(port)")
+        var clusterNode: ClusterNode?
         var durableStore: SQLiteRoomStore?
         let server = ScrollcastServer(configuration: configuration, metricsFactory: factory, prometheus: registry,
                                       logger: logger, store: { scheduler in
@@ -137,16 +169,25 @@ struct ServeCommand: ParsableCommand {
                 })
             durableStore = store
             return store
+        }, cluster: clusterAddress.map { address in
+            { scheduler, serverMetrics in
+                let node = ClusterNode(configuration: clusterConfiguration, redis: address, scheduler: scheduler,
+                                       serverMetrics: serverMetrics, metricsFactory: factory, logger: Logger(label: "cluster"))
+                clusterNode = node
+                return node
+            }
         })
         // Touched by the signal handler only after `server.shutdown()` has stopped the room
         // thread, the store's only other user.
         nonisolated(unsafe) let storeToClose = durableStore
+        nonisolated(unsafe) let clusterToClose = clusterNode
         // Before binding, so a signal that comes as soon as the port is announced is not lost.
         ShutdownSignals.install { signal in
             logger.info("shutting down", metadata: ["signal": "\(signal)"])
             server.shutdown()
             // Queued log entries and moves reach the file before the process ends.
             storeToClose?.close()
+            clusterToClose?.close()
             Foundation.exit(0)
         }
         let boundPort: Int
@@ -158,7 +199,7 @@ struct ServeCommand: ParsableCommand {
         // Unbuffered write: scripts wait for this line to learn the port.
         FileHandle.standardOutput.write(Data("scrollcast listening on http://\(host):\(boundPort)\n".utf8))
         logger.info("serving", metadata: ["public": "\(configuration.publicDirectory)", "fps": "\(fps)",
-                                          "data": "\(database?.path ?? "none (rooms in memory only)")",
+                                          "data": "\(clusterAddress.map { "Redis \($0) (cluster node \(clusterConfiguration.nodeID))" } ?? database?.path ?? "none (rooms in memory only)")",
                                           "roomTTL": "\(roomTTL)", "logWindow": "\(logWindow)"])
 
         dispatchMain()

@@ -1,0 +1,158 @@
+import ScrollcastServer
+import ScrollWire
+
+/// What a room's channel needs of its node: a way to publish, and whether the room's lease can
+/// be trusted right now.
+protocol RoomPublishing: AnyObject {
+    /// Publishes `envelope` on the room's channel under `lease` (frames record their seq).
+    func publish(_ envelope: RelayEnvelope, under lease: RoomLease)
+    /// False while this node cannot be sure it still holds `lease`: its connection to Redis is
+    /// up but the lease has not been renewed for most of its length (the process was frozen,
+    /// say). Messages wait then, and go out only if the renewal succeeds.
+    func mayDeliver(under lease: RoomLease) -> Bool
+    /// This node's id.
+    var nodeID: String { get }
+}
+
+/// A room's channel when the room runs here in a cluster: viewers connected here get each
+/// message directly, and viewers on other nodes get it through one publish on the room's Redis
+/// channel, in the forms they speak, stamped with the lease's epoch.
+final class ClusterChannel: RoomChannel {
+    let lease: RoomLease
+    private unowned let node: RoomPublishing
+    private let metrics: ClusterMetrics
+    private let wallClock: WallClock
+    private var local: LocalViewers
+    /// Viewers on other nodes, and the version each speaks.
+    private var remote: [String: WireVersion] = [:]
+    private var held: [Held] = []
+    private var closed = false
+
+    /// Messages kept while the lease is in doubt; past this, frames are dropped (reliable
+    /// messages are kept, and the renewal or the step-down settles them).
+    static let mostHeldFrames = 600
+
+    private enum Held {
+        case reliable(RoomMessage, Audience)
+        case frame(RoomMessage, UInt64)
+    }
+
+    init(lease: RoomLease, node: RoomPublishing, metrics: ClusterMetrics, serverMetrics: ServerMetrics,
+         wallClock: @escaping WallClock) {
+        self.lease = lease
+        self.node = node
+        self.metrics = metrics
+        self.wallClock = wallClock
+        self.local = LocalViewers(metrics: serverMetrics)
+    }
+
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion) {
+        guard !closed else { return }
+        if sink is RemoteViewerSink {
+            remote[viewer] = version
+        } else {
+            local.attach(viewer, sink: sink, version: version)
+        }
+    }
+
+    func detach(_ viewer: String) {
+        remote[viewer] = nil
+        local.detach(viewer)
+    }
+
+    func send(_ message: RoomMessage, to audience: Audience) {
+        guard !closed else { return }
+        guard node.mayDeliver(under: lease) else {
+            held.append(.reliable(message, audience))
+            return
+        }
+        resume()
+        deliver(message, to: audience)
+    }
+
+    func sendFrame(_ message: RoomMessage, sequence: UInt64) {
+        guard !closed else { return }
+        guard node.mayDeliver(under: lease) else {
+            if held.count < Self.mostHeldFrames { held.append(.frame(message, sequence)) }
+            return
+        }
+        resume()
+        deliverFrame(message, sequence: sequence)
+    }
+
+    /// The lease can be trusted again (renewed): what waited goes out, in order.
+    func resume() {
+        guard !held.isEmpty else { return }
+        let waiting = held
+        held = []
+        for entry in waiting {
+            switch entry {
+            case let .reliable(message, audience): deliver(message, to: audience)
+            case let .frame(message, sequence): deliverFrame(message, sequence: sequence)
+            }
+        }
+    }
+
+    func close() {
+        closed = true
+        held = []
+        local.removeAll()
+        remote = [:]
+    }
+
+    private func deliver(_ message: RoomMessage, to audience: Audience) {
+        local.send(message, to: audience)
+        let versions = Set(remote.lazy.filter { audience.includes($0.key) }.map(\.value))
+        guard !versions.isEmpty else { return }
+        publish(.reliable, message, versions: versions, audience: audience)
+    }
+
+    private func deliverFrame(_ message: RoomMessage, sequence: UInt64) {
+        local.sendFrame(message)
+        guard !remote.isEmpty else { return }
+        publish(.frame, message, versions: Set(remote.values), audience: .everyone, sequence: sequence)
+        metrics.framesPublished.increment()
+    }
+
+    private func publish(_ kind: RelayEnvelope.Kind, _ message: RoomMessage, versions: Set<WireVersion>,
+                         audience: Audience, sequence: UInt64 = 0) {
+        let envelope = RelayEnvelope(
+            kind: kind, epoch: lease.epoch, sequence: sequence, publishedAt: wallClock(), node: node.nodeID,
+            audience: audience,
+            v1: versions.contains(.v1) ? message.v1?.bytes : nil,
+            v2: versions.contains(.v2) ? message.v2?.bytes : nil)
+        guard envelope.v1 != nil || envelope.v2 != nil else { return }
+        node.publish(envelope, under: lease)
+    }
+}
+
+/// `RoomRelay` of a cluster node: each room run here gets a `ClusterChannel`, which the node
+/// finds again to release what waited once a lease is renewed.
+final class ClusterRelay: RoomRelay {
+    private unowned let node: RoomPublishing
+    private let metrics: ClusterMetrics
+    private let serverMetrics: ServerMetrics
+    private let wallClock: WallClock
+    private var channels: [String: Weak] = [:]
+
+    private struct Weak { weak var channel: ClusterChannel? }
+
+    init(node: RoomPublishing, metrics: ClusterMetrics, serverMetrics: ServerMetrics, wallClock: @escaping WallClock) {
+        self.node = node
+        self.metrics = metrics
+        self.serverMetrics = serverMetrics
+        self.wallClock = wallClock
+    }
+
+    func openChannel(for lease: RoomLease) -> RoomChannel {
+        let channel = ClusterChannel(lease: lease, node: node, metrics: metrics, serverMetrics: serverMetrics,
+                                     wallClock: wallClock)
+        channels[lease.room] = Weak(channel: channel)
+        return channel
+    }
+
+    /// The open channel of room `room`, if it runs here.
+    func channel(of room: String) -> ClusterChannel? {
+        channels[room]?.channel
+    }
+}

@@ -1,0 +1,356 @@
+import ScrollcastServer
+import ScrollWire
+
+/// One room as this node sees it while it has viewers of it, or runs it: the endpoint of the
+/// viewers connected here, whichever node runs the room. It is in one of three modes:
+///
+/// - **claiming**: asking Redis for the lease (first join, or taking over from a dead owner);
+///   inputs wait.
+/// - **owner**: the room runs here; viewers connected here are in it directly, and viewers of
+///   other nodes are in it through their nodes' rosters (`RemoteViewerSink`).
+/// - **remote**: another node runs it; this node subscribes to the room's channel, hands what
+///   the owner publishes to its viewers, and sends the owner its roster and their inputs.
+///
+/// Everything here runs on the room thread.
+final class RoomLink: RoomEndpoint {
+    let name: String
+    private unowned let node: ClusterNode
+
+    enum Mode {
+        case claiming
+        case owner(Room)
+        case remote
+    }
+
+    private(set) var mode: Mode = .claiming
+    /// The node running the room (remote mode), if known.
+    private(set) var owner: String?
+    /// The highest owner epoch seen: anything published under an older one is stale.
+    private(set) var epoch: UInt64 = 0
+    /// The highest frame number handed to viewers here (a takeover numbers on from it).
+    private(set) var lastSequence: UInt64 = 0
+    /// Whether this link's room channel subscription is confirmed (remote mode).
+    private var subscribed = false
+    private var claimInFlight = false
+    /// True until the first claim settles: a failure then closes the viewers waiting for it.
+    private var firstClaim = true
+    private var viewers: [LocalViewer] = []
+    private var delivery: LocalViewers
+    private var waitingInputs: [(InputMessage, String)] = []
+    /// Viewers of other nodes in the room run here, by node (owner mode).
+    private var remoteNodes: [String: RemoteNode] = [:]
+
+    /// Inputs kept while the lease is being claimed; the page sends none before its snapshot.
+    static let mostWaitingInputs = 256
+
+    struct LocalViewer {
+        var join: ViewerJoin
+        /// Bumped when the viewer needs a fresh snapshot (this node missed messages).
+        var generation = 0
+        /// Whether its join made the room here (so it may drive a locked room: it holds the key).
+        var createsRoom = false
+    }
+
+    struct RemoteNode {
+        var viewers: [String: Int] = [:]
+        var lastRoster: Double
+    }
+
+    init(name: String, node: ClusterNode) {
+        self.name = name
+        self.node = node
+        self.delivery = LocalViewers(metrics: node.serverMetrics)
+    }
+
+    var isEmpty: Bool { viewers.isEmpty }
+    var isOwner: Bool { if case .owner = mode { return true } else { return false } }
+    var isRemote: Bool { if case .remote = mode { return true } else { return false } }
+
+    // MARK: Viewers connected here
+
+    /// A viewer here joins the room.
+    func add(_ join: ViewerJoin) {
+        var viewer = LocalViewer(join: join)
+        viewer.createsRoom = viewers.isEmpty && !isOwner && firstClaim
+        viewers.append(viewer)
+        switch mode {
+        case .owner(let room):
+            room.admit(join, createdHere: false)
+            node.roomsChanged()
+        case .remote:
+            delivery.attach(join.viewer, sink: join.sink, version: join.version)
+            sendRoster()
+        case .claiming:
+            break
+        }
+    }
+
+    func handle(_ input: InputMessage, from viewer: String) {
+        switch mode {
+        case .owner(let room):
+            room.handle(input, from: viewer)
+            node.roomsChanged()
+        case .remote:
+            guard let owner, node.isConnected else {
+                return refuse(input.id, .unavailable, "the room runs on another node, which cannot be reached right now; try again", to: viewer)
+            }
+            node.send(.input(room: name, node: node.nodeID, viewer: viewer, text: ClientMessageEncoder.input(input)), to: owner)
+        case .claiming:
+            if waitingInputs.count < Self.mostWaitingInputs { waitingInputs.append((input, viewer)) }
+        }
+    }
+
+    func refuse(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String) {
+        if case .owner(let room) = mode { return room.refuse(inputID, code, reason, to: viewer) }
+        guard let join = viewers.first(where: { $0.join.viewer == viewer })?.join else { return }
+        node.serverMetrics.refusedInputs.increment()
+        join.sink.sendReliable(join.version == .v1
+            ? OutgoingMessage(utf8: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason))
+            : OutgoingMessage(binary: ServerMessageEncoderV2.refused(input: inputID, code: code, reason: reason)))
+    }
+
+    func leave(viewer: String) {
+        viewers.removeAll { $0.join.viewer == viewer }
+        delivery.detach(viewer)
+        waitingInputs.removeAll { $0.1 == viewer }
+        switch mode {
+        case .owner(let room):
+            room.leave(viewer: viewer)
+            node.roomsChanged()
+        case .remote:
+            sendRoster()
+            if viewers.isEmpty { node.drop(self) }
+        case .claiming:
+            break
+        }
+    }
+
+    // MARK: Claiming
+
+    /// Asks for the lease (first join, or the owner seems gone). Nothing happens while a claim
+    /// is under way.
+    func claim() {
+        guard !claimInFlight, !isOwner else { return }
+        claimInFlight = true
+        node.claim(room: name) { [self] outcome in
+            claimInFlight = false
+            switch outcome {
+            case .success(.granted(let lease)):
+                take(lease)
+            case .success(.held(let holder, let holderEpoch)):
+                follow(holder, epoch: holderEpoch)
+            case .failure(let error):
+                if firstClaim { fail(.clusterUnavailable(error.message)) }
+            }
+        }
+    }
+
+    /// This node holds the lease: restore the room from Redis and run it here.
+    private func take(_ lease: RoomLease) {
+        epoch = max(epoch, lease.epoch)
+        node.store.load(room: name) { [self] result in
+            guard node.holds(lease) else { return }
+            switch result {
+            case .failure(let error):
+                node.release(lease)
+                if firstClaim { fail(.storeUnavailable(error.message)) }
+            case .success(let stored):
+                run(lease, stored: stored?.0, storedSequence: stored?.1 ?? 0)
+            }
+        }
+    }
+
+    private func run(_ lease: RoomLease, stored: StoredRoom?, storedSequence: UInt64) {
+        let creator = viewers.first { $0.createsRoom }?.join
+        let scene = creator?.sceneName(in: node.registry.scenes) ?? node.registry.scenes.defaultName
+        let settings = stored?.settings ?? RoomSettings(name: name, sceneName: scene,
+                                                        driverKeyDigest: creator?.newKey.map(DriverKey.digest(of:)))
+        guard let (room, origin) = node.registry.adopt(settings, stored: stored, lease: lease,
+                                                      firstSequence: max(storedSequence, lastSequence)) else {
+            node.release(lease)
+            return fail(.tooManyRooms(limit: node.registry.maxRooms))
+        }
+        let wasRemote = isRemote
+        if wasRemote, owner != nil { node.metrics.takeovers.increment() }
+        mode = .owner(room)
+        owner = node.nodeID
+        firstClaim = false
+        delivery.removeAll()
+        if subscribed || wasRemote { node.unsubscribe(room: name) }
+        subscribed = false
+        for index in viewers.indices {
+            let createdHere = origin == .created && viewers[index].createsRoom
+            room.admit(viewers[index].join, createdHere: createdHere)
+            if createdHere, let key = viewers[index].join.newKey {
+                // From now on this viewer holds the key like anyone it was shared with: a later
+                // owner checks it like any other.
+                viewers[index].join.request.driverKey = key
+            }
+            viewers[index].createsRoom = false
+        }
+        let inputs = waitingInputs
+        waitingInputs = []
+        for (input, viewer) in inputs { room.handle(input, from: viewer) }
+        node.announceOwner(of: name, lease: lease)
+        node.logger.info("running room", metadata: ["room": "\(name)", "lease": "\(lease)", "origin": "\(origin)",
+                                                    "firstSeq": "\(max(storedSequence, lastSequence))"])
+        node.roomsChanged()
+    }
+
+    /// Another node runs the room: receive from it, tell it who watches here.
+    private func follow(_ holder: String, epoch holderEpoch: UInt64) {
+        guard holderEpoch >= epoch else { return }
+        let changed = owner != holder || holderEpoch != epoch
+        epoch = holderEpoch
+        owner = holder
+        if firstClaim || !isRemote {
+            firstClaim = false
+            mode = .remote
+            for viewer in viewers { delivery.attach(viewer.join.viewer, sink: viewer.join.sink, version: viewer.join.version) }
+            let inputs = waitingInputs
+            waitingInputs = []
+            node.subscribe(room: name)
+            // Inputs sent before the owner has the roster would be dropped there; the roster
+            // goes first on the same connection, so they arrive after it.
+            sendRoster()
+            for (input, viewer) in inputs { handle(input, from: viewer) }
+        } else if changed {
+            sendRoster()
+        }
+    }
+
+    /// The room cannot be had: its waiting viewers are closed with the reason.
+    private func fail(_ failure: JoinFailure) {
+        node.logger.warning("cannot place viewers in room", metadata: ["room": "\(name)", "reason": "\(failure)"])
+        for viewer in viewers { viewer.join.sink.close(failure.closeReason) }
+        viewers = []
+        waitingInputs = []
+        node.drop(self)
+    }
+
+    // MARK: Remote mode
+
+    /// The room channel's subscription took effect (first time or after a reconnect): the owner
+    /// may have sent things this node missed, so every viewer here asks for a fresh snapshot.
+    func subscriptionConfirmed() {
+        guard isRemote else { return }
+        subscribed = true
+        for index in viewers.indices { viewers[index].generation += 1 }
+        sendRoster()
+    }
+
+    /// Sends the owner who watches the room from here.
+    func sendRoster() {
+        guard isRemote, let owner else { return }
+        let roster = viewers.map {
+            NodeMessage.RosterViewer(id: $0.join.viewer, version: $0.join.version.rawValue, generation: $0.generation,
+                                     key: $0.join.request.driverKey)
+        }
+        node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
+    }
+
+    /// Something the owner published.
+    func deliver(_ envelope: RelayEnvelope) {
+        guard isRemote else { return }
+        guard envelope.epoch >= epoch else {
+            node.metrics.staleDropped.increment()
+            return
+        }
+        if envelope.epoch > epoch || owner != envelope.node {
+            epoch = envelope.epoch
+            owner = envelope.node
+            sendRoster()
+        }
+        switch envelope.kind {
+        case .owner:
+            break
+        case .reliable:
+            delivery.send(envelope.message, to: envelope.audience)
+        case .frame:
+            lastSequence = max(lastSequence, envelope.sequence)
+            delivery.sendFrame(envelope.message)
+            node.metrics.framesRelayed.increment()
+            node.metrics.brokerLag.recordNanoseconds(Int64(max(0, node.wallClock() - envelope.publishedAt) * 1_000_000))
+        }
+    }
+
+    // MARK: Owner mode
+
+    /// Node `from`'s viewers of the room are exactly `roster`.
+    func roster(_ roster: [NodeMessage.RosterViewer], from remoteNode: String, at now: Double) {
+        guard case .owner(let room) = mode else { return }
+        var state = remoteNodes[remoteNode] ?? RemoteNode(lastRoster: now)
+        state.lastRoster = now
+        // A node names only its own viewers: its names start with its id.
+        let valid = roster.filter { $0.id.hasPrefix(remoteNode + "/") && WireVersion(rawValue: $0.version) != nil }
+        let listed = Set(valid.map(\.id))
+        for id in state.viewers.keys where !listed.contains(id) {
+            room.leave(viewer: id)
+            state.viewers[id] = nil
+        }
+        for viewer in valid {
+            if let generation = state.viewers[viewer.id] {
+                if generation != viewer.generation { room.sendSnapshot(to: viewer.id) }
+            } else if !room.hasViewer(viewer.id) {
+                let request = JoinRequest(room: name, driverKey: viewer.key)
+                room.admit(ViewerJoin(viewer: viewer.id, sink: RemoteViewerSink(node: remoteNode),
+                                      version: WireVersion(rawValue: viewer.version) ?? .v1, request: request, newKey: nil),
+                           createdHere: false)
+            }
+            state.viewers[viewer.id] = viewer.generation
+        }
+        remoteNodes[remoteNode] = state.viewers.isEmpty ? nil : state
+        node.roomsChanged()
+    }
+
+    /// An input of viewer `viewer` on node `remoteNode`.
+    func remoteInput(_ text: String, viewer: String, from remoteNode: String) {
+        guard case .owner(let room) = mode, remoteNodes[remoteNode]?.viewers[viewer] != nil else { return }
+        guard case .input(let input)? = try? ClientMessageDecoder.decode(Array(text.utf8)) else { return }
+        room.handle(input, from: viewer)
+        node.roomsChanged()
+    }
+
+    /// Drops the viewers of nodes that sent no roster for `timeout` ms (the node died, or lost
+    /// its link): presence counts only viewers someone still serves.
+    func dropSilentNodes(now: Double, timeout: Double) {
+        guard case .owner(let room) = mode else { return }
+        for (remoteNode, state) in remoteNodes where now - state.lastRoster >= timeout {
+            node.logger.notice("dropping viewers of a silent node", metadata: [
+                "room": "\(name)", "node": "\(remoteNode)", "viewers": "\(state.viewers.count)"])
+            for id in state.viewers.keys { room.leave(viewer: id) }
+            remoteNodes[remoteNode] = nil
+        }
+        node.roomsChanged()
+    }
+
+    /// This node lost the room's lease (to `holder`, if known): the room is already gone here;
+    /// its viewers here follow the new owner.
+    func steppedDown(to holder: String?, epoch holderEpoch: UInt64?) {
+        remoteNodes = [:]
+        mode = .remote
+        owner = holder
+        if let holderEpoch { epoch = max(epoch, holderEpoch) }
+        guard !viewers.isEmpty else { return node.drop(self) }
+        for index in viewers.indices {
+            delivery.attach(viewers[index].join.viewer, sink: viewers[index].join.sink, version: viewers[index].join.version)
+        }
+        node.subscribe(room: name)
+        sendRoster()
+    }
+
+    /// The room run here was evicted (nobody watched it for its grace period).
+    func evicted() {
+        remoteNodes = [:]
+        mode = .claiming
+        firstClaim = true
+        if viewers.isEmpty { node.drop(self) }
+    }
+}
+
+extension RelayEnvelope {
+    /// The envelope's forms as a room message for local viewers.
+    var message: RoomMessage {
+        RoomMessage(v1: v1.map { OutgoingMessage(utf8: $0) }, v2: v2.map { OutgoingMessage(binary: $0) })
+    }
+}
