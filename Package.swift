@@ -99,6 +99,8 @@ let package = Package(
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
+        // Against real redis-server processes the tests start and kill themselves.
+        .testTarget(name: "RedisTests", dependencies: ["Redis"]),
         .testTarget(name: "ScrollcastRecordingTests", dependencies: ["ScrollcastRecording", "ScrollEngine", "ScrollWire"]),
         .testTarget(
             name: "ScrollcastServerTests",
