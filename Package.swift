@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "ScrollEngine", targets: ["ScrollEngine"]),
         .library(name: "ScrollWire", targets: ["ScrollWire"]),
         .library(name: "WebSockets", targets: ["WebSockets"]),
+        .library(name: "Redis", targets: ["Redis"]),
         .library(name: "ScrollcastServer", targets: ["ScrollcastServer"]),
         .library(name: "ScrollcastServerTesting", targets: ["ScrollcastServerTesting"]),
         .library(name: "ScrollcastStore", targets: ["ScrollcastStore"]),
@@ -40,6 +41,15 @@ let package = Package(
         ),
         .target(name: "CWebSocketsShim", dependencies: ["CLibWebSockets"]),
         .target(name: "WebSockets", dependencies: ["CLibWebSockets", "CWebSocketsShim"]),
+
+        // Debian's libhiredis-dev (0.14), for the cluster; shims in a regular C target, as above.
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
+        .target(name: "CHiredisShim", dependencies: ["CHiredis"]),
+        .target(name: "Redis", dependencies: ["CHiredis", "CHiredisShim"]),
 
         .target(
             name: "ScrollcastServer",
@@ -89,6 +99,8 @@ let package = Package(
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
+        // Against real redis-server processes the tests start and kill themselves.
+        .testTarget(name: "RedisTests", dependencies: ["Redis"]),
         .testTarget(name: "ScrollcastRecordingTests", dependencies: ["ScrollcastRecording", "ScrollEngine", "ScrollWire"]),
         .testTarget(
             name: "ScrollcastServerTests",
