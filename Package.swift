@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ScrollcastServerTesting", targets: ["ScrollcastServerTesting"]),
         .library(name: "ScrollcastStore", targets: ["ScrollcastStore"]),
         .library(name: "ScrollcastRecording", targets: ["ScrollcastRecording"]),
+        .library(name: "ScrollcastCluster", targets: ["ScrollcastCluster"]),
         .executable(name: "scrollcast", targets: ["scrollcast"]),
         .executable(name: "scrollcast-load", targets: ["scrollcast-load"]),
         .executable(name: "scrollcast-bench-engine", targets: ["scrollcast-bench-engine"]),
@@ -70,10 +71,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Rooms across nodes (docs/cluster.md): leases, relay and store on Redis.
+        .target(
+            name: "ScrollcastCluster",
+            dependencies: [
+                "ScrollcastServer", "ScrollEngine", "ScrollWire", "ScrollcastRecording", "Redis",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
         .executableTarget(
             name: "scrollcast",
             dependencies: [
-                "ScrollcastServer", "ScrollcastStore", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets",
+                "ScrollcastServer", "ScrollcastStore", "ScrollcastCluster", "Redis", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

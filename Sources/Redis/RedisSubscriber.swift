@@ -26,15 +26,19 @@ public final class RedisSubscriber: Sendable {
     ///     the link is checked with `PING`, and the time that `PING` has to be answered.
     ///   - onMessage: Called on the subscriber's thread with the channel and the payload (byte
     ///     for byte) of each message on a channel currently subscribed.
+    ///   - onSubscribed: Called on the subscriber's thread each time Redis confirms a subscription
+    ///     (after `subscribe`, and again after every reconnect): from then on, whatever is
+    ///     published on the channel arrives, so a protocol can safely ask a publisher to begin.
     ///   - onStateChange: Called on the subscriber's thread when the link goes up or down.
     public init(
         address: RedisAddress, name: String, timeoutMilliseconds: Int = 1000,
         onMessage: @escaping @Sendable (_ channel: String, _ payload: [UInt8]) -> Void,
+        onSubscribed: @escaping @Sendable (_ channel: String) -> Void = { _ in },
         onStateChange: @escaping @Sendable (RedisLinkState) -> Void = { _ in }
     ) {
         core = SubscriberCore(
             address: address, name: name, timeoutMilliseconds: timeoutMilliseconds,
-            onMessage: onMessage, onStateChange: onStateChange)
+            onMessage: onMessage, onSubscribed: onSubscribed, onStateChange: onStateChange)
     }
 
     deinit { close() }

@@ -26,12 +26,14 @@ final class SubscriberCore: Sendable {
     let label: String
     let timeoutMilliseconds: Int
     let onMessage: @Sendable (String, [UInt8]) -> Void
+    let onSubscribed: @Sendable (String) -> Void
     let onStateChange: @Sendable (RedisLinkState) -> Void
     let shared = Mutex(Shared())
 
     init(
         address: RedisAddress, name: String, timeoutMilliseconds: Int,
         onMessage: @escaping @Sendable (String, [UInt8]) -> Void,
+        onSubscribed: @escaping @Sendable (String) -> Void,
         onStateChange: @escaping @Sendable (RedisLinkState) -> Void
     ) {
         self.address = address
@@ -39,6 +41,7 @@ final class SubscriberCore: Sendable {
         self.label = "Redis subscriber \(name) (\(address))"
         self.timeoutMilliseconds = max(1, timeoutMilliseconds)
         self.onMessage = onMessage
+        self.onSubscribed = onSubscribed
         self.onStateChange = onStateChange
     }
 }

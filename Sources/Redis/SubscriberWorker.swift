@@ -156,6 +156,7 @@ final class SubscriberWorker {
                 if core.shared.withLock({ $0.wanted.contains(channel) }) { core.onMessage(channel, payload) }
             case "subscribe":
                 core.shared.withLock { _ = $0.confirmed.insert(channel) }
+                core.onSubscribed(channel)
                 if awaitingConfirmation.remove(channel) != nil && awaitingConfirmation.isEmpty {
                     markConnected()
                 }

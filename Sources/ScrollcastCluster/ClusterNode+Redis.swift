@@ -95,8 +95,12 @@ extension ClusterNode: RedisScripting, RoomPublishing {
         run(ClusterScripts.release, keys: [keys.lease(lease.room)], [ClusterKeys.leaseValue(node: lease.node, epoch: lease.epoch)]) { _ in }
     }
 
-    func subscribe(room: String) {
-        subscriber.subscribe(keys.roomChannel(room))
+    /// Subscribes to room `room`'s channel. Returns true when Redis has already confirmed it (a
+    /// link made again before an unsubscribe took effect): no confirmation will come then.
+    func subscribe(room: String) -> Bool {
+        let channel = keys.roomChannel(room)
+        subscriber.subscribe(channel)
+        return subscriber.subscribedChannels.contains(channel)
     }
 
     func unsubscribe(room: String) {

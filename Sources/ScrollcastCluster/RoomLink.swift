@@ -90,6 +90,8 @@ final class RoomLink: RoomEndpoint {
         case .owner(let room):
             room.handle(input, from: viewer)
             node.roomsChanged()
+        case .remote where !subscribed:
+            if waitingInputs.count < Self.mostWaitingInputs { waitingInputs.append((input, viewer)) }
         case .remote:
             guard let owner, node.isConnected else {
                 return refuse(input.id, .unavailable, "the room runs on another node, which cannot be reached right now; try again", to: viewer)
@@ -148,7 +150,7 @@ final class RoomLink: RoomEndpoint {
     /// This node holds the lease: restore the room from Redis and run it here.
     private func take(_ lease: RoomLease) {
         epoch = max(epoch, lease.epoch)
-        node.store.load(room: name) { [self] result in
+        node.roomStore.load(room: name) { [self] result in
             guard node.holds(lease) else { return }
             switch result {
             case .failure(let error):
@@ -207,16 +209,18 @@ final class RoomLink: RoomEndpoint {
             firstClaim = false
             mode = .remote
             for viewer in viewers { delivery.attach(viewer.join.viewer, sink: viewer.join.sink, version: viewer.join.version) }
-            let inputs = waitingInputs
-            waitingInputs = []
-            node.subscribe(room: name)
-            // Inputs sent before the owner has the roster would be dropped there; the roster
-            // goes first on the same connection, so they arrive after it.
-            sendRoster()
-            for (input, viewer) in inputs { handle(input, from: viewer) }
+            listen()
         } else if changed {
             sendRoster()
         }
+    }
+
+    /// Subscribes to the room's channel; the roster goes to the owner once Redis confirms it,
+    /// so nothing the owner sends in answer (the snapshots) can be published before this node
+    /// listens.
+    private func listen() {
+        subscribed = false
+        if node.subscribe(room: name) { subscriptionConfirmed() }
     }
 
     /// The room cannot be had: its waiting viewers are closed with the reason.
@@ -234,14 +238,21 @@ final class RoomLink: RoomEndpoint {
     /// may have sent things this node missed, so every viewer here asks for a fresh snapshot.
     func subscriptionConfirmed() {
         guard isRemote else { return }
+        if subscribed {
+            for index in viewers.indices { viewers[index].generation += 1 }
+        }
         subscribed = true
-        for index in viewers.indices { viewers[index].generation += 1 }
         sendRoster()
+        // Inputs that came before the owner knew these viewers go after the roster, on the same
+        // connection, so they arrive after it.
+        let inputs = waitingInputs
+        waitingInputs = []
+        for (input, viewer) in inputs { handle(input, from: viewer) }
     }
 
     /// Sends the owner who watches the room from here.
     func sendRoster() {
-        guard isRemote, let owner else { return }
+        guard isRemote, subscribed, let owner else { return }
         let roster = viewers.map {
             NodeMessage.RosterViewer(id: $0.join.viewer, version: $0.join.version.rawValue, generation: $0.generation,
                                      key: $0.join.request.driverKey)
@@ -335,8 +346,7 @@ final class RoomLink: RoomEndpoint {
         for index in viewers.indices {
             delivery.attach(viewers[index].join.viewer, sink: viewers[index].join.sink, version: viewers[index].join.version)
         }
-        node.subscribe(room: name)
-        sendRoster()
+        listen()
     }
 
     /// The room run here was evicted (nobody watched it for its grace period).

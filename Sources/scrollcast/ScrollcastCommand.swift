@@ -146,9 +146,8 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        let clusterAddress = try redis.map { url in
-            do { return try RedisAddress(url: url) } catch { throw ValidationError("--redis: \(error.message)") }
-        }
+        // `validate()` checked the URL.
+        let clusterAddress = redis.flatMap { try? RedisAddress(url: $0) }
         let clusterConfiguration = ClusterConfiguration(nodeID: nodeID ?? "\(host):\(port)")
         var clusterNode: ClusterNode?
         var durableStore: SQLiteRoomStore?
