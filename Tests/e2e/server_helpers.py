@@ -270,6 +270,15 @@ async def move_row(viewer: Viewer, snapshot: dict, rows_down: int = 3,
     return row, up
 
 
+async def long_press_move(viewer: Viewer, clock: ClientClock, y0: float, y1: float) -> tuple[int, int]:
+    """An explicit long press at y0 carried to y1 and dropped; returns the ids of the press and
+    of the drop."""
+    began = await viewer.input("longPressBegan", clock.now(), x=150, y=y0)
+    await viewer.input("longPressMove", clock.now(), x=150, y=y1)
+    ended = await viewer.input("longPressEnd", clock.now(), x=150, y=y1)
+    return began, ended
+
+
 def order(snapshot: dict) -> list[list[int]]:
     return [section["rows"] for section in snapshot["scene"]["sections"]]
 

@@ -10,19 +10,10 @@ from __future__ import annotations
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args,
 )
-from server_helpers import ClientClock, Viewer, metric, move_row, order, run, until_metric
+from server_helpers import ClientClock, Viewer, metric, move_row, order, run, until_metric, long_press_move
 
 WRITABLE = "scrollcast_store_writable"
 REFUSALS = "scrollcast_store_unavailable_refusals_total"
-
-
-async def long_press_move(viewer: Viewer, clock: ClientClock, y0: float, y1: float) -> tuple[int, int]:
-    """An explicit long press at y0 carried to y1 and dropped; returns the ids of the press and
-    of the drop."""
-    began = await viewer.input("longPressBegan", clock.now(), x=150, y=y0)
-    await viewer.input("longPressMove", clock.now(), x=150, y=y1)
-    ended = await viewer.input("longPressEnd", clock.now(), x=150, y=y1)
-    return began, ended
 
 
 def test_moves_are_refused_unavailable_while_the_file_is_read_only_and_work_again_after(
