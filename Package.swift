@@ -51,6 +51,8 @@ let package = Package(
         ),
         .target(name: "CHiredisShim", dependencies: ["CHiredis"]),
         .target(name: "Redis", dependencies: ["CHiredis", "CHiredisShim"]),
+        // A real redis-server for tests, on a free loopback port in a temporary directory.
+        .target(name: "RedisTesting", dependencies: ["Redis"]),
 
         .target(
             name: "ScrollcastServer",
@@ -110,7 +112,11 @@ let package = Package(
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
         // Against real redis-server processes the tests start and kill themselves.
-        .testTarget(name: "RedisTests", dependencies: ["Redis"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting"]),
+        .testTarget(
+            name: "ScrollcastClusterTests",
+            dependencies: ["ScrollcastCluster", "ScrollcastServer", "ScrollcastServerTesting", "ScrollWire", "Redis", "RedisTesting"]
+        ),
         .testTarget(name: "ScrollcastRecordingTests", dependencies: ["ScrollcastRecording", "ScrollEngine", "ScrollWire"]),
         .testTarget(
             name: "ScrollcastServerTests",

@@ -117,7 +117,7 @@ public final class RoomService {
             return .text(status: 400, "name the room: \(RecordingRoute.path)?room=NAME (\(ScrollWire.roomNameRule))")
         }
         guard let source = store as? RoomLogSource else {
-            return .text(status: 404, "no recordings here: this server keeps rooms in memory only (--data none), without their whole logs; run it with --data PATH to record rooms")
+            return .text(status: 404, "no recordings here: this server keeps its rooms in memory only (--data none) or in a cluster's Redis, and neither keeps whole room logs; run a single node with --data PATH to record rooms")
         }
         do {
             guard let life = try source.roomLife(named: room, life: nil) else {

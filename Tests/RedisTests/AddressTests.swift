@@ -1,4 +1,5 @@
 import Redis
+import RedisTesting
 import Testing
 
 @Suite struct AddressTests {

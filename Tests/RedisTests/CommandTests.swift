@@ -1,5 +1,6 @@
 import Foundation
 import Redis
+import RedisTesting
 import Testing
 
 @Suite(.serialized) struct CommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Redis
+import RedisTesting
 import Testing
 
 /// Redis going away, hanging and coming back, with a real server killed, stopped and restarted.

@@ -1,5 +1,6 @@
 import Foundation
 import Redis
+import RedisTesting
 
 /// Collects events from a queue's or subscriber's thread and lets a test wait (condition
 /// variable, with a deadline) until they satisfy a predicate.

@@ -1,5 +1,6 @@
 import Foundation
 import Redis
+import RedisTesting
 
 /// A started queue whose first connect has been reported, with its state reports.
 func connectedQueue(

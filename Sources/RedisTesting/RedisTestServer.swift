@@ -4,18 +4,18 @@ import Redis
 
 /// A real redis-server of the test's own, on a free loopback port in a fresh temporary directory
 /// (append-only file on, RDB snapshots off), so tests can kill and restart it at will.
-final class RedisTestServer: @unchecked Sendable {
-    let port: Int
-    let directory: URL
+public final class RedisTestServer: @unchecked Sendable {
+    public let port: Int
+    public let directory: URL
     private var process: Process?
 
     /// The server's address (database 0 unless given).
-    func address(database: Int = 0) -> RedisAddress {
+    public func address(database: Int = 0) -> RedisAddress {
         RedisAddress(host: "127.0.0.1", port: port, database: database)
     }
 
     /// Starts a server and returns once it answers PING.
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("scrollcast-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -44,27 +44,27 @@ final class RedisTestServer: @unchecked Sendable {
     }
 
     /// SIGTERM, then waits for the process to end (Redis writes its append-only file first).
-    func stop() {
+    public func stop() {
         signalAndWait(SIGTERM)
     }
 
     /// SIGKILL, then waits for the process to end: the server vanishes without a word.
-    func kill() {
+    public func kill() {
         signalAndWait(SIGKILL)
     }
 
     /// SIGSTOP: the server keeps its sockets open but answers nothing (a hung server).
-    func pause() {
+    public func pause() {
         if let process { Glibc.kill(process.processIdentifier, SIGSTOP) }
     }
 
     /// SIGCONT after ``pause()``.
-    func resume() {
+    public func resume() {
         if let process { Glibc.kill(process.processIdentifier, SIGCONT) }
     }
 
     /// Starts the server again on the same port and directory (stopping it first if it runs).
-    func restart() throws {
+    public func restart() throws {
         stop()
         process = try Self.launch(port: port, directory: directory)
     }

@@ -3,10 +3,10 @@ import Glibc
 
 /// Raw loopback sockets for the test server: finding a free port and asking PING without going
 /// through the code under test.
-enum Loopback {
+public enum Loopback {
     /// A port the kernel just handed out for 127.0.0.1 (free now; a race with other processes is
     /// possible, so the server start retries on a clash).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -26,7 +26,7 @@ enum Loopback {
 
     /// Whether a server on the port answers PING with PONG within a second (a server still
     /// loading its append-only file answers -LOADING, which is not ready).
-    static func answersPing(port: Int) -> Bool {
+    public static func answersPing(port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
@@ -57,7 +57,7 @@ enum Loopback {
 }
 
 /// A failure of the test set-up itself, with what was being done.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,62 @@
+import Testing
+@testable import ScrollcastCluster
+import ScrollcastServer
+
+@Suite("Relay envelope")
+struct RelayEnvelopeTests {
+    @Test("an envelope decodes to what was encoded, for every audience and absent forms")
+    func roundTrip() {
+        let audiences: [Audience] = [.everyone, .viewer("n1/v3"), .everyoneExcept("n2/v1")]
+        for audience in audiences {
+            let envelope = RelayEnvelope(kind: .frame, epoch: 7, sequence: 1234, publishedAt: 1_763_900_000_123.5,
+                                         node: "127.0.0.1:8081", audience: audience, v1: Array("{\"type\":\"frame\"}".utf8),
+                                         v2: nil)
+            #expect(RelayEnvelope.decode(envelope.encoded()) == envelope)
+        }
+        let binary = RelayEnvelope(kind: .reliable, epoch: 1, publishedAt: 0, node: "n", v1: nil, v2: [0, 1, 0, 255])
+        #expect(RelayEnvelope.decode(binary.encoded()) == binary)
+    }
+
+    @Test("truncated, padded or unknown bytes decode to nothing rather than a wrong message")
+    func damaged() {
+        let bytes = RelayEnvelope(kind: .owner, epoch: 3, publishedAt: 1, node: "n0", v1: [], v2: nil).encoded()
+        for length in 0..<bytes.count {
+            #expect(RelayEnvelope.decode(Array(bytes.prefix(length))) == nil, "prefix of \(length) bytes")
+        }
+        #expect(RelayEnvelope.decode(bytes + [0]) == nil)
+        var newer = bytes
+        newer[0] = 2
+        #expect(RelayEnvelope.decode(newer) == nil)
+        var kind = bytes
+        kind[1] = 9
+        #expect(RelayEnvelope.decode(kind) == nil)
+    }
+}
+
+@Suite("Cluster text forms")
+struct ClusterTextFormTests {
+    @Test("row orders survive their Redis text form; junk is refused")
+    func rowOrder() {
+        let order = [[3, 1, 2], [], [10, 0]]
+        #expect(RowOrderText.decode(RowOrderText.encode(order)) == order)
+        #expect(RowOrderText.decode("") == nil)
+        #expect(RowOrderText.decode("1,x;2") == nil)
+    }
+
+    @Test("lease values name node and epoch, even for node ids with colons")
+    func lease() {
+        let value = ClusterKeys.leaseValue(node: "127.0.0.1:8081", epoch: 42)
+        #expect(ClusterKeys.parseLease(value)! == ("127.0.0.1:8081", 42))
+        #expect(ClusterKeys.parseLease("n1") == nil)
+        #expect(ClusterKeys.parseLease("n1|x") == nil)
+    }
+
+    @Test("node messages decode to what was sent")
+    func nodeMessage() {
+        let roster = NodeMessage.roster(room: "r", node: "n1", viewers: [.init(id: "n1/v1", version: 2, generation: 3, key: nil)])
+        #expect(NodeMessage.decode(roster.encoded()) == roster)
+        let input = NodeMessage.input(room: "r", node: "n1", viewer: "n1/v1", text: "{\"type\":\"input\"}")
+        #expect(NodeMessage.decode(input.encoded()) == input)
+        #expect(NodeMessage.decode(Array("{}".utf8)) == nil)
+    }
+}
