@@ -147,6 +147,8 @@ final class ClusterRelay: RoomRelay {
     func openChannel(for lease: RoomLease) -> RoomChannel {
         let channel = ClusterChannel(lease: lease, node: node, metrics: metrics, serverMetrics: serverMetrics,
                                      wallClock: wallClock)
+        // Channels of rooms gone from memory are dropped here, so the table tracks live rooms.
+        channels = channels.filter { $0.value.channel != nil }
         channels[lease.room] = Weak(channel: channel)
         return channel
     }
