@@ -14,7 +14,7 @@ public struct ClusterConfiguration: Sendable, Hashable {
     public var rosterMilliseconds: Double = 1000
     /// An owner drops another node's viewers after this long without that node's roster, ms.
     public var rosterTimeoutMilliseconds: Double = 3500
-    /// Log lines kept per room in Redis (the newest; older ones are trimmed).
+    /// Log lines kept per room in Redis (the newest; older ones are trimmed; 0 keeps none).
     public var logLength = 100_000
     /// Prefix of every Redis key and channel, so several clusters can share one Redis.
     public var keyPrefix = "scrollcast:"

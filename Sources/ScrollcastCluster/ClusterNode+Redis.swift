@@ -66,7 +66,8 @@ extension ClusterNode: RedisScripting, RoomPublishing {
     /// Claims room `room`; `outcome` runs on the room thread.
     func claim(room: String, outcome: @escaping (Result<ClaimOutcome, RedisError>) -> Void) {
         run(ClusterScripts.claim, keys: [keys.lease(room), keys.epoch(room)],
-            [nodeID, String(Int(configuration.leaseMilliseconds)), keys.nodeChannelPrefix]) { [self] result in
+            [nodeID, String(Int(configuration.leaseMilliseconds)), keys.nodeChannelPrefix,
+             String(Int(configuration.leaseMilliseconds))]) { [self] result in
             switch result {
             case .failure(let error):
                 outcome(.failure(error))
@@ -116,7 +117,14 @@ extension ClusterNode: RedisScripting, RoomPublishing {
             let lease = held.lease
             run(ClusterScripts.renew, keys: [keys.lease(lease.room), keys.epoch(lease.room)],
                 [held.value, String(Int(configuration.leaseMilliseconds)), String(lease.epoch)]) { [self] result in
-                guard holds(lease) else { return }
+                guard holds(lease) else {
+                    // Renewed after this node gave the room up (a fenced write raced the renewal):
+                    // give the lease back rather than leave other nodes waiting out its TTL.
+                    if case .success(.integer(1)) = result {
+                        run(ClusterScripts.release, keys: [keys.lease(lease.room)], [held.value]) { _ in }
+                    }
+                    return
+                }
                 switch result {
                 case .success(.integer(1)):
                     leases[lease.room]?.confirmedAt = clock.nowMilliseconds()

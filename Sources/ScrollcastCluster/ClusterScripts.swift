@@ -2,17 +2,21 @@
 /// write it guards cannot be split by another node's step. Every write takes the writer's lease
 /// value and fails (returns -1) unless the lease still holds it: that is the fencing.
 enum ClusterScripts {
-    /// Claim a room. KEYS: lease, epoch. ARGV: node, lease ms, node channel prefix.
+    /// Claim a room. KEYS: lease, epoch. ARGV: node, lease ms, node channel prefix, settle ms.
     /// Returns {"held", node, epoch} when a live node holds it; else takes it with the next
     /// epoch and returns {"granted", node, epoch}. The holder counts as dead when its node
     /// channel has no subscriber: its process is gone (a SIGKILL closes its connections), so the
     /// room need not wait for the lease to run out. A frozen owner keeps its connection open and
-    /// is waited out.
+    /// is waited out, and so is every holder while Redis has been up for less than `settle` ms
+    /// (the nodes pass the lease length: after a Redis restart they are still subscribing again).
     static let claim = """
         local current = redis.call('GET', KEYS[1])
         if current then
           local node, epoch = string.match(current, '^(.*)|(%d+)$')
           if node and node ~= ARGV[1] then
+            -- Just after a Redis restart every node is still resubscribing: wait the TTL out then.
+            local uptime = tonumber(string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)'))
+            if uptime * 1000 < tonumber(ARGV[4]) then return {'held', node, epoch} end
             local subscribers = redis.call('PUBSUB', 'NUMSUB', ARGV[3] .. node)[2]
             if subscribers > 0 then return {'held', node, epoch} end
           end
@@ -80,7 +84,8 @@ enum ClusterScripts {
     static let appendLog = """
         if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
         redis.call('RPUSH', KEYS[2], unpack(ARGV, 3))
-        redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
+        local keep = tonumber(ARGV[2])
+        if keep < 1 then redis.call('DEL', KEYS[2]) else redis.call('LTRIM', KEYS[2], -keep, -1) end
         return 1
         """
 }

@@ -127,6 +127,7 @@ final class RedisRoomStore: RoomStore {
     private func settle(_ result: Result<RedisValue, RedisError>, room: String, what: String) {
         switch result {
         case .success(.integer(-1)): redis.fenced(room: room)
+        case .success(.error(let message)): failed("\(what) of room '\(room)': Redis refused it: \(message)")
         case .success: break
         case .failure(let error): failed("\(what) of room '\(room)': \(error)")
         }

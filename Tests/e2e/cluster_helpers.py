@@ -49,6 +49,21 @@ class Cluster:
                 raise AssertionError(f"lease of {room} stayed {lease}")
             await asyncio.sleep(0.02)  # polling interval of the condition above
 
+    async def until_redis_settled(self, lease_seconds: int = 3):
+        """Waits (polling every 50 ms) until Redis has been up for a lease length: before that, a
+        claim waits out a holder whose node lost its subscription instead of taking the room at
+        once (docs/cluster.md, "Failover"), because after a Redis restart nodes are still
+        subscribing again."""
+        deadline = time.monotonic() + lease_seconds + 10
+        while True:
+            info = await asyncio.get_running_loop().run_in_executor(None, self.redis.command, "INFO", "server")
+            uptime = int(next(line.split(":")[1] for line in info.splitlines() if line.startswith("uptime_in_seconds:")))
+            if uptime >= lease_seconds:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"Redis uptime stayed at {uptime} s")
+            await asyncio.sleep(0.05)  # polling interval of the condition above
+
     def stored_order(self, room: str) -> list[list[int]]:
         text = self.redis.command("HGET", f"scrollcast:room:{room}", "order")
         return [[int(row) for row in section.split(",") if row] for section in text.split(";")] if text else []

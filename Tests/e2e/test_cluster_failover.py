@@ -32,6 +32,7 @@ def test_killing_the_owner_mid_fling_hands_the_room_to_a_surviving_node(cluster,
         _, _, moved = await viewers[2].wait_type("rowMoved")
         await settle(viewers[1], up)
         moved_order = cluster.stored_order(room_name)
+        await cluster.until_redis_settled()
         # A fling from n1 (released with speed), then n0 is killed while frames still flow.
         before = len(viewers[2].received)
         await drag(viewers[1], clock, x=200, y0=750, y1=250, steps=6)

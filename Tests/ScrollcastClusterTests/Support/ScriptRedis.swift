@@ -122,9 +122,11 @@ final class ScriptRedis {
     // MARK: The scripts, with the keys and arguments the node passes
 
     /// `ClusterScripts.claim` for `node` on `room`, with the node's own argument order.
-    func claim(_ room: String, by node: String, leaseMilliseconds: Int) throws -> ClaimReply {
+    /// `settleMilliseconds`: how long Redis must have been up before a holder without a
+    /// subscriber counts as dead (0: at once; this test server has just started).
+    func claim(_ room: String, by node: String, leaseMilliseconds: Int, settleMilliseconds: Int = 0) throws -> ClaimReply {
         let reply = try eval(ClusterScripts.claim, keys: [keys.lease(room), keys.epoch(room)],
-                             [node, String(leaseMilliseconds), keys.nodeChannelPrefix])
+                             [node, String(leaseMilliseconds), keys.nodeChannelPrefix, String(settleMilliseconds)])
         guard let parts = reply.array, parts.count == 3,
               case .string(let status) = parts[0], case .string(let holder) = parts[1], case .string(let epoch) = parts[2],
               let holderText = String(validating: holder, as: UTF8.self),
