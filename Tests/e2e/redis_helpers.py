@@ -47,11 +47,17 @@ class RedisServer:
     """A redis-server child process: `.port`, `.url`, and `kill()`, `stop()`, `restart()` to take
     it down and bring it back on the same port with the same data."""
 
-    def __init__(self):
+    def __init__(self, port: int | None = None):
+        """On a free port, or on `port` (which a test chose before, e.g. for a node that is to
+        find its Redis missing first)."""
         self.dir = Path(tempfile.mkdtemp(prefix="scrollcast-redis-"))
         self.log = self.dir / "redis.log"
         self.proc: subprocess.Popen | None = None
         self.port = 0
+        if port is not None:
+            if self._start(port):
+                return
+            raise RuntimeError(f"redis-server did not start on port {port}: {self._log_tail()}")
         # Another process may take the picked port before redis binds it: pick again then.
         for _ in range(5):
             if self._start(free_port()):
