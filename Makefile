@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps build release demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow conformance fuzz clean
+.PHONY: deps build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow conformance fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -21,6 +21,10 @@ release: deps
 demo: release
 	@echo "Scrollcast: open http://$(HOST):$(PORT)/?room=demo (Ctrl-C stops the server; rooms are kept in data/)"
 	.build/release/scrollcast --host $(HOST) --port $(PORT) --public $(CURDIR)/Public --data $(CURDIR)/data/scrollcast.sqlite
+
+# Three nodes (8080-8082) sharing rooms through their own redis-server (REDIS_PORT, 6390); kill one to see failover.
+cluster-demo: release
+	@scripts/cluster-demo.sh
 
 test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)

@@ -1,5 +1,6 @@
 // The WebSocket to the server (docs/protocol.md): join a room, hand every message to the page,
-// reconnect by itself with exponential backoff, and resync from the next snapshot. It speaks
+// reconnect by itself with exponential backoff (to the next node of a cluster's list, nodes.js),
+// and resync from the next snapshot. It speaks
 // protocol version 2 (binary, decoded by wire-v2.js) when the server does, else version 1 (JSON);
 // either way the page gets the same message objects.
 
@@ -18,10 +19,10 @@ export function subprotocolsFromLocation(loc = window.location) {
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 5000;
 
-/** The WebSocket URL for this page's origin: ws(s)://host/ws. */
-export function socketURL(loc = window.location) {
+/** The WebSocket URL of a node ("host:port"), in the page's own scheme: ws(s)://node/ws. */
+export function socketURL(node, loc = window.location) {
   const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${loc.host}/ws`;
+  return `${scheme}//${node}/ws`;
 }
 
 /** Room names the protocol accepts: 1–64 of A–Z a–z 0–9 _ - . */
@@ -47,15 +48,20 @@ export function sceneFromLocation(loc = window.location) {
 
 /**
  * One logical connection that survives socket losses.
+ * `nodes` are the "host:port" addresses it may use (see nodes.js), `nodeIndex` the one to try
+ * first. Every loss moves on to the next node, round robin, so a viewer of a node that died lands
+ * on a surviving one; `node` is the node of the current socket, or of the next attempt.
  * `driverKey` (a locked room's key) and `lock` go in every join, reconnects included: a room that
  * still exists ignores `lock`, and one that vanished (server restart) comes back locked.
- * Callbacks: onMessage(msg), onStatus({connected, joined, retryInMs, attempt, closeCode, closeReason, refused}).
+ * Callbacks: onMessage(msg), onStatus({connected, joined, node, retryInMs, attempt, closeCode, closeReason, refused}).
  * A join the server refuses (close 1008 before any snapshot, e.g. an unknown scene) is not retried:
  * asking again would be refused again; the status then has `refused` set to the server's reason.
  */
 export class Connection {
-  constructor({ url, room, scene = null, driverKey = null, lock = false, subprotocols = SUBPROTOCOLS, onMessage, onStatus }) {
-    this.url = url;
+  constructor({ nodes, nodeIndex = 0, room, scene = null, driverKey = null, lock = false, subprotocols = SUBPROTOCOLS,
+                onMessage, onStatus }) {
+    this.nodes = nodes;
+    this.nodeIndex = nodeIndex;
     this.subprotocols = subprotocols;
     this.protocol = null;   // the subprotocol the server chose, once open
     this.room = room;
@@ -83,6 +89,10 @@ export class Connection {
     if (this.socket) this.socket.close(1000);
   }
 
+  get node() {
+    return this.nodes[this.nodeIndex];
+  }
+
   get isOpen() {
     return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
   }
@@ -97,7 +107,7 @@ export class Connection {
   open() {
     let socket;
     try {
-      socket = new WebSocket(this.url, this.subprotocols);
+      socket = new WebSocket(socketURL(this.node), this.subprotocols);
     } catch (error) {
       this.scheduleRetry({ code: 0, reason: String(error) });
       return;
@@ -166,7 +176,13 @@ export class Connection {
   }
 
   scheduleRetry({ code, reason }) {
-    const base = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** this.attempt);
+    // The node just lost may be gone for good, so the next attempt goes elsewhere. The backoff
+    // doubles once per round of the list, not per attempt: moving to another node is quick (the
+    // first retry, to the next node, comes after FIRST_RETRY_MS), while a cluster that is down
+    // altogether is still not hammered. With one node this is the plain per-attempt backoff.
+    this.nodeIndex = (this.nodeIndex + 1) % this.nodes.length;
+    const round = Math.floor(this.attempt / this.nodes.length);
+    const base = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** round);
     // Jitter spreads the reconnects of many viewers after a server restart.
     const delay = Math.round(base * (0.75 + Math.random() * 0.25));
     this.attempt += 1;
@@ -176,6 +192,6 @@ export class Connection {
   }
 
   report(status) {
-    this.onStatus({ retryInMs: 0, attempt: this.attempt, closeCode: null, closeReason: "", refused: null, ...status });
+    this.onStatus({ node: this.node, retryInMs: 0, attempt: this.attempt, closeCode: null, closeReason: "", refused: null, ...status });
   }
 }

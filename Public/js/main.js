@@ -1,7 +1,8 @@
 // Wires the page together: connection → state → one animation-frame loop → renderer, and
 // canvas input → server. This is the only place that calls requestAnimationFrame.
 
-import { Connection, roomFromLocation, sceneFromLocation, socketURL, subprotocolsFromLocation } from "./connection.js";
+import { Connection, roomFromLocation, sceneFromLocation, subprotocolsFromLocation } from "./connection.js";
+import { nodesFromLocation } from "./nodes.js";
 import { InputSender, attachInput } from "./input.js";
 import { Renderer } from "./draw.js";
 import { Controls } from "./controls.js";
@@ -16,6 +17,7 @@ const requestedScene = sceneFromLocation();
 const linkKey = keyFromFragment(window.location.hash);
 const startKey = linkKey ?? storedKey(room);
 const askedLock = lockFromLocation();
+const { nodes, start: firstNode } = nodesFromLocation();
 scrubLocation();
 const canvas = document.getElementById("view");
 const phone = document.getElementById("phone");
@@ -36,6 +38,8 @@ const state = {
   ownInputsApplied: 0,      // frames that applied a new input of ours (0 for a watcher)
   connected: false,
   joined: false,
+  nodes,                    // the "host:port" nodes this page may connect to (?nodes=, else its own)
+  node: null,               // the node the latest status is about: connected to, or retrying next
   protocol: null,           // the subprotocol in use: "scrollcast.v2" (binary) or "scrollcast.v1" (JSON)
   viewer: null,
   viewers: 0,
@@ -83,7 +87,8 @@ const renderer = new Renderer(canvas, {
 });
 
 const connection = new Connection({
-  url: socketURL(),
+  nodes,
+  nodeIndex: firstNode,
   room,
   scene: requestedScene,
   driverKey: startKey,
@@ -124,6 +129,7 @@ controls.setDriving("unknown");
 
 function handleStatus(status) {
   state.connected = status.connected;
+  state.node = status.node;
   state.protocol = status.connected ? connection.protocol : state.protocol;
   state.joined = status.joined;
   state.reconnectAttempt = status.attempt;
@@ -139,7 +145,8 @@ function handleStatus(status) {
   } else {
     const seconds = Math.max(1, Math.round(status.retryInMs / 1000));
     const why = status.closeCode === 1013 ? "Server is full. " : status.closeCode === 1001 ? "Server restarting. " : "";
-    controls.setBanner(`Disconnected. ${why}Reconnecting in ${seconds} s (attempt ${status.attempt})…`);
+    const where = nodes.length > 1 ? ` to ${status.node}` : "";
+    controls.setBanner(`Disconnected. ${why}Reconnecting${where} in ${seconds} s (attempt ${status.attempt})…`);
     if (!scene) redrawWanted = true;
     scheduleDraw();
   }
@@ -352,6 +359,8 @@ setInterval(updateStats, 500);
 window.scrollcast = {
   state,
   scene: null,
+  /** The node ("host:port") of the current socket, or of the next attempt while disconnected. */
+  get node() { return connection.node; },
   /** Client (CSS px) coordinates of a viewport point: lets tests aim at rows. */
   clientPoint(x, y) {
     const rect = canvas.getBoundingClientRect();

@@ -134,10 +134,13 @@ class RedisServer:
             time.sleep(0.05)  # the port is being released; polled again above
 
     def command(self, *args: str) -> str:
-        """Runs one command with redis-cli and returns its output (--raw), stripped. Raises if
-        redis-cli fails (e.g. nothing answers on the port)."""
-        done = subprocess.run([REDIS_CLI, "-p", str(self.port), "--raw", *map(str, args)],
-                              capture_output=True, text=True, timeout=10)
+        """Runs one command with redis-cli and returns its output (--raw), stripped. Raises
+        RuntimeError if redis-cli fails (e.g. nothing listens on the port) or gets no answer."""
+        try:
+            done = subprocess.run([REDIS_CLI, "-p", str(self.port), "--raw", *map(str, args)],
+                                  capture_output=True, text=True, timeout=10)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"redis-cli {' '.join(map(str, args))} failed: no answer within 10 s") from None
         if done.returncode != 0:
             raise RuntimeError(f"redis-cli {' '.join(map(str, args))} failed: {done.stderr.strip() or done.stdout.strip()}")
         return done.stdout.strip()
