@@ -112,3 +112,26 @@ def test_a_joiner_on_a_non_owner_node_gets_the_latest_frame_without_waiting_for_
         await first.close()
         await joiner.close()
     run(scenario())
+
+
+def test_a_locked_room_made_on_one_node_is_driven_from_another_only_with_its_key(cluster, room_name):
+    async def scenario():
+        creator = await Viewer.join(cluster.ws(0), room_name, lock=True)
+        _, _, created = await creator.wait_type("snapshot")
+        key = created["driverKey"]
+        assert key and created["locked"] is True
+        stranger = await Viewer.join(cluster.ws(1), room_name)
+        _, _, watching = await stranger.wait_type("snapshot")
+        assert watching["locked"] is True and watching.get("driverKey") is None
+        refused_id = await stranger.input("wheel", ClientClock().now(), dx=0, dy=120, mode="pixel")
+        _, _, refused = await stranger.wait_type("refused", where=lambda r: r["input"] == refused_id)
+        assert refused["code"] == "locked"
+        holder = await Viewer.join(cluster.ws(2), room_name, driverKey=key)
+        _, _, holding = await holder.wait_type("snapshot")
+        assert holding["driverKey"] == key
+        wheel = await holder.input("wheel", ClientClock().now(), dx=0, dy=120, mode="pixel")
+        await creator.wait_type("frame", where=lambda f: (f["input"] or {}).get("id") == wheel
+                                and f["input"]["viewer"].startswith("n2/"))
+        for viewer in (creator, stranger, holder):
+            await viewer.close()
+    run(scenario())
