@@ -14,7 +14,7 @@ import ScrollWire
 /// Everything here runs on the room thread.
 final class RoomLink: RoomEndpoint {
     let name: String
-    private unowned let node: ClusterNode
+    unowned let node: ClusterNode
 
     enum Mode {
         case claiming
@@ -22,23 +22,23 @@ final class RoomLink: RoomEndpoint {
         case remote
     }
 
-    private(set) var mode: Mode = .claiming
+    var mode: Mode = .claiming
     /// The node running the room (remote mode), if known.
-    private(set) var owner: String?
+    var owner: String?
     /// The highest owner epoch seen: anything published under an older one is stale.
-    private(set) var epoch: UInt64 = 0
+    var epoch: UInt64 = 0
     /// The highest frame number handed to viewers here (a takeover numbers on from it).
-    private(set) var lastSequence: UInt64 = 0
+    var lastSequence: UInt64 = 0
     /// Whether this link's room channel subscription is confirmed (remote mode).
-    private var subscribed = false
+    var subscribed = false
     private var claimInFlight = false
     /// True until the first claim settles: a failure then closes the viewers waiting for it.
-    private var firstClaim = true
-    private var viewers: [LocalViewer] = []
-    private var delivery: LocalViewers
-    private var waitingInputs: [(InputMessage, String)] = []
+    var firstClaim = true
+    var viewers: [LocalViewer] = []
+    var delivery: LocalViewers
+    var waitingInputs: [(InputMessage, String)] = []
     /// Viewers of other nodes in the room run here, by node (owner mode).
-    private var remoteNodes: [String: RemoteNode] = [:]
+    var remoteNodes: [String: RemoteNode] = [:]
 
     /// Inputs kept while the lease is being claimed; the page sends none before its snapshot.
     static let mostWaitingInputs = 256
@@ -218,7 +218,7 @@ final class RoomLink: RoomEndpoint {
     /// Subscribes to the room's channel; the roster goes to the owner once Redis confirms it,
     /// so nothing the owner sends in answer (the snapshots) can be published before this node
     /// listens.
-    private func listen() {
+    func listen() {
         subscribed = false
         if node.subscribe(room: name) { subscriptionConfirmed() }
     }
@@ -232,130 +232,6 @@ final class RoomLink: RoomEndpoint {
         node.drop(self)
     }
 
-    // MARK: Remote mode
-
-    /// The room channel's subscription took effect (first time or after a reconnect): the owner
-    /// may have sent things this node missed, so every viewer here asks for a fresh snapshot.
-    func subscriptionConfirmed() {
-        guard isRemote else { return }
-        if subscribed {
-            for index in viewers.indices { viewers[index].generation += 1 }
-        }
-        subscribed = true
-        sendRoster()
-        // Inputs that came before the owner knew these viewers go after the roster, on the same
-        // connection, so they arrive after it.
-        let inputs = waitingInputs
-        waitingInputs = []
-        for (input, viewer) in inputs { handle(input, from: viewer) }
-    }
-
-    /// Sends the owner who watches the room from here.
-    func sendRoster() {
-        guard isRemote, subscribed, let owner else { return }
-        let roster = viewers.map {
-            NodeMessage.RosterViewer(id: $0.join.viewer, version: $0.join.version.rawValue, generation: $0.generation,
-                                     key: $0.join.request.driverKey)
-        }
-        node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
-    }
-
-    /// Something the owner published.
-    func deliver(_ envelope: RelayEnvelope) {
-        guard isRemote else { return }
-        guard envelope.epoch >= epoch else {
-            node.metrics.staleDropped.increment()
-            return
-        }
-        if envelope.epoch > epoch || owner != envelope.node {
-            epoch = envelope.epoch
-            owner = envelope.node
-            sendRoster()
-        }
-        switch envelope.kind {
-        case .owner:
-            break
-        case .reliable:
-            delivery.send(envelope.message, to: envelope.audience)
-        case .frame:
-            lastSequence = max(lastSequence, envelope.sequence)
-            delivery.sendFrame(envelope.message)
-            node.metrics.framesRelayed.increment()
-            node.metrics.brokerLag.recordNanoseconds(Int64(max(0, node.wallClock() - envelope.publishedAt) * 1_000_000))
-        }
-    }
-
-    // MARK: Owner mode
-
-    /// Node `from`'s viewers of the room are exactly `roster`.
-    func roster(_ roster: [NodeMessage.RosterViewer], from remoteNode: String, at now: Double) {
-        guard case .owner(let room) = mode else { return }
-        var state = remoteNodes[remoteNode] ?? RemoteNode(lastRoster: now)
-        state.lastRoster = now
-        // A node names only its own viewers: its names start with its id.
-        let valid = roster.filter { $0.id.hasPrefix(remoteNode + "/") && WireVersion(rawValue: $0.version) != nil }
-        let listed = Set(valid.map(\.id))
-        for id in state.viewers.keys where !listed.contains(id) {
-            room.leave(viewer: id)
-            state.viewers[id] = nil
-        }
-        for viewer in valid {
-            if let generation = state.viewers[viewer.id] {
-                if generation != viewer.generation { room.sendSnapshot(to: viewer.id) }
-            } else if !room.hasViewer(viewer.id) {
-                let request = JoinRequest(room: name, driverKey: viewer.key)
-                room.admit(ViewerJoin(viewer: viewer.id, sink: RemoteViewerSink(node: remoteNode),
-                                      version: WireVersion(rawValue: viewer.version) ?? .v1, request: request, newKey: nil),
-                           createdHere: false)
-            }
-            state.viewers[viewer.id] = viewer.generation
-        }
-        remoteNodes[remoteNode] = state.viewers.isEmpty ? nil : state
-        node.roomsChanged()
-    }
-
-    /// An input of viewer `viewer` on node `remoteNode`.
-    func remoteInput(_ text: String, viewer: String, from remoteNode: String) {
-        guard case .owner(let room) = mode, remoteNodes[remoteNode]?.viewers[viewer] != nil else { return }
-        guard case .input(let input)? = try? ClientMessageDecoder.decode(Array(text.utf8)) else { return }
-        room.handle(input, from: viewer)
-        node.roomsChanged()
-    }
-
-    /// Drops the viewers of nodes that sent no roster for `timeout` ms (the node died, or lost
-    /// its link): presence counts only viewers someone still serves.
-    func dropSilentNodes(now: Double, timeout: Double) {
-        guard case .owner(let room) = mode else { return }
-        for (remoteNode, state) in remoteNodes where now - state.lastRoster >= timeout {
-            node.logger.notice("dropping viewers of a silent node", metadata: [
-                "room": "\(name)", "node": "\(remoteNode)", "viewers": "\(state.viewers.count)"])
-            for id in state.viewers.keys { room.leave(viewer: id) }
-            remoteNodes[remoteNode] = nil
-        }
-        node.roomsChanged()
-    }
-
-    /// This node lost the room's lease (to `holder`, if known): the room is already gone here;
-    /// its viewers here follow the new owner.
-    func steppedDown(to holder: String?, epoch holderEpoch: UInt64?) {
-        remoteNodes = [:]
-        mode = .remote
-        owner = holder
-        if let holderEpoch { epoch = max(epoch, holderEpoch) }
-        guard !viewers.isEmpty else { return node.drop(self) }
-        for index in viewers.indices {
-            delivery.attach(viewers[index].join.viewer, sink: viewers[index].join.sink, version: viewers[index].join.version)
-        }
-        listen()
-    }
-
-    /// The room run here was evicted (nobody watched it for its grace period).
-    func evicted() {
-        remoteNodes = [:]
-        mode = .claiming
-        firstClaim = true
-        if viewers.isEmpty { node.drop(self) }
-    }
 }
 
 extension RelayEnvelope {

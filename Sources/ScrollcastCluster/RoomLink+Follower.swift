@@ -1,0 +1,58 @@
+import ScrollcastServer
+import ScrollWire
+
+/// A link in remote mode: another node runs the room, and this node passes its viewers' part
+/// on (rosters, inputs) and hands them what the owner publishes.
+extension RoomLink {
+    /// The room channel's subscription took effect (first time or after a reconnect): the owner
+    /// may have sent things this node missed, so every viewer here asks for a fresh snapshot.
+    func subscriptionConfirmed() {
+        guard isRemote else { return }
+        if subscribed {
+            for index in viewers.indices { viewers[index].generation += 1 }
+        }
+        subscribed = true
+        sendRoster()
+        // Inputs that came before the owner knew these viewers go after the roster, on the same
+        // connection, so they arrive after it.
+        let inputs = waitingInputs
+        waitingInputs = []
+        for (input, viewer) in inputs { handle(input, from: viewer) }
+    }
+
+    /// Sends the owner who watches the room from here.
+    func sendRoster() {
+        guard isRemote, subscribed, let owner else { return }
+        let roster = viewers.map {
+            NodeMessage.RosterViewer(id: $0.join.viewer, version: $0.join.version.rawValue, generation: $0.generation,
+                                     key: $0.join.request.driverKey)
+        }
+        node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
+    }
+
+    /// Something the owner published.
+    func deliver(_ envelope: RelayEnvelope) {
+        guard isRemote else { return }
+        guard envelope.epoch >= epoch else {
+            node.metrics.staleDropped.increment()
+            return
+        }
+        if envelope.epoch > epoch || owner != envelope.node {
+            epoch = envelope.epoch
+            owner = envelope.node
+            sendRoster()
+        }
+        switch envelope.kind {
+        case .owner:
+            break
+        case .reliable:
+            delivery.send(envelope.message, to: envelope.audience)
+        case .frame:
+            lastSequence = max(lastSequence, envelope.sequence)
+            delivery.sendFrame(envelope.message)
+            node.metrics.framesRelayed.increment()
+            node.metrics.brokerLag.recordNanoseconds(Int64(max(0, node.wallClock() - envelope.publishedAt) * 1_000_000))
+        }
+    }
+
+}
