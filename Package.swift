@@ -111,6 +111,8 @@ let package = Package(
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
         // Against real redis-server processes the tests start and kill themselves.
         .testTarget(name: "RedisTests", dependencies: ["Redis"]),
+        // The load generator's pure parts (URL lists, where connections go, the identity check).
+        .testTarget(name: "ScrollcastLoadTests", dependencies: ["scrollcast-load"]),
         .testTarget(name: "ScrollcastRecordingTests", dependencies: ["ScrollcastRecording", "ScrollEngine", "ScrollWire"]),
         .testTarget(
             name: "ScrollcastServerTests",
