@@ -111,12 +111,14 @@ def rss_kib(pid):
 
 class Server:
     """The release server on a free port; its output goes to a log file. `data` is its `--data`
-    (memory only unless a benchmark measures the store)."""
+    (memory only unless a benchmark measures the store); `flags` are added (e.g. a cluster node's
+    `--redis URL --node-id ID`)."""
 
-    def __init__(self, data="none"):
+    def __init__(self, data="none", flags=()):
         self.log_file = tempfile.NamedTemporaryFile("w+", prefix="scrollcast-bench-", suffix=".log", delete=False)
         self.process = subprocess.Popen(
-            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--public", str(ROOT / "Public"), "--data", str(data)],
+            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--public", str(ROOT / "Public"), "--data", str(data),
+             *flags],
             stdout=subprocess.PIPE, stderr=self.log_file, text=True, cwd=ROOT)
         first = self.process.stdout.readline()
         match = re.search(r"listening on http://([^:/\s]+):(\d+)", first)
@@ -474,6 +476,7 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "",
     ]
     lines += capacity_section(capacity, idle_rss)
+    lines += kept_sections()
     lines += [
         "## What the columns mean",
         "",
@@ -569,6 +572,28 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         lines += [NOTES.read_text().rstrip(), ""]
     lines += [f"Headline (the last line `make bench` prints): `{headline_line(steps)}`", ""]
     return "\n".join(lines)
+
+
+# Sections other benchmarks' runs were pasted into by hand (their figures come from a run of their
+# own, not this one): rewriting the report keeps them as they are.
+KEPT_SECTIONS = ("## Cluster (make bench-cluster)",)
+
+
+def kept_sections():
+    """The KEPT_SECTIONS of the current report (each up to the next `## ` heading), as lines."""
+    path = OUT / "benchmarks.md"
+    if not path.exists():
+        return []
+    kept = []
+    current = None
+    for line in path.read_text().splitlines():
+        if line.startswith("## "):
+            current = line if line in KEPT_SECTIONS else None
+        if current is not None:
+            kept.append(line)
+    if kept and kept[-1] != "":
+        kept.append("")
+    return kept
 
 
 def headline_line(steps):
