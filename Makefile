@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow conformance fuzz clean
+.PHONY: deps build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow bench-cluster conformance fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -85,3 +85,9 @@ conformance: build
 # Issue 7's slow-consumer check: the same load with and without 100 viewers that never read.
 bench-slow: release
 	python3 bench/slow-consumers.py
+
+# Issue 15's cluster cost: the same load on one node and on three nodes sharing one Redis
+# (`scrollcast-load --url A,B,C`): local vs remote input-to-frame latency, CPU of the nodes and of
+# Redis, broker bytes per frame, the identity check, then redis-benchmark's PUBLISH rate (a few minutes).
+bench-cluster: release
+	python3 bench/cluster.py

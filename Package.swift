@@ -117,6 +117,8 @@ let package = Package(
             name: "ScrollcastClusterTests",
             dependencies: ["ScrollcastCluster", "ScrollcastServer", "ScrollcastServerTesting", "ScrollWire", "Redis", "RedisTesting"]
         ),
+        // The load generator's pure parts (URL lists, where connections go, the identity check).
+        .testTarget(name: "ScrollcastLoadTests", dependencies: ["scrollcast-load"]),
         .testTarget(name: "ScrollcastRecordingTests", dependencies: ["ScrollcastRecording", "ScrollEngine", "ScrollWire"]),
         .testTarget(
             name: "ScrollcastServerTests",

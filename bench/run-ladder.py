@@ -111,12 +111,14 @@ def rss_kib(pid):
 
 class Server:
     """The release server on a free port; its output goes to a log file. `data` is its `--data`
-    (memory only unless a benchmark measures the store)."""
+    (memory only unless a benchmark measures the store); `flags` are added (e.g. a cluster node's
+    `--redis URL --node-id ID`)."""
 
-    def __init__(self, data="none"):
+    def __init__(self, data="none", flags=()):
         self.log_file = tempfile.NamedTemporaryFile("w+", prefix="scrollcast-bench-", suffix=".log", delete=False)
         self.process = subprocess.Popen(
-            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--public", str(ROOT / "Public"), "--data", str(data)],
+            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--public", str(ROOT / "Public"), "--data", str(data),
+             *flags],
             stdout=subprocess.PIPE, stderr=self.log_file, text=True, cwd=ROOT)
         first = self.process.stdout.readline()
         match = re.search(r"listening on http://([^:/\s]+):(\d+)", first)
@@ -474,6 +476,7 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "",
     ]
     lines += capacity_section(capacity, idle_rss)
+    lines += kept_sections()
     lines += [
         "## What the columns mean",
         "",
@@ -514,6 +517,18 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "with `--seed`: `fling`, `drag`, `wheel`, `keys`, `reorder`, `mixed`; inputs carry the",
         "script's planned timestamps `t`, moves every 8–16 ms, reorder holds ≥ 600 ms).",
         "",
+        "With several URLs (`--url ws://A/ws,ws://B/ws,ws://C/ws`: the nodes of one cluster, node 0",
+        "first), room r's first node is r mod N and viewer k of room r connects to node (r + k) mod N, so",
+        "every room has viewers on several nodes. Viewer 0 founds the room: it opens first and the room's",
+        "other connections wait for its snapshot, so the room runs on its first node, which the report",
+        "takes for the owner (`--owner-hint first-node`; the load tool never asks Redis, so give each run",
+        "a fresh `--room-prefix`). Drivers go by `--driver-node`: `other` (the default: never the room's",
+        "first node; driver j on node (r + 1 + j mod (N − 1)) mod N, so every input is forwarded to the",
+        "owner), `first`, or `alternate` (even rooms `first`, odd rooms `other`: local and remote latency",
+        "from one run). Every connection hashes each frame's raw message (FNV-1a 64) per room and `seq`,",
+        "keeping a room's last 256 seqs (fewer past about 10,000 rooms), and compares it with what the",
+        "room's other connections got for that `seq`.",
+        "",
         "It prints one progress line per second on stderr (redrawn in place on a terminal), a table",
         "at the end, and with `--json PATH` a report with these fields:",
         "",
@@ -538,9 +553,16 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "| `bytesReceived` | all message bytes received in the window |",
         "| `inputsSent`, `inputsRefused` | driver inputs in the window, and those the server refused |",
         "| `errors`, `errorReasons` | every problem seen, counted by reason |",
+        "| `urls`, `nodeConnections` | cluster runs only, like the fields below (absent with one URL): the nodes, and the connections planned on each |",
+        "| `ownerHint`, `driverNode` | `first-node`, and `--driver-node` |",
+        "| `localDrivers`, `remoteDrivers` | drivers on the node that runs their room (its first node) and on another node |",
+        "| `latencyLocalMs`, `latencyRemoteMs` | `latencyMs` of those two groups (`null` for an empty one) |",
+        "| `identityChecked` | (room, `seq`) pairs whose frame reached connections on at least two nodes, over the whole run (ramp included) |",
+        "| `identityMismatches`, `identityMismatchExamples` | pairs whose bytes differed between two connections (any nodes), and the first five, naming room, `seq` and nodes |",
         "",
         "The exit status is non-zero when a connection failed or was dropped, when no frame arrived,",
-        "or when drivers ran but no input was answered; a server that is not there is reported as",
+        "when drivers ran but no input was answered, or when two connections got different bytes for",
+        "one room's `seq`; a server that is not there is reported as",
         "`no server at URL: connection refused` before any WebSocket is opened.",
         "",
     ]
@@ -550,6 +572,28 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         lines += [NOTES.read_text().rstrip(), ""]
     lines += [f"Headline (the last line `make bench` prints): `{headline_line(steps)}`", ""]
     return "\n".join(lines)
+
+
+# Sections other benchmarks' runs were pasted into by hand (their figures come from a run of their
+# own, not this one): rewriting the report keeps them as they are.
+KEPT_SECTIONS = ("## Cluster (make bench-cluster)",)
+
+
+def kept_sections():
+    """The KEPT_SECTIONS of the current report (each up to the next `## ` heading), as lines."""
+    path = OUT / "benchmarks.md"
+    if not path.exists():
+        return []
+    kept = []
+    current = None
+    for line in path.read_text().splitlines():
+        if line.startswith("## "):
+            current = line if line in KEPT_SECTIONS else None
+        if current is not None:
+            kept.append(line)
+    if kept and kept[-1] != "":
+        kept.append("")
+    return kept
 
 
 def headline_line(steps):

@@ -24,10 +24,11 @@ struct ConnectionRamp {
         batch = max(1, Self.openBatchPerRun / threads)
     }
 
-    /// Sorts connections into opening order: the first member of every room, then the second,
-    /// and so on, so a ramp fills every room at the same pace.
+    /// Sorts connections into opening order: every room's founder (cluster runs), then the first
+    /// member of every room, then the second, and so on, so a ramp fills every room at the same pace.
     static func openingOrder(_ connections: [LoadConnection], connectionsPerRoom: Int) -> [LoadConnection] {
-        connections.sorted { ($0.index % connectionsPerRoom, $0.index) < ($1.index % connectionsPerRoom, $1.index) }
+        func key(_ c: LoadConnection) -> (Int, Int, Int) { (c.isFounder ? 0 : 1, c.index % connectionsPerRoom, c.index) }
+        return connections.sorted { key($0) < key($1) }
     }
 
     /// Whether every connection has been opened.

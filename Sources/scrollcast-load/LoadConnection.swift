@@ -18,7 +18,17 @@ final class LoadConnection {
 
     let index: Int
     let room: String
+    /// The room's number in the plan (its name is `PREFIX-number`).
+    let roomNumber: Int
     let role: Role
+    /// Which of `--url`'s nodes it connects to (always 0 with one URL).
+    let node: Int
+    /// The room's founder (cluster runs only): its first viewer, on the room's first node. The
+    /// room's other connections open once it has its snapshot, so the room runs on that node.
+    let isFounder: Bool
+    /// Whether the node that runs the room (by the owner hint, the room's first node) is this
+    /// connection's own: a driver's latency counts as local, otherwise as remote.
+    let ownerIsLocal: Bool
     var id: ConnectionID?
     var phase: Phase = .waiting
     /// The server's name for this connection (`viewer` in the snapshot); frames name the driver by it.
@@ -26,6 +36,8 @@ final class LoadConnection {
     /// Sequence number of the last frame seen, and how late it arrived (ms after `sentAt`).
     var lastSeq: UInt64?
     var lastLagMs = 0.0
+    /// Frames counted since the snapshot (whose frame sets `lastSeq`).
+    var framesSinceSnapshot = 0
 
     // Driver state.
     var generator: GestureGenerator?
@@ -37,10 +49,15 @@ final class LoadConnection {
     /// Inputs sent and not yet named by a frame, oldest first.
     var pending = PendingInputs()
 
-    init(index: Int, room: String, role: Role) {
+    init(index: Int, room: String, roomNumber: Int = 0, role: Role, node: Int = 0, isFounder: Bool = false,
+         ownerIsLocal: Bool = true) {
         self.index = index
         self.room = room
+        self.roomNumber = roomNumber
         self.role = role
+        self.node = node
+        self.isFounder = isFounder
+        self.ownerIsLocal = ownerIsLocal
     }
 }
 

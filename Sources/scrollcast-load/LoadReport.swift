@@ -50,8 +50,29 @@ struct LoadReport: Codable {
     var errors: Int
     var errorReasons: [String: Int]
 
+    // Cluster runs only (`--url` lists several nodes); absent from the JSON with one URL.
+    /// The nodes, node 0 first.
+    var urls: [String]?
+    /// Connections planned on each node.
+    var nodeConnections: [Int]?
+    /// How the owner of a room is known: "first-node" (the node its founder joined first).
+    var ownerHint: String?
+    /// `--driver-node`: other, first or alternate.
+    var driverNode: String?
+    /// Drivers on the node that runs their room, and on another node.
+    var localDrivers: Int?
+    var remoteDrivers: Int?
+    /// (room, seq) pairs seen on at least two nodes, and pairs whose bytes differed.
+    var identityChecked: UInt64?
+    var identityMismatches: UInt64?
+    /// The first few mismatches: room, seq and the nodes.
+    var identityMismatchExamples: [String]?
+    /// Input-to-frame of local and of remote drivers (`null` when there were none).
+    var latencyLocalMs: LatencySummary?
+    var latencyRemoteMs: LatencySummary?
+
     init(plan: LoadPlan, statistics: LoadStatistics, measuredSeconds: Double, skippedFrames: Double?) {
-        url = plan.address.webSocketURL
+        url = plan.nodes.description
         subprotocol = plan.wireVersion.subprotocol
         script = plan.recording == nil ? plan.script.rawValue : "replay"
         recording = plan.recording?.summary
@@ -81,6 +102,20 @@ struct LoadReport: Codable {
         inputsRefused = statistics.inputsRefused
         errors = statistics.errors
         errorReasons = statistics.errorReasons
+        if plan.nodes.isCluster {
+            let spread = plan.spread()
+            urls = plan.nodes.addresses.map(\.webSocketURL)
+            nodeConnections = spread.connectionsPerNode
+            ownerHint = OwnerHint.firstNode.rawValue
+            driverNode = plan.driverNode.rawValue
+            localDrivers = spread.localDrivers
+            remoteDrivers = spread.remoteDrivers
+            identityChecked = statistics.identityChecked
+            identityMismatches = statistics.identityMismatches
+            identityMismatchExamples = statistics.identityMismatchExamples
+            latencyLocalMs = statistics.localLatency.summary()
+            latencyRemoteMs = statistics.remoteLatency.summary()
+        }
     }
 
     private static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
@@ -91,7 +126,9 @@ struct LoadReport: Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         var object = try JSONSerialization.jsonObject(with: encoder.encode(self)) as! [String: Any]
-        for key in ["skippedFrames", "latencyMs", "fanoutMs"] where object[key] == nil { object[key] = NSNull() }
+        var nullable = ["skippedFrames", "latencyMs", "fanoutMs"]
+        if urls != nil { nullable += ["latencyLocalMs", "latencyRemoteMs"] }
+        for key in nullable where object[key] == nil { object[key] = NSNull() }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 
@@ -123,6 +160,16 @@ struct LoadReport: Codable {
             ("inputs sent / refused", "\(inputsSent) / \(inputsRefused)"),
             ("errors", "\(errors)"),
         ]
+        if let urls, let nodeConnections {
+            for (node, url) in urls.enumerated() {
+                rows.append(("node \(node)", "\(url)  (\(nodeConnections[node]) connections)"))
+            }
+            rows.append(("drivers local / remote", "\(localDrivers ?? 0) / \(remoteDrivers ?? 0)  (--driver-node \(driverNode ?? ""); owner: the room's first node, --owner-hint \(ownerHint ?? ""))"))
+            rows.append(("latency local p50 / p99", "\(ms(latencyLocalMs?.p50)) / \(ms(latencyLocalMs?.p99))  (\(latencyLocalMs?.count ?? 0) samples)"))
+            rows.append(("latency remote p50 / p99", "\(ms(latencyRemoteMs?.p50)) / \(ms(latencyRemoteMs?.p99))  (\(latencyRemoteMs?.count ?? 0) samples)"))
+            rows.append(("identity checked / mismatches", "\(identityChecked ?? 0) / \(identityMismatches ?? 0)"))
+            for example in identityMismatchExamples ?? [] { rows.append(("  mismatch", example)) }
+        }
         for (reason, count) in errorReasons.sorted(by: { $0.value > $1.value }).prefix(5) {
             rows.append(("  \(count) ×", reason))
         }

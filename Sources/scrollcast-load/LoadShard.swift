@@ -17,6 +17,8 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
     /// Every connection of the shard, in opening order.
     private let connections: [LoadConnection]
     private var byID: [ConnectionID: LoadConnection] = [:]
+    /// Each room's founder, by room number (cluster runs only).
+    private let founders: [Int: LoadConnection]
     private var ramp: ConnectionRamp
     private var measurements: ShardMeasurements
 
@@ -36,20 +38,11 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
     init(plan: LoadPlan, rooms: [Int], coordinator: RunCoordinator) {
         self.plan = plan
         self.coordinator = coordinator
-        var connections: [LoadConnection] = []
-        for room in rooms {
-            let name = "\(plan.roomPrefix)-\(room)"
-            for member in 0..<plan.connectionsPerRoom {
-                let index = room * plan.connectionsPerRoom + member
-                let role: LoadConnection.Role = member < plan.driversPerRoom ? .driver : .viewer
-                let connection = LoadConnection(index: index, room: name, role: role)
-                if role == .driver { connection.assignScript(of: plan) }
-                connections.append(connection)
-            }
-        }
+        let connections = rooms.flatMap(plan.connections(ofRoom:))
         self.connections = ConnectionRamp.openingOrder(connections, connectionsPerRoom: plan.connectionsPerRoom)
+        founders = Dictionary(uniqueKeysWithValues: connections.filter(\.isFounder).map { ($0.roomNumber, $0) })
         ramp = ConnectionRamp(total: connections.count, rampSeconds: plan.rampSeconds, threads: plan.threads)
-        measurements = ShardMeasurements(keptUpMs: plan.keptUpMs)
+        measurements = ShardMeasurements(keptUpMs: plan.keptUpMs, nodes: plan.nodes, rooms: plan.rooms)
     }
 
     /// Starts the service thread and the ramp, counted from `runStartMs` (monotonic) so every
@@ -87,6 +80,8 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
     private func openDueConnections() {
         guard !stopping else { return }
         for position in ramp.due(elapsedSeconds: (Clock.monotonicMs() - runStartMs) / 1000) {
+            // Founders open first; the ramp waits (in order) until a room's founder has its snapshot.
+            guard mayOpen(connections[position]) else { break }
             open(connections[position])
             ramp.didOpen()
         }
@@ -95,10 +90,18 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
         }
     }
 
+    /// Whether `connection` may open now: in a cluster run only once its room's founder has its
+    /// snapshot (or failed), so that the room was created on the founder's node, the one the
+    /// local/remote split takes for its owner.
+    private func mayOpen(_ connection: LoadConnection) -> Bool {
+        guard let founder = founders[connection.roomNumber], founder !== connection else { return true }
+        return founder.phase == .live || founder.phase == .closed
+    }
+
     private func open(_ connection: LoadConnection) {
         connection.phase = .joining
         do {
-            let id = try client.connect(url: plan.address.webSocketURL, subprotocol: plan.wireVersion.subprotocol, origin: nil)
+            let id = try client.connect(url: plan.nodes[connection.node].webSocketURL, subprotocol: plan.wireVersion.subprotocol, origin: nil)
             connection.id = id
             byID[id] = connection
         } catch {
@@ -273,7 +276,7 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
         // in version 2 that needs none of the room's texts, so no connection keeps a text table.
         let header = binary ? ServerMessageDecoderV2.frameHeader(bytes) : ServerMessageDecoder.frameHeader(bytes)
         if let header {
-            measurements.frameArrived(seq: header.seq, sentAt: header.sentAt, input: header.input, bytes: size, on: connection)
+            measurements.frameArrived(seq: header.seq, sentAt: header.sentAt, input: header.input, message: bytes, on: connection)
             return
         }
         let decoded: ServerMessage
@@ -301,11 +304,12 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
             connection.viewerName = snapshot.viewer
             connection.lastSeq = snapshot.frame.seq
             connection.lastLagMs = 0
+            connection.framesSinceSnapshot = 0
             coordinator.connectionJoined()
             if connection.role == .driver { startScript(connection) }
         case .frame(let frame):
             // A frame another encoder wrote (the fast path only knows the server's own layout).
-            measurements.frameArrived(seq: frame.seq, sentAt: frame.sentAt, input: frame.input, bytes: size, on: connection)
+            measurements.frameArrived(seq: frame.seq, sentAt: frame.sentAt, input: frame.input, message: bytes, on: connection)
         case .refused(let input, _, _):
             measurements.inputRefused(input, on: connection)
         case .error(let message):

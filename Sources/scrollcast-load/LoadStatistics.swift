@@ -31,10 +31,30 @@ struct LoadStatistics {
     /// Frame `sentAt` (server wall clock) → receipt.
     var fanout = LatencyHistogram()
 
+    /// Cluster runs: the latencies above of drivers on the node that runs their room (by the
+    /// owner hint), and of drivers on another node (their inputs are forwarded to the owner).
+    var localLatency = LatencyHistogram()
+    var remoteLatency = LatencyHistogram()
+
+    /// Cluster runs: (room, seq) pairs whose frame reached connections on at least two nodes,
+    /// and pairs whose bytes differed between two connections (the protocol promises every
+    /// viewer of a room the same bytes for a seq), with the first few described.
+    var identityChecked: UInt64 = 0
+    var identityMismatches: UInt64 = 0
+    var identityMismatchExamples: [String] = []
+    /// At most this many mismatches are described.
+    static let mostMismatchExamples = 5
+
     /// Most connections joined at one time (counted across threads by `RunCoordinator`).
     var peakConnected = 0
 
     mutating func error(_ reason: String) { errorReasons[reason, default: 0] += 1 }
+
+    /// Counts one (room, seq) pair whose bytes differed, described as `description`.
+    mutating func identityMismatch(_ description: String) {
+        identityMismatches += 1
+        if identityMismatchExamples.count < Self.mostMismatchExamples { identityMismatchExamples.append(description) }
+    }
 
     /// Adds another thread's counts to these. `peakConnected` is not summed: peaks of separate
     /// threads need not coincide, so the caller sets it from the shared count.
@@ -52,5 +72,10 @@ struct LoadStatistics {
         inputsRefused += other.inputsRefused
         latency.merge(other.latency)
         fanout.merge(other.fanout)
+        localLatency.merge(other.localLatency)
+        remoteLatency.merge(other.remoteLatency)
+        identityChecked += other.identityChecked
+        identityMismatches += other.identityMismatches
+        identityMismatchExamples = Array((identityMismatchExamples + other.identityMismatchExamples).prefix(Self.mostMismatchExamples))
     }
 }

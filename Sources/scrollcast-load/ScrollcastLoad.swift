@@ -15,10 +15,35 @@ struct ScrollcastLoad: ParsableCommand {
             nothing could be measured. Rooms are dealt out to --threads client threads (each one \
             WebSocket client on its own core); all connections of a room share a thread. \
             Field meanings: docs/benchmarks.md.
+
+            Cluster (--url A,B,C: the nodes of one cluster, node 0 first): with N nodes, room r's \
+            first node is r mod N and viewer k of room r (from 0) connects to node (r + k) mod N, \
+            so every room has viewers on several nodes. Viewer 0 founds the room: it connects \
+            before the room's others, which wait for its snapshot. The owner of a room is taken \
+            to be its first node (--owner-hint first-node: the first viewer to join a room \
+            creates it on its node; nothing asks Redis), which holds only for rooms that no node \
+            runs yet, so give each run against a cluster a fresh --room-prefix. Drivers go where \
+            --driver-node says (default: never the room's first node, so inputs cross nodes). \
+            The report adds input-to-frame latency of local drivers (on the owner's node) and \
+            remote ones, and an identity check: every connection's frame bytes are hashed per \
+            room and seq, and a seq whose bytes differ between connections (any nodes) fails \
+            the run, naming room, seq and nodes.
             """)
 
-    @Option(help: "WebSocket URL of the server.")
+    @Option(help: ArgumentHelp(
+        "WebSocket URL of the server, or the comma-separated URLs of a cluster's nodes (see Cluster above).",
+        valueName: "url[,url…]"))
     var url = "ws://127.0.0.1:8080/ws"
+
+    @Option(help: ArgumentHelp(
+        "With several --url nodes: where each room's drivers connect. other: never the room's first node where there is another (driver j of room r on node (r + 1 + j mod (N-1)) mod N), so every input is forwarded to the owner; first: the room's first node (local); alternate: even rooms first, odd rooms other.",
+        valueName: "other|first|alternate"))
+    var driverNode: NodePlacement.DriverNode = .other
+
+    @Option(help: ArgumentHelp(
+        "With several --url nodes: how the load tool knows which node runs a room. first-node (the only one): the room's first node, where its founding viewer joined before anyone else.",
+        valueName: "first-node"))
+    var ownerHint: OwnerHint = .firstNode
 
     @Option(help: "Number of rooms.")
     var rooms = 1
@@ -88,16 +113,20 @@ struct ScrollcastLoad: ParsableCommand {
                 throw ValidationError("--threads \(threads) is more than --rooms \(rooms): a room's connections all run on one thread")
             }
         }
-        do { _ = try ServerAddress(url: url) } catch { throw ValidationError("\(error)") }
+        let nodes: NodeList
+        do { nodes = try NodeList(urls: url) } catch { throw ValidationError("\(error)") }
+        if nodes.isCluster, viewers < 1 {
+            throw ValidationError("with several --url nodes each room needs --viewers ≥ 1: its first viewer founds it on its first node")
+        }
     }
 
     func run() throws {
-        let address = try ServerAddress(url: url)
+        let nodes = try NodeList(urls: url)
         FileDescriptorLimit.raiseToMaximum()
-        try checkServerListens(address)
+        for address in nodes.addresses { try checkServerListens(address) }
 
-        let scraper = MetricsScraper(address: address)
-        let before = scrapeSkipped(scraper)
+        let scrapers = nodes.addresses.map(MetricsScraper.init(address:))
+        let before = scrapeSkipped(scrapers)
 
         let recording: RecordedScript?
         do {
@@ -106,12 +135,12 @@ struct ScrollcastLoad: ParsableCommand {
             throw failure("\(error)")
         }
         let plan = LoadPlan(
-            address: address, wireVersion: wireProtocol.version, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
+            nodes: nodes, driverNode: driverNode, wireVersion: wireProtocol.version, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
             script: script, recording: recording, seed: seed, durationSeconds: duration, rampSeconds: ramp,
             roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount)
         let outcome = try LoadRun(plan: plan).run()
 
-        let after = scrapeSkipped(scraper)
+        let after = scrapeSkipped(scrapers)
         let skipped = before.flatMap { start in after.map { $0 - start } }
         let report = LoadReport(plan: plan, statistics: outcome.statistics, measuredSeconds: outcome.measuredSeconds, skippedFrames: skipped)
         print(report.table())
@@ -135,18 +164,23 @@ struct ScrollcastLoad: ParsableCommand {
         }
     }
 
-    private func scrapeSkipped(_ scraper: MetricsScraper) -> Double? {
-        do {
-            let samples = try scraper.scrape()
-            guard let skipped = MetricsScraper.skippedFrames(in: samples) else {
-                warn("\(scraper.address.metricsURL) has no skipped-frames counter; skippedFrames will be null")
+    /// The skipped-frames counters of every node, summed; nil (with a warning) if one cannot be read.
+    private func scrapeSkipped(_ scrapers: [MetricsScraper]) -> Double? {
+        var total = 0.0
+        for scraper in scrapers {
+            do {
+                let samples = try scraper.scrape()
+                guard let skipped = MetricsScraper.skippedFrames(in: samples) else {
+                    warn("\(scraper.address.metricsURL) has no skipped-frames counter; skippedFrames will be null")
+                    return nil
+                }
+                total += skipped
+            } catch {
+                warn("cannot read \(scraper.address.metricsURL): \(error); skippedFrames will be null")
                 return nil
             }
-            return skipped
-        } catch {
-            warn("cannot read \(scraper.address.metricsURL): \(error); skippedFrames will be null")
-            return nil
         }
+        return total
     }
 
     /// Non-zero exit when the run failed or measured nothing, with the reason on stderr.
@@ -164,6 +198,10 @@ struct ScrollcastLoad: ParsableCommand {
         } else if report.drivers > 0 && report.latencyMs == nil {
             problems.append("nothing measured: no driver input was answered by a frame")
         }
+        if let mismatches = report.identityMismatches, mismatches > 0 {
+            let first = report.identityMismatchExamples?.first.map { ", first: \($0)" } ?? ""
+            problems.append("identity check failed: \(mismatches) (room, seq) pairs were delivered with different bytes\(first)")
+        }
         guard problems.isEmpty else { throw failure(problems.joined(separator: "; ")) }
     }
 
@@ -178,6 +216,14 @@ struct ScrollcastLoad: ParsableCommand {
 }
 
 extension GestureScript: ExpressibleByArgument {}
+extension NodePlacement.DriverNode: ExpressibleByArgument {}
+
+/// `--owner-hint`: how a cluster run knows which node runs a room, without asking Redis.
+enum OwnerHint: String, CaseIterable, ExpressibleByArgument {
+    /// The room's first node: its founding viewer joined there before any other connection of
+    /// the room, and the first viewer to join a room creates it on its node.
+    case firstNode = "first-node"
+}
 
 /// `--protocol`: the subprotocol every connection offers.
 enum ProtocolOption: String, CaseIterable, ExpressibleByArgument {

@@ -14,12 +14,21 @@ struct ShardMeasurements {
     /// A connection "keeps up" while its frames arrive within this many ms of their `sentAt`.
     private let keptUpMs: Double
 
+    /// The run's nodes, to name them in identity mismatches.
+    private let nodes: NodeList
+    /// Cluster runs: each room's recent frame hashes, by room number (made at its first frame).
+    private var identities: [Int: FrameIdentityRing] = [:]
+    private let identitySlots: Int
+
     // Progress: counts not yet published.
     private var intervalFrames: UInt64 = 0
     private var intervalLatency = LatencyHistogram()
 
-    init(keptUpMs: Double) {
+    /// Measurements of a shard in a run of `rooms` rooms on `nodes`.
+    init(keptUpMs: Double, nodes: NodeList, rooms: Int) {
         self.keptUpMs = keptUpMs
+        self.nodes = nodes
+        identitySlots = FrameIdentityRing.slots(rooms: rooms)
     }
 
     /// Opens the measurement window at `now` (monotonic ms).
@@ -73,11 +82,16 @@ struct ShardMeasurements {
         }
     }
 
-    /// Counts a frame `connection` received: its lateness, a gap in the sequence (missed if the
-    /// connection kept up, lag otherwise), and, on a driver's connection, the latency of each
-    /// input of its own that the frame settles. Frames before the snapshot do not count.
-    mutating func frameArrived(seq: UInt64, sentAt: Double, input: AppliedInput?, bytes: Int, on connection: LoadConnection) {
+    /// Counts a frame `connection` received (`message`: its raw bytes): its lateness, a gap in
+    /// the sequence (missed if the connection kept up, lag otherwise), and, on a driver's
+    /// connection, the latency of each input of its own that the frame settles, also as local
+    /// or remote in a cluster run. Frames before the snapshot do not count. In a cluster run
+    /// the bytes go to the identity check, from the snapshot to the end (ramp included).
+    mutating func frameArrived(seq: UInt64, sentAt: Double, input: AppliedInput?, message: UnsafeBufferPointer<UInt8>,
+                               on connection: LoadConnection) {
         guard connection.phase == .live else { return }
+        let bytes = message.count
+        if nodes.isCluster { checkIdentity(seq: seq, message: message, on: connection) }
         let lag = Clock.wallMs() - sentAt
         if let last = connection.lastSeq {
             if seq > last + 1, measuring {
@@ -87,10 +101,17 @@ struct ShardMeasurements {
                 } else {
                     statistics.lagGapFrames += gap
                 }
-            } else if seq <= last {
+            } else if seq < last {
                 statistics.error("frame sequence went backwards")
+            } else if seq == last {
+                // Told apart: a repeat of the snapshot's own frame right after it is a different
+                // fault from a frame sent twice later on.
+                statistics.error(connection.framesSinceSnapshot == 0
+                                 ? "first frame after the snapshot repeated the snapshot's seq"
+                                 : "frame seq repeated")
             }
         }
+        connection.framesSinceSnapshot += 1
         connection.lastSeq = seq
         connection.lastLagMs = lag
         intervalFrames += 1
@@ -105,8 +126,29 @@ struct ShardMeasurements {
                 let latency = now - entry.sentMs
                 statistics.latency.record(milliseconds: latency)
                 intervalLatency.record(milliseconds: latency)
+                if nodes.isCluster {
+                    if connection.ownerIsLocal {
+                        statistics.localLatency.record(milliseconds: latency)
+                    } else {
+                        statistics.remoteLatency.record(milliseconds: latency)
+                    }
+                }
             }
         }
+    }
+
+    /// Compares the frame's bytes with what the room's other connections got for `seq`.
+    private mutating func checkIdentity(seq: UInt64, message: UnsafeBufferPointer<UInt8>, on connection: LoadConnection) {
+        let slots = identitySlots
+        let outcome = identities[connection.roomNumber, default: FrameIdentityRing(slots: slots)]
+            .record(seq: seq, hash: FNV1a64.hash(message), node: connection.node)
+        if outcome.checkedAcrossNodes { statistics.identityChecked += 1 }
+        guard let first = outcome.mismatchWith else { return }
+        let node = connection.node
+        let what = first == node
+            ? "two connections on \(nodes.name(of: node)) received different bytes"
+            : "\(nodes.name(of: first)) and \(nodes.name(of: node)) delivered different bytes"
+        statistics.identityMismatch("room \(connection.room) seq \(seq): \(what)")
     }
 
     /// Hands the frames and latencies since the last call, and the errors so far, to `progress`.
