@@ -9,7 +9,10 @@ extension RoomLink {
     func subscriptionConfirmed() {
         guard isRemote else { return }
         if subscribed {
-            for index in viewers.indices { viewers[index].generation += 1 }
+            for index in viewers.indices {
+                viewers[index].generation += 1
+                awaitSnapshot(viewers[index].join.viewer)
+            }
         }
         subscribed = true
         sendRoster()
@@ -18,6 +21,12 @@ extension RoomLink {
         let inputs = waitingInputs
         waitingInputs = []
         for (input, viewer) in inputs { handle(input, from: viewer) }
+    }
+
+    /// Viewer `id` gets nothing from the owner but its snapshot, until that comes.
+    func awaitSnapshot(_ id: String) {
+        delivery.detach(id)
+        awaitingSnapshot.insert(id)
     }
 
     /// Sends the owner who watches the room from here.
@@ -46,7 +55,18 @@ extension RoomLink {
         case .owner:
             break
         case .reliable:
-            delivery.send(envelope.message, to: envelope.audience)
+            if case .viewer(let id) = envelope.audience, awaitingSnapshot.contains(id) {
+                // The first message the owner sends a viewer it (re)joins is its snapshot.
+                guard let join = viewers.first(where: { $0.join.viewer == id })?.join else { return }
+                if let form = envelope.message[join.version] {
+                    join.sink.sendReliable(form)
+                    node.serverMetrics.bytesOut.increment(by: form.count)
+                }
+                awaitingSnapshot.remove(id)
+                delivery.attach(id, sink: join.sink, version: join.version)
+            } else {
+                delivery.send(envelope.message, to: envelope.audience)
+            }
         case .frame:
             lastSequence = max(lastSequence, envelope.sequence)
             delivery.sendFrame(envelope.message)

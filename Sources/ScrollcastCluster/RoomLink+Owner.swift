@@ -60,9 +60,7 @@ extension RoomLink {
         owner = holder
         if let holderEpoch { epoch = max(epoch, holderEpoch) }
         guard !viewers.isEmpty else { return node.drop(self) }
-        for index in viewers.indices {
-            delivery.attach(viewers[index].join.viewer, sink: viewers[index].join.sink, version: viewers[index].join.version)
-        }
+        for viewer in viewers { awaitSnapshot(viewer.join.viewer) }
         listen()
     }
 

@@ -36,6 +36,9 @@ final class RoomLink: RoomEndpoint {
     var firstClaim = true
     var viewers: [LocalViewer] = []
     var delivery: LocalViewers
+    /// Viewers here waiting for a snapshot from the owner (joined, or resynchronising): they get
+    /// nothing else until it comes, so no frame older than their snapshot reaches them after it.
+    var awaitingSnapshot: Set<String> = []
     var waitingInputs: [(InputMessage, String)] = []
     /// Viewers of other nodes in the room run here, by node (owner mode).
     var remoteNodes: [String: RemoteNode] = [:]
@@ -78,7 +81,7 @@ final class RoomLink: RoomEndpoint {
             room.admit(join, createdHere: false)
             node.roomsChanged()
         case .remote:
-            delivery.attach(join.viewer, sink: join.sink, version: join.version)
+            awaitSnapshot(join.viewer)
             sendRoster()
         case .claiming:
             break
@@ -114,6 +117,7 @@ final class RoomLink: RoomEndpoint {
     func leave(viewer: String) {
         viewers.removeAll { $0.join.viewer == viewer }
         delivery.detach(viewer)
+        awaitingSnapshot.remove(viewer)
         waitingInputs.removeAll { $0.1 == viewer }
         switch mode {
         case .owner(let room):
@@ -178,6 +182,7 @@ final class RoomLink: RoomEndpoint {
         owner = node.nodeID
         firstClaim = false
         delivery.removeAll()
+        awaitingSnapshot = []
         if subscribed || wasRemote { node.unsubscribe(room: name) }
         subscribed = false
         for index in viewers.indices {
@@ -208,7 +213,7 @@ final class RoomLink: RoomEndpoint {
         if firstClaim || !isRemote {
             firstClaim = false
             mode = .remote
-            for viewer in viewers { delivery.attach(viewer.join.viewer, sink: viewer.join.sink, version: viewer.join.version) }
+            for viewer in viewers { awaitSnapshot(viewer.join.viewer) }
             listen()
         } else if changed {
             sendRoster()
