@@ -4,23 +4,30 @@ import ScrollWire
 /// A link in remote mode: another node runs the room, and this node passes its viewers' part
 /// on (rosters, inputs) and hands them what the owner publishes.
 extension RoomLink {
-    /// The room channel's subscription took effect (first time or after a reconnect): the owner
-    /// may have sent things this node missed, so every viewer here asks for a fresh snapshot.
+    /// The room channel's subscription took effect: the first time, the owner gets the roster;
+    /// after a reconnect, the owner may have sent things this node missed, so every viewer here
+    /// asks for a fresh snapshot.
     func subscriptionConfirmed() {
         guard isRemote else { return }
-        if subscribed {
-            for index in viewers.indices {
-                viewers[index].generation += 1
-                awaitSnapshot(viewers[index].join.viewer)
-            }
-        }
+        let again = subscribed
         subscribed = true
-        sendRoster()
+        if again { resynchronise() } else { sendRoster() }
         // Inputs that came before the owner knew these viewers go after the roster, on the same
         // connection, so they arrive after it.
         let inputs = waitingInputs
         waitingInputs = []
         for (input, viewer) in inputs { handle(input, from: viewer) }
+    }
+
+    /// Every viewer here asks the owner for a fresh snapshot and gets nothing else until it
+    /// comes: after a gap in the subscription (messages may be missing) or under a new owner
+    /// (frames of the old one may still wait in the viewers' connections).
+    func resynchronise() {
+        for index in viewers.indices {
+            viewers[index].generation += 1
+            awaitSnapshot(viewers[index].join.viewer)
+        }
+        sendRoster()
     }
 
     /// Viewer `id` gets nothing from the owner but its snapshot, until that comes.
@@ -49,7 +56,7 @@ extension RoomLink {
         if envelope.epoch > epoch || owner != envelope.node {
             epoch = envelope.epoch
             owner = envelope.node
-            sendRoster()
+            resynchronise()
         }
         switch envelope.kind {
         case .owner:

@@ -216,7 +216,7 @@ final class RoomLink: RoomEndpoint {
             for viewer in viewers { awaitSnapshot(viewer.join.viewer) }
             listen()
         } else if changed {
-            sendRoster()
+            resynchronise()
         }
     }
 
