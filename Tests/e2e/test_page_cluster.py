@@ -6,10 +6,9 @@ import pytest
 
 from cluster_helpers import Cluster
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
-    ScrollcastPage, artifacts, browser_type_launch_args, changed_fraction, room,
+    ScrollcastPage, artifacts, assert_same_pictures_through_a_fling_and_a_hold, browser_type_launch_args, room,
 )
 from redis_helpers import redis_server  # noqa: F401  (fixture)
-from test_page_wire_v2 import same_frame_on_both
 
 
 @pytest.fixture
@@ -30,25 +29,7 @@ def test_pages_on_two_nodes_draw_the_same_picture(browser, cluster, room, artifa
     a.wait_idle()
     b.wait_idle()
 
-    b.drag(200, 720, 200, 140, steps=6)
-    a.wait("s => s.lastFrame.offset > 300")
-    a.wait_idle()
-    b.wait_idle()
-    same_frame_on_both(a, b, "s => s.lastFrame.animating === false")
-    assert a.frame() == b.frame()
-    artifacts.screenshot(a.page, "node0-after-fling")
-    artifacts.screenshot(b.page, "node1-after-fling")
-    assert changed_fraction(a.pixels(), b.pixels()) == 0
-
-    b.drag(200, 600, 200, 380, steps=10, release=False)
-    held = "s => s.lastFrame.animating === false && (s.lastFrame.phase === 'tracking' || s.lastFrame.lifted !== null)"
-    same_frame_on_both(a, b, held)
-    assert a.frame() == b.frame()
-    artifacts.screenshot(a.page, "node0-held")
-    artifacts.screenshot(b.page, "node1-held")
-    assert changed_fraction(a.pixels(), b.pixels()) == 0
-    b.page.mouse.up()
-    a.wait_idle()
-    b.wait_idle()
+    # Both the fling and the held drag come from node 1's page, whose inputs go to node 0.
+    assert_same_pictures_through_a_fling_and_a_hold(a, b, artifacts, ("node0", "node1"), flinger=b, holder=b)
     ctx_a.close()
     ctx_b.close()

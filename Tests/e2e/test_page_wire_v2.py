@@ -3,18 +3,9 @@ version-1 page draws: one page forced to version 1 (?protocol=v1) and one on the
 watch the same room, and after motion their canvases match pixel for pixel."""
 
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
-    ScrollcastPage, artifacts, browser_type_launch_args, changed_fraction, page_server, room,
+    ScrollcastPage, artifacts, assert_same_pictures_through_a_fling_and_a_hold, browser_type_launch_args,
+    page_server, room,
 )
-
-
-def same_frame_on_both(a: ScrollcastPage, b: ScrollcastPage, predicate: str):
-    """Waits until both pages have drawn the same frame, one that satisfies `predicate`."""
-    a.wait(predicate)
-    b.wait(predicate)
-    seq = max(a.state("s.lastFrame.seq"), b.state("s.lastFrame.seq"))
-    for page in (a, b):
-        page.wait("(s, q) => s.lastFrame.seq >= q && s.framesDrawn > 0", seq)
-    assert a.state("s.lastFrame.seq") == b.state("s.lastFrame.seq")
 
 
 def test_a_v1_page_and_a_v2_page_draw_the_same_pixels(browser, page_server, room, artifacts):
@@ -28,32 +19,8 @@ def test_a_v1_page_and_a_v2_page_draw_the_same_pixels(browser, page_server, room
     v1.wait_idle()
     v2.wait_idle()
 
-    # A fling from the v2 page down the long table: momentum, many rows new to the room, rest.
-    v2.drag(200, 720, 200, 140, steps=6)
-    v1.wait("s => s.lastFrame.offset > 300")
-    v2.wait_idle()
-    v1.wait_idle()
-    same_frame_on_both(v1, v2, "s => s.lastFrame.animating === false")
-    assert v1.frame() == v2.frame()
-    artifacts.screenshot(v1.page, "v1-after-fling")
-    artifacts.screenshot(v2.page, "v2-after-fling")
-    assert changed_fraction(v1.pixels(), v2.pixels()) == 0
-
-    # A drag held from the v1 page: the indicator and the info panel with its texts stay up
-    # while the finger does. (On a machine so loaded that the first move comes 0.5 s after the
-    # press, the press lifts a row instead: drawn from its texts just the same.)
-    v1.drag(200, 600, 200, 380, steps=10, release=False)
-    held = "s => s.lastFrame.animating === false && (s.lastFrame.phase === 'tracking' || s.lastFrame.lifted !== null)"
-    same_frame_on_both(v1, v2, held)
-    frame = v2.frame()
-    assert frame == v1.frame()
-    assert (frame["panel"] or {}).get("title") or frame["lifted"], frame
-    artifacts.screenshot(v1.page, "v1-held")
-    artifacts.screenshot(v2.page, "v2-held")
-    assert changed_fraction(v1.pixels(), v2.pixels()) == 0
-    v1.page.mouse.up()
-    v1.wait_idle()
-    v2.wait_idle()
+    # A fling from the v2 page, then a drag held from the v1 page.
+    assert_same_pictures_through_a_fling_and_a_hold(v1, v2, artifacts, ("v1", "v2"), flinger=v2, holder=v1)
     ctx_v1.close()
     ctx_v2.close()
 
