@@ -80,17 +80,9 @@ final class CommandQueueWorker {
         }
     }
 
-    /// Sleeps the backoff delay in poll(2) on the eventfd, so refused commands still fail promptly
-    /// and `close` is not kept waiting.
+    /// Sleeps the backoff delay; commands refused meanwhile still fail promptly.
     private func waitForRetry() {
-        let deadline = ContinuousClock.now + .milliseconds(backoff.next())
-        while !isClosing {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { return }
-            if WakeEvent.wait(wakeDescriptor, milliseconds: remaining.roundedUpMilliseconds) {
-                deliverRefused()
-            }
-        }
+        WakeEvent.sleep(wakeDescriptor, milliseconds: backoff.next(), isClosing: { isClosing }, woken: deliverRefused)
     }
 
     /// Runs one batch if commands are waiting, otherwise waits for commands or for the socket.

@@ -89,14 +89,9 @@ final class SubscriberWorker {
         }
     }
 
-    /// Sleeps the backoff delay in poll(2) on the eventfd, so `close` is not kept waiting.
+    /// Sleeps the backoff delay.
     private func waitForRetry() {
-        let deadline = ContinuousClock.now + .milliseconds(backoff.next())
-        while !isClosing {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { return }
-            _ = WakeEvent.wait(wakeDescriptor, milliseconds: remaining.roundedUpMilliseconds)
-        }
+        WakeEvent.sleep(wakeDescriptor, milliseconds: backoff.next(), isClosing: { isClosing })
     }
 
     /// Waits for the socket, a wake-up or the next health-check moment, and handles what came.

@@ -27,6 +27,18 @@ enum WakeEvent {
         return true
     }
 
+    /// Sleeps `milliseconds` in poll(2) on the eventfd rather than in `sleep`, so a link thread
+    /// waiting to reconnect still ends at once when `isClosing` turns true; `woken` runs after
+    /// each signal that came meanwhile.
+    static func sleep(_ descriptor: Int32, milliseconds: Int, isClosing: () -> Bool, woken: () -> Void = {}) {
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        while !isClosing() {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return }
+            if wait(descriptor, milliseconds: remaining.roundedUpMilliseconds) { woken() }
+        }
+    }
+
     static func drain(_ descriptor: Int32) {
         var count: UInt64 = 0
         _ = read(descriptor, &count, MemoryLayout<UInt64>.size)
