@@ -9,6 +9,8 @@ Fixtures:
                       stopped at the end of the test. Servers keep rooms in memory only
                       (`--data none`) unless started with `data=PATH` (a file in tmp_path)
   room_name           a room name no other test uses
+  redis_server        a redis-server of the test's own on a free port (redis_helpers.py)
+  cluster             three scrollcast nodes joined to that Redis (cluster_helpers.py)
   immutable_files     make files immutable (`chattr +i`) so that even root cannot write them, as
                       a read-only disk would; undone at the end of the test. Skips the test where
                       that cannot be done (not root, no chattr, a file system without the flag)
@@ -23,6 +25,8 @@ import uuid
 
 import pytest
 
+from cluster_helpers import Cluster
+from redis_helpers import redis_server  # noqa: F401  (a fixture, offered to every test here)
 from server_helpers import RunningServer
 
 
@@ -45,6 +49,12 @@ def server_factory():
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def cluster(server_factory, redis_server):  # noqa: F811
+    """Three nodes of one cluster on the test's own Redis (cluster_helpers.Cluster)."""
+    return Cluster(server_factory, redis_server)
 
 
 @pytest.fixture

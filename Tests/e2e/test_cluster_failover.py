@@ -8,16 +8,10 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
 
-from cluster_helpers import Cluster, join_on_every_node
-from redis_helpers import redis_server  # noqa: F401  (fixture)
+from cluster_helpers import join_on_every_node
 from server_helpers import ClientClock, drag, move_row, order, run, settle
 
-
-@pytest.fixture
-def cluster(server_factory, redis_server):  # noqa: F811
-    return Cluster(server_factory, redis_server)
 
 
 def test_killing_the_owner_mid_fling_hands_the_room_to_a_surviving_node(cluster, room_name):

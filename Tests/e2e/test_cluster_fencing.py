@@ -9,16 +9,10 @@ import asyncio
 import signal
 import time
 
-import pytest
 
-from cluster_helpers import Cluster, join_on_every_node
-from redis_helpers import redis_server  # noqa: F401  (fixture)
+from cluster_helpers import join_on_every_node
 from server_helpers import ClientClock, drag, metric, run, settle, until_metric
 
-
-@pytest.fixture
-def cluster(server_factory, redis_server):  # noqa: F811
-    return Cluster(server_factory, redis_server)
 
 
 def test_a_frozen_owner_is_fenced_out_and_steps_down_when_thawed(cluster, room_name):

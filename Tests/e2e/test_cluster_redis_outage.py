@@ -8,18 +8,12 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
 
-from cluster_helpers import Cluster, join_on_every_node
-from redis_helpers import redis_server  # noqa: F401  (fixture)
+from cluster_helpers import join_on_every_node
 from server_helpers import ClientClock, long_press_move, metric, run, until_metric
 
 CONNECTED = "scrollcast_cluster_redis_connected"
 
-
-@pytest.fixture
-def cluster(server_factory, redis_server):  # noqa: F811
-    return Cluster(server_factory, redis_server)
 
 
 async def keep_scrolling(viewer, clock: ClientClock, stop: asyncio.Event):

@@ -7,14 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from cluster_helpers import Cluster, digest_by_seq, frame_bytes_by_seq, join_on_every_node
-from redis_helpers import redis_server  # noqa: F401  (fixture)
+from cluster_helpers import digest_by_seq, frame_bytes_by_seq, join_on_every_node
 from server_helpers import ClientClock, Viewer, drag, move_row, order, run, settle
 
-
-@pytest.fixture
-def cluster(server_factory, redis_server):  # noqa: F811
-    return Cluster(server_factory, redis_server)
 
 
 @pytest.mark.parametrize("protocol", ["v1", "v2"])

@@ -13,14 +13,8 @@ import re
 
 import pytest
 
-from cluster_helpers import Cluster
-from redis_helpers import redis_server  # noqa: F401  (fixture)
 from test_load_smoke import run_load
 
-
-@pytest.fixture
-def cluster(server_factory, redis_server):  # noqa: F811
-    return Cluster(server_factory, redis_server)
 
 
 @pytest.mark.parametrize("protocol", ["v2", "v1"])

@@ -2,18 +2,11 @@
 Redis and three real nodes, docs/cluster.md), draw the same picture: a fling driven on the page
 of a node that does not run the room, then a held drag, match pixel for pixel."""
 
-import pytest
 
-from cluster_helpers import Cluster
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, assert_same_pictures_through_a_fling_and_a_hold, browser_type_launch_args, room,
 )
-from redis_helpers import redis_server  # noqa: F401  (fixture)
 
-
-@pytest.fixture
-def cluster(server_factory, redis_server):  # noqa: F811
-    return Cluster(server_factory, redis_server)
 
 
 def test_pages_on_two_nodes_draw_the_same_picture(browser, cluster, room, artifacts):

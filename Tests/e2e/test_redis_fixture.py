@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from redis_helpers import RedisServer, redis_server  # noqa: F401  (pytest fixtures are used by name)
+from redis_helpers import RedisServer
 
 
 def test_commands_reach_a_private_server(redis_server):
