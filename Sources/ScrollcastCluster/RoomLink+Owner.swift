@@ -43,7 +43,9 @@ extension RoomLink {
     /// its link): presence counts only viewers someone still serves.
     func dropSilentNodes(now: Double, timeout: Double) {
         guard case .owner(let room) = mode else { return }
-        for (remoteNode, state) in remoteNodes where now - state.lastRoster >= timeout {
+        let silent = remoteNodes.filter { now - $0.value.lastRoster >= timeout }
+        guard !silent.isEmpty else { return }
+        for (remoteNode, state) in silent {
             node.logger.notice("dropping viewers of a silent node", metadata: [
                 "room": "\(name)", "node": "\(remoteNode)", "viewers": "\(state.viewers.count)"])
             for id in state.viewers.keys { room.leave(viewer: id) }
