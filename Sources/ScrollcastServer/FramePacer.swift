@@ -1,10 +1,11 @@
 /// When a room's frames go out (docs/design.md, "Frame clock"). A value with no clock of its own:
 /// the room tells it the time, and it says whether a frame is due.
 ///
-/// While the scene animates, a frame every `framePeriod`. After input, a frame at once unless one
-/// went out less than half a period ago; then it goes out half a period after that one. So input
-/// never waits more than half a period, frames are never closer than that, and a room exceeds its
-/// frame rate (up to twice it) only while input arrives faster than the display rate.
+/// While the scene animates, a frame every `framePeriod` (one that would show nothing new is
+/// skipped: `frameSkipped`). After input, a frame at once unless one went out less than half a
+/// period ago; then it goes out half a period after that one. So input never waits more than
+/// half a period, frames are never closer than that, and a room exceeds its frame rate (up to
+/// twice it) only while input arrives faster than the display rate.
 public struct FramePacer: Sendable, Hashable {
     /// Why a frame goes out.
     public enum Reason: Sendable, Hashable {
@@ -69,5 +70,13 @@ public struct FramePacer: Sendable, Hashable {
         animationDue = keepsGrid ? animationDue + framePeriod : now + framePeriod
         lastFrameTime = now
         inputFramePending = false
+    }
+
+    /// The animation frame due at `now` would have shown nothing new (docs/protocol.md, `frame`:
+    /// a still picture is not sent again), so none went out. The grid moves on to the next
+    /// period, but the half-period gap an input's frame keeps still counts from the last frame
+    /// actually sent: skipping never delays input.
+    public mutating func frameSkipped(at now: Double) {
+        animationDue = now < animationDue + framePeriod ? animationDue + framePeriod : now + framePeriod
     }
 }

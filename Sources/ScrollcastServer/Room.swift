@@ -120,12 +120,8 @@ public final class Room: RoomEndpoint {
     /// out, the next animation frame is due, or a deferred presence; nil while it has nothing to send.
     public var nextTickDue: Double? {
         let frameDue = pacer.nextDue(isAnimating: lastFrame.isAnimating)
-        let presenceDue: Double? = presencePending ? lastPresenceTime + Self.presenceInterval : nil
-        switch (frameDue, presenceDue) {
-        case let (frame?, presence?): return min(frame, presence)
-        case let (due?, nil), let (nil, due?): return due
-        case (nil, nil): return nil
-        }
+        guard presencePending else { return frameDue }
+        return min(frameDue ?? .infinity, lastPresenceTime + Self.presenceInterval)
     }
 
     /// `nextTickDue` on the room clock's own scale (what the server's timer is set on).
@@ -348,10 +344,14 @@ public final class Room: RoomEndpoint {
     }
 
     private func emitFrame(at current: Double, for reason: FramePacer.Reason) {
-        pacer.frameSent(at: current, for: reason)
-        sequence += 1
         let frameTime = max(now, lastInputTime)
         var frame = scene.frame(at: frameTime)
+        // Time alone changed nothing a viewer would see (e.g. the hold before a row lifts): no frame.
+        if reason == .animation, lastApplied == lastFrameInput, frame.showsTheSame(as: lastFrame) {
+            return pacer.frameSkipped(at: current)
+        }
+        pacer.frameSent(at: current, for: reason)
+        sequence += 1
         frame.sequence = sequence
         store.append(.frame(sequence: sequence, time: frameTime), toRoom: name)
         let sentAt = wallClock()

@@ -61,4 +61,17 @@ struct FramePacerTests {
         #expect(pacer.frameDue(at: period - 1.1, isAnimating: true) == nil)
         #expect(FramePacer(framePeriod: 4).timerSlack == 0.5, "at most an eighth of a period")
     }
+
+    @Test func aSkippedFrameMovesTheGridOnButDoesNotDelayInput() {
+        var pacer = FramePacer(framePeriod: period)
+        pacer.frameSent(at: 0, for: .input)
+        #expect(pacer.frameDue(at: period, isAnimating: true) == .animation)
+        pacer.frameSkipped(at: period)
+        #expect(pacer.nextDue(isAnimating: true) == 2 * period, "the next look is a period later")
+        #expect(pacer.lastFrameTime == 0, "nothing went out")
+        let goesAtOnce = pacer.inputArrived(at: period + 1)
+        #expect(goesAtOnce, "input a period after the last frame sent goes out at once")
+        pacer.frameSkipped(at: 5 * period)
+        #expect(abs(pacer.animationDue - 6 * period) < 1e-9, "a room that fell behind restarts its grid, as after a sent frame")
+    }
 }
