@@ -46,7 +46,7 @@ struct RecordingRouteTests {
 
         let replayed = try Replay.frames(of: recording, configuration: Harness.smallScene(), sentAt: Harness.sentAt)
         let received = Self.frames(a)
-        #expect(received.count > 150)
+        #expect(received.count > 120, "a long session (the hold before the row lifts sends no frames)")
         #expect(replayed == received, "every frame, byte for byte")
         #expect(Self.frames(b) == received.suffix(Self.frames(b).count))
         #expect(a.messages(ofType: "rowMoved").count == 1)
