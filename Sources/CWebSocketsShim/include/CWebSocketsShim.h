@@ -90,4 +90,11 @@ int scws_raw_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t 
 /// Makes lws close the connection on its next service pass (safe from any callback or timer).
 void scws_kill_async(struct lws *wsi);
 
+/// Answers a request with `status` and `phrase` on an HTTP/1.1 status line, `body` as plain text
+/// and "connection: close" (the refusal of an upgrade; see http_refusal.c). Nonzero on failure.
+int scws_http_refuse(struct lws *wsi, unsigned int status, const char *phrase, const char *body);
+
+/// Bytes the kernel has received from the peer on TCP socket `fd` so far (TCP_INFO), or -1.
+long long scws_tcp_bytes_received(int fd);
+
 #endif

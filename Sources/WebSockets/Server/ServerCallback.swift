@@ -22,6 +22,7 @@ func serverCallback(
     case LWS_CALLBACK_CLOSED_HTTP:
         server.pendingHTTPBodies[wsi] = nil
         server.pendingUpgrades[wsi] = nil
+        server.requestHeads.forget(wsi)
         return 0
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         return server.confirmUpgrade(wsi)
@@ -69,11 +70,11 @@ extension WebSocketServer {
             subprotocols: offered,
             remoteAddress: LWS.peerAddress(wsi))
         let protocolHeaderBytes = Int(lws_hdr_total_length(wsi, WSI_TOKEN_PROTOCOL))
-        if let refusal = refusal(for: request, protocolHeaderBytes: protocolHeaderBytes) {
+        if let refusal = headRefusal(wsi, keepMark: false) ?? refusal(for: request, protocolHeaderBytes: protocolHeaderBytes) {
             statsBox.withLock { $0.upgradesRefused += 1 }
             pendingUpgrades[wsi] = nil
             // Headers and body go out at once: after a refusal lws finishes the transaction itself.
-            return lws_return_http_status(wsi, refusal.status, refusal.message) != 0 ? -1 : 1
+            return writeRefusal(wsi, refusal) ? 1 : -1
         }
         pendingUpgrades[wsi] = request
         return 0

@@ -5,6 +5,9 @@ internal import CWebSocketsShim
 extension WebSocketServer {
     func handleHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
         statsBox.withLock { $0.httpRequests += 1 }
+        if let refusal = headRefusal(wsi, keepMark: true) {
+            return writeRefusal(wsi, refusal) && lws_http_transaction_completed(wsi) == 0 ? 0 : -1
+        }
         let method = WebSocketServer.method(of: wsi)
         let query = LWS.queryString(wsi)
         if let response = delegate.server(self, respondTo: method, path: path, query: query) {

@@ -21,6 +21,7 @@ public final class WebSocketServer: @unchecked Sendable {
     var connectionsByWSI: [OpaquePointer: ServerConnection] = [:]
     var pendingUpgrades: [OpaquePointer: UpgradeRequest] = [:]
     var pendingHTTPBodies: [OpaquePointer: [UInt8]] = [:]
+    var requestHeads = RequestHeadMeter()
     var nextConnectionNumber: UInt64 = 0
     var isShuttingDown = false
 
@@ -39,6 +40,7 @@ public final class WebSocketServer: @unchecked Sendable {
         connectionsByWSI.removeAll()
         pendingUpgrades.removeAll()
         pendingHTTPBodies.removeAll()
+        requestHeads.forgetAll()
         for state in remaining {
             statsBox.withLock { $0.openConnections -= 1 }
             delegate.server(self, didClose: state.id, code: state.closeCode, reason: state.closeReason)
@@ -74,7 +76,7 @@ public final class WebSocketServer: @unchecked Sendable {
                     options.protocol_count = Int32(protocolNames.count)
                     options.callback = serverCallback
                     options.user = Unmanaged.passUnretained(self).toOpaque()
-                    options.max_http_header_bytes = UInt32(clamping: max(256, min(configuration.maxHTTPHeaderBytes, 65535)))
+                    options.max_http_header_bytes = UInt32(RequestHeadMeter.lwsBufferBytes)
                     options.http_timeout_seconds = UInt32(clamping: max(1, configuration.httpTimeoutSeconds))
                     options.ping_seconds = UInt32(clamping: max(0, configuration.pingInterval))
                     options.hangup_seconds = UInt32(clamping: max(0, configuration.idleTimeout))

@@ -29,8 +29,10 @@ public struct WebSocketServerConfiguration: Sendable {
     public var idleTimeout: Int = 60
     /// Allowed Origin values, exact matches like "http://host:port"; nil allows any origin.
     public var allowedOrigins: [String]? = nil
-    /// Total HTTP request header bytes accepted; larger requests are refused.
-    public var maxHTTPHeaderBytes = 4096
+    /// Largest request head (request line and headers, as sent) accepted; a larger one is answered
+    /// 431, up to what libwebsockets' own header buffer holds (`RequestHeadMeter.lwsBufferBytes`,
+    /// 64 KiB), past which the connection is dropped unanswered.
+    public var maxHTTPHeaderBytes = 8192
     /// Seconds an HTTP request may take before the connection is dropped.
     public var httpTimeoutSeconds = 10
     /// Offer permessage-deflate to clients. Off by default, and it must stay off on a server that
