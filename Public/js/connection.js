@@ -57,6 +57,14 @@ export function sceneFromLocation(loc = window.location) {
  * A join the server refuses (close 1008 before any snapshot, e.g. an unknown scene) is not retried:
  * asking again would be refused again; the status then has `refused` set to the server's reason.
  */
+/** Any other message that cannot be read carried state (row order, texts, presence) the page
+ * now lacks for good: it reconnects and starts again from a fresh snapshot (docs/protocol.md,
+ * "Bad messages"). Browsers may close only with 1000 or 3000–4999. */
+function dropUnreadable(socket, what) {
+  console.warn(`scrollcast: reconnecting after ${what}`);
+  socket.close(4000, "client could not read a message");
+}
+
 export class Connection {
   constructor({ nodes, nodeIndex = 0, room, scene = null, driverKey = null, lock = false, subprotocols = SUBPROTOCOLS,
                 onMessage, onStatus }) {
@@ -132,15 +140,18 @@ export class Connection {
         try {
           message = JSON.parse(event.data);
         } catch {
-          console.warn("scrollcast: ignoring a message that is not JSON");
-          return;
+          return dropUnreadable(socket, "a message that is not JSON");
         }
       } else {
         try {
           message = decoder.decode(event.data);
         } catch (error) {
-          console.warn(`scrollcast: ignoring a binary message that does not decode: ${error.message}`);
-          return;
+          // A frame that does not decode is replaced by the next one (frames depend on no other).
+          if (new Uint8Array(event.data)[0] === 2) {
+            console.warn(`scrollcast: skipping a frame that does not decode: ${error.message}`);
+            return;
+          }
+          return dropUnreadable(socket, `a message that does not decode (${error.message})`);
         }
         // Texts only teach the decoder; frames arrive with them filled in.
         if (message.type === "texts") return;

@@ -200,11 +200,10 @@ export class WireV2Decoder {
   frame(r) {
     const frame = { type: "frame", seq: r.uvar(), t: pt(r.svar()), sentAt: pt(r.svar()) };
     const flags = this.flags(r, 0x3f);
-    const phase = r.u8();
-    if (phase >= PHASES.length) throw new Error(`unknown phase ${phase}`);
+    const phase = r.u8();   // a phase this version does not list reads as idle, as in version 1
     if (flags & 0x20 && !(flags & 0x08)) throw new Error("settling without a lifted row");
     frame.input = flags & 2 ? { viewer: r.str(), id: r.uvar() } : null;
-    frame.phase = PHASES[phase];
+    frame.phase = PHASES[phase] ?? "idle";
     frame.animating = Boolean(flags & 1);
     frame.viewport = { width: pt(r.svar()), height: pt(r.svar()) };
     frame.offset = pt(r.svar());

@@ -55,9 +55,12 @@ struct DocExamplesV2Tests {
         for block in try Self.hexBlocks() {
             if case .message(.frame(let f)) = try decoder.decode(block) { frames.append(f) }
         }
-        let v1 = try ServerMessageDecoder.decode(ServerMessageEncoder.frame(FixturesV2.nextFrame, input: FixturesV2.nextInput,
-                                                                            sentAt: FixturesV2.nextSentAt))
-        #expect(frames.map { ServerMessage.frame($0) } == [v1])
+        let v1 = try [(FixturesV2.nextFrame, FixturesV2.nextInput, FixturesV2.nextSentAt),
+                      (FixturesV2.liftedFrame, FixturesV2.liftedInput, FixturesV2.liftedSentAt),
+                      (FixturesV2.bouncingFrame, nil, FixturesV2.bouncingSentAt)].map { frame, input, sentAt in
+            try ServerMessageDecoder.decode(ServerMessageEncoder.frame(frame, input: input, sentAt: sentAt))
+        }
+        #expect(frames.map { ServerMessage.frame($0) } == v1)
     }
 
     @Test("the sizes the doc gives for its examples are the encoders' sizes")
@@ -143,6 +146,7 @@ struct DocExamplesV2Tests {
             return " (\(parts.joined(separator: ", ")))"
         }
         if name.hasSuffix("].id"), name.hasPrefix("rows") || name.contains("sections[") { return " (Δ)" }
+        if name == "lifted.id" { return " (the id itself, not a Δ)" }
         if ["alpha", "lift"].contains(last) { return scaled(1000, "") }
         if ["t", "sentAt"].contains(last) { return scaled(100, " ms") }
         if last == "y", name.hasPrefix("rows") || name.hasPrefix("layers") { return " (Δ)" + scaled(100, " pt") }

@@ -91,17 +91,54 @@ enum FixturesV2 {
     static let nextInput = AppliedInput(viewer: "v7", id: 43)
     static let nextSentAt = 1763800000139.9
 
+    /// v7 has held row 12 for half a second: it is lifted (drawn where the finger holds it, half
+    /// lifted), its placeholder keeps its place, and the table shows only row 13. No panel.
+    static var liftedFrame: EffectFrame {
+        var frame = nextFrame
+        frame.sequence = 1044
+        frame.time = 53727.5
+        frame.phase = .tracking
+        frame.rows = [VisibleRow(indexPath: IndexPath(section: 0, row: 13), id: 13, y: 128, height: 56,
+                                 title: "Lunch", subtitle: "", detail: "12:30")]
+        frame.infoPanel = nil
+        frame.liftedRow = LiftedRowState(row: VisibleRow(indexPath: IndexPath(section: 0, row: 12), id: 12, y: 66, height: 64,
+                                                         title: "Coffee with Ana", subtitle: "Blue Bottle, Hayes Valley",
+                                                         detail: "08:40"), lift: 0.5, isSettling: false)
+        frame.placeholder = PlaceholderState(indexPath: IndexPath(section: 0, row: 12), y: 64, height: 64)
+        return frame
+    }
+
+    static let liftedInput = AppliedInput(viewer: "v7", id: 45)
+    static let liftedSentAt = 1763800000640.2
+
+    /// Made up to show the rarer fields: phase `bouncing`, and row 13 drawn 72 pt high while its
+    /// texts say 56 (row code bit 4). No scene changes a row's height today.
+    static var bouncingFrame: EffectFrame {
+        var frame = nextFrame
+        frame.sequence = 1045
+        frame.time = 53744.25
+        frame.phase = .bouncing
+        frame.rows[1].height = 72
+        frame.infoPanel = nil
+        return frame
+    }
+
+    static let bouncingSentAt = 1763800000657.0
+
     /// The doc's examples in order, as the encoder writes them.
     static func session() -> [[UInt8]] {
         var table = WireTextTable()
         let snapshot = ServerMessageEncoderV2.snapshot(Fixtures.snapshot(), texts: &table).snapshot
         let next = ServerMessageEncoderV2.frame(nextFrame, input: nextInput, sentAt: nextSentAt, texts: &table)
+        let lifted = ServerMessageEncoderV2.frame(liftedFrame, input: liftedInput, sentAt: liftedSentAt, texts: &table)
+        let bouncing = ServerMessageEncoderV2.frame(bouncingFrame, input: nil, sentAt: bouncingSentAt, texts: &table)
+        precondition(lifted.texts == nil && bouncing.texts == nil, "the doc's later frames need no new texts")
         return [
-            snapshot, next.texts!, next.frame,
+            snapshot, next.texts!, next.frame, lifted.frame, bouncing.frame,
             ServerMessageEncoderV2.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 0, row: 5),
                                             by: "v7", version: 12),
             ServerMessageEncoderV2.presence(viewers: 3, driver: "v7", locked: false),
-            ServerMessageEncoderV2.refused(input: 43, code: .driving, reason: "v7 is driving; try again when the gesture ends"),
+            ServerMessageEncoderV2.refused(input: 46, code: .gestureInProgress, reason: "a gesture is already in progress; end it first"),
             ServerMessageEncoderV2.error(message: "field 'x' must be a finite number"),
         ]
     }

@@ -287,7 +287,6 @@ struct ServerMessageV2Tests {
             ([3, 100, 1], "texts.rows: 100 entries cannot fit in the 1 bytes left"),
             ([2, 1, 0, 0, 0x40, 0], "frame.flags: reserved bits set in 64"),
             ([2, 1, 0, 0, 0x20, 0], "frame.flags: settling without a lifted row"),
-            ([2, 1, 0, 0, 0, 5], "frame.phase: unknown phase 5"),
         ]
         for (bytes, message) in cases {
             var decoder = ServerMessageDecoderV2()

@@ -170,10 +170,10 @@ class WireV2Decoder:
         f = {"type": "frame", "seq": r.uvar(), "t": pt(r.svar()), "sentAt": pt(r.svar())}
         flags = r.u8()
         phase = r.u8()
-        if phase >= len(PHASES) or flags & 0xC0:
-            raise WireV2Error("bad phase or flags")
+        if flags & 0xC0:
+            raise WireV2Error("reserved flags")
         f["input"] = {"viewer": r.str(), "id": r.uvar()} if flags & 2 else None
-        f["phase"] = PHASES[phase]
+        f["phase"] = PHASES[phase] if phase < len(PHASES) else "idle"  # unlisted phases read as idle
         f["animating"] = bool(flags & 1)
         f["viewport"] = {"width": pt(r.svar()), "height": pt(r.svar())}
         f["offset"] = pt(r.svar())

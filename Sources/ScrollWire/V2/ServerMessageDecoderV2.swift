@@ -222,10 +222,9 @@ public struct ServerMessageDecoderV2: Sendable {
         guard flags & FrameFlagsV2.settling == 0 || flags & FrameFlagsV2.lifted != 0 else {
             throw WireError("\(name).flags: settling without a lifted row")
         }
+        // A phase this version does not list reads as idle, as in version 1 (docs/protocol.md, `frame`).
         let phaseCode = try r.byte("\(name).phase")
-        guard Int(phaseCode) < PhaseV2.phases.count else {
-            throw WireError("\(name).phase: unknown phase \(phaseCode)")
-        }
+        let phase = Int(phaseCode) < PhaseV2.phases.count ? PhaseV2.phases[Int(phaseCode)] : .idle
         var input: AppliedInput?
         if flags & FrameFlagsV2.input != 0 {
             input = AppliedInput(viewer: try r.string("\(name).input.viewer"), id: try Self.id(&r, "\(name).input.id"))
@@ -332,7 +331,7 @@ public struct ServerMessageDecoderV2: Sendable {
                 y: try fixed(&r, pt, "\(name).placeholder.y"), height: try fixed(&r, pt, "\(name).placeholder.h"))
         }
         return FrameMessage(
-            seq: seq, time: time, sentAt: sentAt, input: input, phase: PhaseV2.phases[Int(phaseCode)].rawValue,
+            seq: seq, time: time, sentAt: sentAt, input: input, phase: phase.rawValue,
             animating: flags & FrameFlagsV2.animating != 0, viewport: viewport, offset: offset,
             contentHeight: contentHeight, rows: rows, headers: headers, backgroundOffset: backgroundOffset,
             layers: layers, indicator: indicator, panel: panel, lifted: lifted, placeholder: placeholder)
