@@ -94,13 +94,9 @@ enum FixturesV2 {
     /// v7 has held row 12 for half a second: it is lifted (drawn where the finger holds it, half
     /// lifted), its placeholder keeps its place, and the table shows only row 13. No panel.
     static var liftedFrame: EffectFrame {
-        var frame = nextFrame
-        frame.sequence = 1044
-        frame.time = 53727.5
-        frame.phase = .tracking
+        var frame = later(1044, at: 53727.5, .tracking)
         frame.rows = [VisibleRow(indexPath: IndexPath(section: 0, row: 13), id: 13, y: 128, height: 56,
                                  title: "Lunch", subtitle: "", detail: "12:30")]
-        frame.infoPanel = nil
         frame.liftedRow = LiftedRowState(row: VisibleRow(indexPath: IndexPath(section: 0, row: 12), id: 12, y: 66, height: 64,
                                                          title: "Coffee with Ana", subtitle: "Blue Bottle, Hayes Valley",
                                                          detail: "08:40"), lift: 0.5, isSettling: false)
@@ -114,12 +110,15 @@ enum FixturesV2 {
     /// Made up to show the rarer fields: phase `bouncing`, and row 13 drawn 72 pt high while its
     /// texts say 56 (row code bit 4). No scene changes a row's height today.
     static var bouncingFrame: EffectFrame {
-        var frame = nextFrame
-        frame.sequence = 1045
-        frame.time = 53744.25
-        frame.phase = .bouncing
+        var frame = later(1045, at: 53744.25, .bouncing)
         frame.rows[1].height = 72
-        frame.infoPanel = nil
+        return frame
+    }
+
+    /// `nextFrame` as frame `seq` at `time` in `phase`, without the panel.
+    private static func later(_ seq: UInt64, at time: Double, _ phase: ScrollPhase) -> EffectFrame {
+        var frame = nextFrame
+        (frame.sequence, frame.time, frame.phase, frame.infoPanel) = (seq, time, phase, nil)
         return frame
     }
 
