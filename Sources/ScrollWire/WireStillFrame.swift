@@ -7,6 +7,10 @@ extension EffectFrame {
     /// time passes (docs/protocol.md, `frame`), e.g. during the half-second hold before a row
     /// lifts, when the scene is animating (the lift will come) but nothing on screen moves.
     public func showsTheSame(as other: EffectFrame) -> Bool {
+        // Cheap first: while anything scrolls the offset differs, and the whole frame need not be rounded.
+        let pt = WirePrecision.points
+        guard isAnimating == other.isAnimating, phase == other.phase,
+              pt.rounded(contentOffset) == pt.rounded(other.contentOffset) else { return false }
         var mine = roundedForWire(), theirs = other.roundedForWire()
         (mine.sequence, mine.time, mine.lastInputID) = (0, 0, nil)
         (theirs.sequence, theirs.time, theirs.lastInputID, theirs.insets) = (0, 0, nil, mine.insets)

@@ -39,4 +39,27 @@ struct DocStatementsTests {
         guard case .message(.frame(let fromV2)) = try decoder.decode(bytes) else { Issue.record("not a frame"); return }
         #expect(fromV2.phase == "idle")
     }
+
+    /// `frame`: "a frame goes out only if a client would decode something different from the last
+    /// frame sent in a field other than seq, t and sentAt (the numbers compared as rounded for the wire)".
+    @Test func aFrameShowsTheSameAsAnotherWhenOnlySeqTimeOrUnwrittenDigitsDiffer() {
+        let a = Fixtures.busyFrame
+        var b = a
+        (b.sequence, b.time, b.lastInputID) = (a.sequence + 5, a.time + 80, nil)
+        b.contentOffset += 0.002  // 812.5123… and 812.5143… are both written 812.51
+        b.indicator.alpha -= 0.0004
+        #expect(b.showsTheSame(as: a), "the same bytes but for seq and t")
+        var moved = b
+        moved.contentOffset += 0.01
+        #expect(!moved.showsTheSame(as: a))
+        var faded = b
+        faded.indicator.alpha -= 0.001
+        #expect(!faded.showsTheSame(as: a))
+        var stopped = b
+        stopped.isAnimating = false
+        #expect(!stopped.showsTheSame(as: a), "the frame that says motion stopped always goes out")
+        var lifted = b
+        lifted.liftedRow?.lift = 0.75
+        #expect(!lifted.showsTheSame(as: a))
+    }
 }
