@@ -229,7 +229,7 @@ extension WireTextTable {
             }
             upcoming.panelLabels.append((row.group, row.detail))
         }
-        for path in frame.rows.map(\.indexPath) where sections.indices.contains(path.section)
+        for path in frame.rows.map({ $0.indexPath }) where sections.indices.contains(path.section)
             && sections[path.section].rows.indices.contains(path.row) {
             take(sections[path.section].rows[path.row], visible: true)
         }
