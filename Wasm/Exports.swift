@@ -16,6 +16,12 @@ nonisolated(unsafe) var outputBuffer = Buffer()
 nonisolated(unsafe) var lastContentOffset = 0.0
 nonisolated(unsafe) var lastAnimating = false
 
+/// Runs `body` on the replica in place (no copy of the whole scene), or returns -11 without one.
+func withReplica(_ body: (inout EngineReplica) -> Int32) -> Int32 {
+    guard replica != nil else { return ReplicaResult.noScene }
+    return body(&replica!)
+}
+
 /// A growable block of linear memory whose address JavaScript reads.
 struct Buffer {
     var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
@@ -86,7 +92,6 @@ public func scrollcastCreate(_ nameLength: Int32) -> Int32 {
 /// the resting content offset. 0, or -12 when the order or size does not fit the scene.
 @_expose(wasm, "scrollcast_restore") @_cdecl("scrollcast_restore")
 public func scrollcastRestore(_ words: Int32, _ width: Double, _ height: Double, _ offset: Double) -> Int32 {
-    guard replica != nil else { return ReplicaResult.noScene }
     let count = Int(max(words, 0))
     guard count >= 1, count * 4 <= inputBuffer.capacity else { return ReplicaResult.badArgument }
     var order: [[Int]] = []
@@ -99,23 +104,26 @@ public func scrollcastRestore(_ words: Int32, _ width: Double, _ height: Double,
         at += rows + 1
     }
     guard at == count else { return ReplicaResult.badArgument }
-    return replica!.restore(order: order, viewport: Size(width: width, height: height), restingAt: offset)
-        ? ReplicaResult.applied : ReplicaResult.badArgument
+    return withReplica { replica in
+        replica.restore(order: order, viewport: Size(width: width, height: height), restingAt: offset)
+            ? ReplicaResult.applied : ReplicaResult.badArgument
+    }
 }
 
 /// The current row order into the output buffer, in `scrollcast_restore`'s layout; returns the
 /// number of Int32 words (0 without a scene).
 @_expose(wasm, "scrollcast_order") @_cdecl("scrollcast_order")
 public func scrollcastOrder() -> Int32 {
-    guard let replica else { return 0 }
-    let order = replica.scene.configuration.rowOrder
-    var words: [Int32] = [Int32(order.count)]
-    for section in order {
-        words.append(Int32(section.count))
-        for id in section { words.append(Int32(truncatingIfNeeded: id)) }
+    let words = withReplica { replica in
+        var words: [Int32] = [Int32(replica.scene.sections.count)]
+        for section in replica.scene.sections {
+            words.append(Int32(section.rows.count))
+            for row in section.rows { words.append(Int32(truncatingIfNeeded: row.id)) }
+        }
+        outputBuffer.putInt32s(words)
+        return Int32(words.count)
     }
-    outputBuffer.putInt32s(words)
-    return Int32(words.count)
+    return max(words, 0)
 }
 
 /// Applies one input at room time `time` with the sender's `id`, for the viewer named by the
@@ -125,15 +133,17 @@ public func scrollcastOrder() -> Int32 {
 @_expose(wasm, "scrollcast_apply") @_cdecl("scrollcast_apply")
 public func scrollcastApply(_ kind: Int32, _ id: Double, _ time: Double, _ a: Double, _ b: Double,
                             _ c: Double, _ d: Double, _ viewerLength: Int32) -> Int32 {
-    guard replica != nil else { return ReplicaResult.noScene }
     guard id >= 0, id < 9_007_199_254_740_992, id == id.rounded(.towardZero) else { return ReplicaResult.badArgument }
     guard let input = InputCode(kind: Int(kind), a: a, b: b, c: c, d: d).kindValue else { return ReplicaResult.unknownInput }
-    let outcome = replica!.apply(InputEvent(id: UInt64(id), time: time, kind: input), viewer: inputBuffer.text(Int(viewerLength)))
-    if case .rowMoved(let rowID, let from, let to) = outcome {
-        outputBuffer.putInt32s([Int32(truncatingIfNeeded: rowID), Int32(from.section), Int32(from.row),
-                                Int32(to.section), Int32(to.row)])
+    let viewer = inputBuffer.text(Int(viewerLength))
+    return withReplica { replica in
+        let outcome = replica.apply(InputEvent(id: UInt64(id), time: time, kind: input), viewer: viewer)
+        if case .rowMoved(let rowID, let from, let to) = outcome {
+            outputBuffer.putInt32s([Int32(truncatingIfNeeded: rowID), Int32(from.section), Int32(from.row),
+                                    Int32(to.section), Int32(to.row)])
+        }
+        return ReplicaResult.code(outcome)
     }
-    return ReplicaResult.code(outcome)
 }
 
 /// The frame at room time `t`, stamped `sequence` and `sentAt`, v2-encoded into the output
@@ -141,14 +151,15 @@ public func scrollcastApply(_ kind: Int32, _ id: Double, _ time: Double, _ a: Do
 /// bytes in the buffer (`scrollcast_texts_length`). -11 without a scene.
 @_expose(wasm, "scrollcast_frame") @_cdecl("scrollcast_frame")
 public func scrollcastFrame(_ t: Double, _ sequence: Double, _ sentAt: Double) -> Int32 {
-    guard replica != nil else { return ReplicaResult.noScene }
     let seq = sequence >= 0 && sequence < 9_007_199_254_740_992 ? UInt64(sequence) : 0
-    let result = replica!.frame(at: t, sequence: seq, sentAt: sentAt)
-    lastContentOffset = result.frame.contentOffset
-    lastAnimating = result.frame.isAnimating
-    lastTextsLength = Int32(result.texts?.count ?? 0)
-    outputBuffer.put(result.bytes, result.texts ?? [])
-    return Int32(result.bytes.count)
+    return withReplica { replica in
+        let result = replica.frame(at: t, sequence: seq, sentAt: sentAt)
+        lastContentOffset = result.frame.contentOffset
+        lastAnimating = result.frame.isAnimating
+        lastTextsLength = Int32(result.texts?.count ?? 0)
+        outputBuffer.put(result.bytes, result.texts ?? [])
+        return Int32(result.bytes.count)
+    }
 }
 
 nonisolated(unsafe) var lastTextsLength: Int32 = 0
@@ -164,3 +175,13 @@ public func scrollcastContentOffset() -> Double { lastContentOffset }
 /// 1 when the last frame changes with time alone, else 0.
 @_expose(wasm, "scrollcast_is_animating") @_cdecl("scrollcast_is_animating")
 public func scrollcastIsAnimating() -> Int32 { lastAnimating ? 1 : 0 }
+
+/// The standard library seeds its hashing from `arc4random_buf`; wasi-libc's would bring a
+/// ChaCha20 generator, `printf` (through its assertion) and a WASI import into the module. No
+/// output of the engine depends on hash order (the cross-check would show it), so a fixed seed
+/// serves: this definition is linked instead of libc's.
+@_cdecl("arc4random_buf")
+public func arc4randomBuffer(_ buffer: UnsafeMutableRawPointer?, _ count: Int) {
+    guard let buffer else { return }
+    for i in 0..<count { buffer.storeBytes(of: UInt8(truncatingIfNeeded: i &* 151 &+ 7), toByteOffset: i, as: UInt8.self) }
+}

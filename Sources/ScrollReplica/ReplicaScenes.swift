@@ -1,4 +1,5 @@
 import ScrollEngine
+import ScrollWire
 
 /// The catalogue's built-in scenes by name, for a replica that must build the scene a snapshot
 /// names (`sceneName`). The server's `SceneCatalogue.standard` offers exactly these; a test
@@ -9,10 +10,13 @@ public enum ReplicaScenes {
 
     /// The scene called `name`, or nil when it is not a built-in one.
     public static func configuration(named name: String) -> SceneConfiguration? {
-        switch name {
-        case "demo": return DemoScene.configuration()
-        case "seed-table": return SeedTableScene.configuration()
-        default: return nil
-        }
+        // By UTF-8 bytes, not `==`, which would bring String's Unicode tables into the WebAssembly module.
+        if sameUTF8(name, "demo") { return demo }
+        if sameUTF8(name, "seed-table") { return seedTable }
+        return nil
     }
+
+    // Built once: a configuration is a value, and the demo's 3,000 rows take a while to write.
+    private static let demo = DemoScene.configuration()
+    private static let seedTable = SeedTableScene.configuration()
 }

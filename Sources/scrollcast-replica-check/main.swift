@@ -8,7 +8,8 @@ import ScrollReplica
 
 // The native half of the native/WebAssembly cross-check (docs/wasm.md, "Determinism"):
 //   scrollcast-replica-check SEED COUNT        one JSON line per script: the script and the
-//                                              numbers the native engine gives for each step
+//                                              numbers the native engine gives for each step,
+//                                              then "# scripts=N steps=S frames=F"
 //   scrollcast-replica-check --bytes SEED STEP the v2 bytes of one frame, in hex
 //   scrollcast-replica-check --bench SEED COUNT runs the scripts natively and prints the time
 // Standard library only, like the engine, so it prints JSON by hand.
@@ -71,10 +72,14 @@ case "--bench":
 case .some:
     guard args.count == 2 else { fail("usage: SEED COUNT | --bytes SEED STEP | --bench SEED COUNT") }
     let first = number(args[0]), count = number(args[1])
+    var steps = 0, frames = 0
     for seed in first..<first + count {
         let script = CrossCheckScript(seed: seed)
         print(json(script, expect: CrossCheckRun.run(script).expect))
+        steps += script.steps.count
+        frames += script.steps.filter { if case .frame = $0 { return true } else { return false } }.count
     }
+    print("# scripts=\(count) steps=\(steps) frames=\(frames)")
 case nil:
     fail("usage: SEED COUNT | --bytes SEED STEP | --bench SEED COUNT")
 }

@@ -10,15 +10,14 @@ import urllib.request
 import pytest
 
 from page_fixtures import browser_type_launch_args, page_server  # noqa: F401  (fixtures used by name)
-from wasm_crosscheck import WASM, describe_mismatch, native_scripts, run_in_browser
+from wasm_crosscheck import WASM, cross_check, describe_mismatch
 
 SCRIPTS = int(os.environ.get("SCROLLCAST_WASM_SCRIPTS", "2000"))
 
 
-@pytest.fixture(scope="module")
-def scripts():
+@pytest.fixture(autouse=True)
+def module_built():
     assert WASM.exists(), f"{WASM} is missing: `make` builds it (scripts/build-wasm.sh)"
-    return native_scripts(0, SCRIPTS)[0]
 
 
 def test_the_server_serves_the_engine_as_application_wasm(page_server):
@@ -27,16 +26,15 @@ def test_the_server_serves_the_engine_as_application_wasm(page_server):
         assert reply.read() == WASM.read_bytes()
 
 
-def test_native_and_wasm_engines_give_identical_frames(page, page_server, scripts):
+def test_native_and_wasm_engines_give_identical_frames(page, page_server):
     messages = []
     page.on("console", lambda m: messages.append(m.text))
     page.goto(f"{page_server.base_url}/js/replica/engine.js")
-    result = run_in_browser(page, scripts)
-    assert "steps" in result, describe_mismatch(result) + "\nconsole: " + "\n".join(messages[-5:])
-    expected_steps = sum(len(s["steps"]) for s in scripts)
-    assert result["steps"] == expected_steps
-    assert result["frames"] == sum(1 for s in scripts for step in s["steps"] if step[0] == 1)
-    assert result["frames"] > 20 * len(scripts)
+    result = cross_check(page, 0, SCRIPTS)
+    assert "scripts" in result, describe_mismatch(result) + "\nconsole: " + "\n".join(messages[-5:])
+    assert result["scripts"] == SCRIPTS
+    assert (result["page_steps"], result["page_frames"]) == (result["steps"], result["frames"])
+    assert result["frames"] > 20 * SCRIPTS
 
 
 def test_a_bad_call_is_refused_and_leaves_the_engine_usable(page, page_server):

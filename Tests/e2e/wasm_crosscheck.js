@@ -1,7 +1,8 @@
 // Runs cross-check scripts (from scrollcast-replica-check) on the WebAssembly engine through
 // Public/js/replica/engine.js, exactly as the native side ran them (CrossCheckRun.swift), and
 // compares every step's numbers. Evaluated in the page by wasm_crosscheck.py.
-async ({scripts, sentAt, viewers}) => {
+async ({scripts: text, sentAt, viewers}) => {
+  const scripts = JSON.parse(text);
   const {loadEngine, Result} = await import("/js/replica/engine.js");
   const engine = window.__crosscheckEngine ??= await loadEngine();
   const fnv = (bytes) => {

@@ -6,10 +6,8 @@ Public/js/replica/engine.js, comparing every step."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
-import time
 from pathlib import Path
 
 from server_helpers import REPO
@@ -24,29 +22,55 @@ def check_binary() -> Path:
     return Path(os.environ["SCROLLCAST_BIN"]).with_name("scrollcast-replica-check")
 
 
-def native_scripts(first: int, count: int) -> tuple[list[dict], float]:
-    """Scripts `first`…`first+count-1` with the native engine's numbers, and the seconds it took."""
-    started = time.monotonic()
-    out = subprocess.run([str(check_binary()), str(first), str(count)], check=True, capture_output=True, text=True,
-                         timeout=600).stdout
-    return [json.loads(line) for line in out.splitlines()], time.monotonic() - started
+def cross_check(page, first: int, count: int, batch: int = 100) -> dict:
+    """Runs scripts `first`…`first+count-1`: the native tool writes them while the page runs the
+    batches already written (two processes, two cores). Returns the native summary
+    (`scripts`, `steps`, `frames`) and the page's (`page_steps`, `page_frames`, `wasm_ms`), or
+    the page's first mismatch. Scripts cross to the page as JSON text, which is far cheaper than
+    Playwright's serialization of the parsed objects."""
+    native = subprocess.Popen([str(check_binary()), str(first), str(count)], stdout=subprocess.PIPE, text=True)
+    totals = {"page_steps": 0, "page_frames": 0, "wasm_ms": 0.0}
+    pending: list[str] = []
+    summary = None
+    try:
+        for line in native.stdout:
+            if line.startswith("# "):
+                summary = {k: int(v) for k, v in (part.split("=") for part in line[2:].split())}
+                break
+            pending.append(line)
+            if len(pending) == batch:
+                result = _run_batch(page, pending)
+                pending = []
+                if "steps" not in result:
+                    return result
+                _add(totals, result)
+        if pending:
+            result = _run_batch(page, pending)
+            if "steps" not in result:
+                return result
+            _add(totals, result)
+    finally:
+        if summary is None:
+            native.kill()  # a mismatch (or an error) ends the run early
+        native.stdout.close()
+        code = native.wait(timeout=60)
+    assert code == 0, f"scrollcast-replica-check exited with {code}"
+    return {**summary, **totals}
+
+
+def _run_batch(page, lines: list[str]) -> dict:
+    return page.evaluate(RUNNER, {"scripts": "[" + ",".join(lines) + "]", "sentAt": SENT_AT, "viewers": VIEWERS})
+
+
+def _add(totals: dict, result: dict) -> None:
+    totals["page_steps"] += result["steps"]
+    totals["page_frames"] += result["frames"]
+    totals["wasm_ms"] += result["ms"]
 
 
 def native_frame_hex(seed: int, step: int) -> str:
     return subprocess.run([str(check_binary()), "--bytes", str(seed), str(step)], check=True, capture_output=True,
                           text=True, timeout=60).stdout.strip()
-
-
-def run_in_browser(page, scripts: list[dict], batch: int = 200) -> dict:
-    """Runs `scripts` on the page's WebAssembly engine; the totals, or the first mismatch."""
-    totals = {"steps": 0, "frames": 0, "ms": 0.0}
-    for start in range(0, len(scripts), batch):
-        result = page.evaluate(RUNNER, {"scripts": scripts[start:start + batch], "sentAt": SENT_AT, "viewers": VIEWERS})
-        if "error" in result or result.get("mismatch"):
-            return result
-        for key in totals:
-            totals[key] += result[key]
-    return totals
 
 
 def describe_mismatch(result: dict) -> str:
