@@ -122,50 +122,58 @@ struct ScriptGenerator {
 
     /// Down, moves 6–16 ms apart, then up (a fling when fast) or cancel.
     mutating func drag(fling: Bool, downY: Double? = nil, direction: Double? = nil) {
-        var (x, y) = point(y: downY)
+        let (x, y) = point(y: downY)
         input(InputCode(kind: InputCode.Kind.pointerDown, a: x, b: y), after: double(1, 100))
         let speed = (fling ? double(0.5, 6) : double(0.02, 0.4)) * (direction ?? (chance(0.5) ? 1 : -1))
-        for _ in 0..<int(2, 14) {
-            let dt = double(6, 16)
-            y += speed * dt + double(-2, 2)
-            x += double(-3, 3)
-            input(InputCode(kind: InputCode.Kind.pointerMoved, a: x, b: y), after: dt)
-            if chance(0.2) { frames(over: 16, count: 1) }
-        }
-        let end = chance(0.1) ? InputCode(kind: InputCode.Kind.pointerCancelled) : InputCode(kind: InputCode.Kind.pointerUp, a: x, b: y)
-        input(end, after: double(1, chance(0.2) ? 120 : 16))
+        let last = moves(InputCode.Kind.pointerMoved, from: (x, y), count: int(2, 14), gap: (6, 16),
+                         step: 0, velocity: speed, jitter: (3, 2), bounded: false, frameChance: 0.2)
+        finish(InputCode.Kind.pointerUp, or: InputCode.Kind.pointerCancelled, cancelChance: 0.1, at: last,
+               after: double(1, chance(0.2) ? 120 : 16))
     }
 
     /// A pointer held still past the lift delay, then moved (a row move) and released.
     mutating func holdAndMove() {
-        var (x, y) = point()
+        let (x, y) = point()
         input(InputCode(kind: InputCode.Kind.pointerDown, a: x, b: y), after: double(1, 100))
         frames(over: 600, count: 2)
         if chance(0.3) { input(InputCode(kind: InputCode.Kind.pointerMoved, a: x + 2, b: y - 3), after: double(50, 300)) }
         time += double(480, 700)
-        let step = double(-12, 12)
-        for _ in 0..<int(1, 20) {
-            y = min(max(y + step + double(-4, 4), -40), height + 40)
-            x += double(-2, 2)
-            input(InputCode(kind: InputCode.Kind.pointerMoved, a: x, b: y), after: double(8, 40))
-            if chance(0.25) { frames(over: 30, count: 1) }
-        }
-        let end = chance(0.15) ? InputCode(kind: InputCode.Kind.pointerCancelled) : InputCode(kind: InputCode.Kind.pointerUp, a: x, b: y)
-        input(end, after: double(5, 40))
+        let last = moves(InputCode.Kind.pointerMoved, from: (x, y), count: int(1, 20), gap: (8, 40),
+                         step: double(-12, 12), velocity: 0, jitter: (2, 4), bounded: true, frameChance: 0.25)
+        finish(InputCode.Kind.pointerUp, or: InputCode.Kind.pointerCancelled, cancelChance: 0.15, at: last, after: double(5, 40))
     }
 
     /// The explicit long-press events.
     mutating func longPress() {
-        var (x, y) = point()
+        let (x, y) = point()
         input(InputCode(kind: InputCode.Kind.longPressBegan, a: x, b: y), after: double(1, 100))
-        for _ in 0..<int(0, 12) {
-            y += double(-30, 30)
-            x += double(-3, 3)
-            input(InputCode(kind: InputCode.Kind.longPressMoved, a: x, b: y), after: double(8, 50))
-            if chance(0.25) { frames(over: 30, count: 1) }
+        let last = moves(InputCode.Kind.longPressMoved, from: (x, y), count: int(0, 12), gap: (8, 50),
+                         step: 0, velocity: 0, jitter: (3, 30), bounded: false, frameChance: 0.25)
+        finish(InputCode.Kind.longPressEnded, or: InputCode.Kind.longPressCancelled, cancelChance: 0.2, at: last,
+               after: double(5, 60))
+    }
+
+    /// `count` moves of `kind`, each `gap` ms after the last, moving by `step` plus `velocity`
+    /// (pt/ms) times the gap plus jitter (kept within 40 pt of the viewport when `bounded`), with
+    /// a frame between them now and then. Returns the last point.
+    mutating func moves(_ kind: Int, from start: (Double, Double), count: Int, gap: (Double, Double), step: Double,
+                        velocity: Double, jitter: (x: Double, y: Double), bounded: Bool,
+                        frameChance: Double) -> (Double, Double) {
+        var (x, y) = start
+        for _ in 0..<count {
+            let dt = double(gap.0, gap.1)
+            y += step + velocity * dt + double(-jitter.y, jitter.y)
+            if bounded { y = min(max(y, -40), height + 40) }
+            x += double(-jitter.x, jitter.x)
+            input(InputCode(kind: kind, a: x, b: y), after: dt)
+            if chance(frameChance) { frames(over: 30, count: 1) }
         }
-        let end = chance(0.2) ? InputCode(kind: InputCode.Kind.longPressCancelled) : InputCode(kind: InputCode.Kind.longPressEnded, a: x, b: y)
-        input(end, after: double(5, 60))
+        return (x, y)
+    }
+
+    /// Ends a gesture with `end` at `point`, or now and then with `cancel`.
+    mutating func finish(_ end: Int, or cancel: Int, cancelChance: Double, at point: (Double, Double), after gap: Double) {
+        input(chance(cancelChance) ? InputCode(kind: cancel) : InputCode(kind: end, a: point.0, b: point.1), after: gap)
     }
 
     /// A trackpad stream of small pixel deltas, mouse notches, or line and page deltas.
