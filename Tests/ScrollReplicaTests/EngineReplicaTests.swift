@@ -107,11 +107,11 @@ struct EngineReplicaTests {
     func scriptsCoverEverything() {
         var kinds = Set<Int>(), codes = Set<Int>(), wheelModes = Set<Int>(), keys = Set<Int>()
         var restored = 0, frames = 0
-        for seed in UInt64(0)..<300 {
+        for seed in UInt64(0)..<150 {
             let script = CrossCheckScript(seed: seed)
             if script.restore != nil { restored += 1 }
             let expect = CrossCheckRun.run(script).expect
-            #expect(expect == CrossCheckRun.run(CrossCheckScript(seed: seed)).expect)
+            if seed % 10 == 0 { #expect(expect == CrossCheckRun.run(CrossCheckScript(seed: seed)).expect) }
             for (i, step) in script.steps.enumerated() {
                 switch step {
                 case .apply(let code, _, _, _):
@@ -127,7 +127,7 @@ struct EngineReplicaTests {
         #expect(wheelModes == [0, 1, 2])
         #expect(keys == Set(0...7))
         #expect(codes.isSuperset(of: [0, 1, -1, -3, -4, -5]))
-        #expect(restored > 30)
-        #expect(frames > 300 * 20)
+        #expect(restored > 15)
+        #expect(frames > 150 * 20)
     }
 }
