@@ -4,7 +4,7 @@
 // own `EngineReplica`, so the page runs the server's engine and encoder, not a copy.
 //
 // Memory: `scrollcast_input(n)` returns a buffer of at least n bytes for the caller to fill
-// before a call that takes bytes (a scene name, a viewer name, a row order, a server message);
+// before a call that takes bytes (a scene name, a viewer name, a row order);
 // calls that return bytes leave them at `scrollcast_output()`, valid until the next call.
 import ScrollEngine
 import ScrollReplica
@@ -15,6 +15,7 @@ nonisolated(unsafe) var inputBuffer = Buffer()
 nonisolated(unsafe) var outputBuffer = Buffer()
 nonisolated(unsafe) var lastContentOffset = 0.0
 nonisolated(unsafe) var lastAnimating = false
+nonisolated(unsafe) var lastTextsLength: Int32 = 0
 
 /// Runs `body` on the replica in place (no copy of the whole scene), or returns -11 without one.
 func withReplica(_ body: (inout EngineReplica) -> Int32) -> Int32 {
@@ -162,7 +163,6 @@ public func scrollcastFrame(_ t: Double, _ sequence: Double, _ sentAt: Double) -
     }
 }
 
-nonisolated(unsafe) var lastTextsLength: Int32 = 0
 
 /// Length of the `texts` message after the last frame's bytes (0 when it showed nothing new).
 @_expose(wasm, "scrollcast_texts_length") @_cdecl("scrollcast_texts_length")

@@ -19,6 +19,9 @@ VIEWERS = ["viewer-a", "v2"]  # CrossCheckScript.viewers
 
 
 def check_binary() -> Path:
+    """The native tool: $SCROLLCAST_CHECK_BIN, else next to $SCROLLCAST_BIN."""
+    if "SCROLLCAST_CHECK_BIN" in os.environ:
+        return Path(os.environ["SCROLLCAST_CHECK_BIN"])
     return Path(os.environ["SCROLLCAST_BIN"]).with_name("scrollcast-replica-check")
 
 
