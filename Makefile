@@ -6,16 +6,28 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow bench-cluster conformance fuzz clean
+.PHONY: deps wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow bench-cluster conformance fuzz clean
 
 deps:
 	@scripts/install-deps.sh
 
+# The engine as WebAssembly for the page (docs/wasm.md), rebuilt when an engine, wire or replica
+# source changes; every build, the demo and the tests make it, so CI fails when it stops compiling.
+WASM := Public/wasm/scrollcast-engine.wasm
+WASM_SOURCES := $(shell find Sources/ScrollEngine Sources/ScrollWire Sources/ScrollReplica Wasm -name '*.swift') scripts/build-wasm.sh
+$(WASM): $(WASM_SOURCES)
+	scripts/build-wasm.sh $@
+
+wasm: deps
+	$(MAKE) $(WASM)
+
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
+	$(MAKE) $(WASM)
 
 release: deps
 	swift build -c release
+	$(MAKE) $(WASM)
 
 # Rooms are kept in the repo's data/ (git ignores it), so they survive restarts of the demo.
 demo: release
@@ -28,6 +40,7 @@ cluster-demo: release
 
 test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	$(MAKE) $(WASM)
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
 	$(MAKE) test-e2e
 
@@ -37,6 +50,15 @@ test-e2e: deps
 	@echo "test-e2e: screenshots and browser console logs go to $(ARTIFACTS)"
 	SCROLLCAST_BIN=$(CURDIR)/.build/debug/scrollcast SCROLLCAST_ARTIFACTS=$(ARTIFACTS) \
 	  $(PY) -m pytest -q Tests/e2e
+
+# The native/WebAssembly cross-check at scale (WASM_SCRIPTS scripts, default 20,000): native
+# and Chromium times, frames compared, the module's sizes; headline last. The server only serves
+# the module here, so it is the debug build; the native engine runs in release.
+WASM_SCRIPTS ?= 20000
+bench-wasm: build
+	swift build -c release --product scrollcast-replica-check
+	SCROLLCAST_BIN=$(CURDIR)/.build/debug/scrollcast SCROLLCAST_CHECK_BIN=$(CURDIR)/.build/release/scrollcast-replica-check \
+	  $(PY) bench/wasm_crosscheck.py $(WASM_SCRIPTS)
 
 bench-engine: deps
 	swift build -c release --product scrollcast-bench-engine

@@ -29,6 +29,10 @@ let package = Package(
         // Pure, deterministic effect engine: standard library only.
         .target(name: "ScrollEngine"),
         .target(name: "ScrollWire", dependencies: ["ScrollEngine"]),
+        // The engine as a page runs it (docs/wasm.md): also compiled to WebAssembly by make.
+        .target(name: "ScrollReplica", dependencies: ["ScrollEngine", "ScrollWire"]),
+        // The native half of the native/WebAssembly cross-check.
+        .executableTarget(name: "scrollcast-replica-check", dependencies: ["ScrollReplica", "ScrollEngine"]),
         // Recordings (docs/recording.md): the file format and replay, shared by the server's
         // download route, `scrollcast record`/`replay` and tools; engine and wire only.
         .target(name: "ScrollcastRecording", dependencies: ["ScrollEngine", "ScrollWire"]),
@@ -110,6 +114,7 @@ let package = Package(
 
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
+        .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastServer"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
         // Against real redis-server processes the tests start and kill themselves.
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting"]),

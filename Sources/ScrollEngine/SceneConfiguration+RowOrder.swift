@@ -1,6 +1,6 @@
 extension SceneConfiguration {
     /// Row ids of each section, in order: the part of a scene that row moves change.
-    public var rowOrder: [[Int]] { sections.map { $0.rows.map(\.id) } }
+    public var rowOrder: [[Int]] { sections.map { $0.rows.map { $0.id } } }
 
     /// This configuration with its rows in `order` (row ids per section, as `rowOrder` gives
     /// them), or nil when `order` is not a rearrangement of this table's rows into the same
@@ -8,7 +8,7 @@ extension SceneConfiguration {
     public func reorderingRows(_ order: [[Int]]) -> SceneConfiguration? {
         guard order.count == sections.count else { return nil }
         var rowsByID: [Int: TableRow] = [:]
-        for row in sections.lazy.flatMap(\.rows) { rowsByID[row.id] = row }
+        for row in sections.lazy.flatMap({ $0.rows }) { rowsByID[row.id] = row }
         guard order.reduce(0, { $0 + $1.count }) == rowsByID.count else { return nil }
         var reordered = self
         for (index, ids) in order.enumerated() {

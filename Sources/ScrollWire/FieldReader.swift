@@ -134,7 +134,7 @@ package struct FieldReader {
     package func choice<E: RawRepresentable>(_ field: String, _ options: [E]) throws(WireError) -> E where E.RawValue == String {
         let raw = try string(field)
         guard let value = E(rawValue: raw), options.contains(where: { $0.rawValue == raw }) else {
-            throw WireError.notOneOf(field: name(field), options: options.map(\.rawValue), got: raw)
+            throw WireError.notOneOf(field: name(field), options: options.map { $0.rawValue }, got: raw)
         }
         return value
     }

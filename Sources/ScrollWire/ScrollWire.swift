@@ -6,7 +6,7 @@ public enum ScrollWire {
     public static let subprotocol = WireVersion.v1.subprotocol
     /// Every subprotocol a server speaks, preferred first. The transport is configured from this
     /// list (libwebsockets takes the first name in the client's offer that it knows).
-    public static let subprotocols = WireVersion.allCases.reversed().map(\.subprotocol)
+    public static let subprotocols = WireVersion.allCases.reversed().map { $0.subprotocol }
     /// Version 1's number, sent as `protocol` in its `snapshot`.
     public static let version = WireVersion.v1.rawValue
 

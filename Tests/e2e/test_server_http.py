@@ -20,6 +20,7 @@ EXPECTED_TYPES = {
     ".ico": "image/x-icon",
     ".woff2": "font/woff2",
     ".webp": "image/webp",
+    ".wasm": "application/wasm",
 }
 
 

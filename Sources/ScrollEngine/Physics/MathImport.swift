@@ -1,8 +1,14 @@
 // The engine needs `exp`, `log` and `pow` (decay, spring and crossing-time formulas). The Swift
 // standard library has no transcendental functions and Foundation is not allowed in ScrollEngine,
-// so each physics file imports the platform C math library directly (Glibc on Linux, Darwin on
-// Apple platforms). That adds no dependency beyond the C library every Swift program links.
-#if canImport(Glibc)
+// so the physics reaches the platform C math library directly: Glibc on Linux, Darwin on Apple
+// platforms, and for WebAssembly (Embedded Swift, where no C module can be imported) the three
+// functions declared by their C names and linked from wasi-libc's libm (docs/wasm.md). That adds
+// no dependency beyond the C library every Swift program links.
+#if hasFeature(Embedded)
+@_extern(c, "exp") func exp(_ x: Double) -> Double
+@_extern(c, "log") func log(_ x: Double) -> Double
+@_extern(c, "pow") func pow(_ x: Double, _ y: Double) -> Double
+#elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl

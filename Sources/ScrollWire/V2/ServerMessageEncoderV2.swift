@@ -213,13 +213,15 @@ public enum ServerMessageEncoderV2 {
         w.fixed(sentAt, .milliseconds)
         var flags: UInt8 = 0
         if frame.isAnimating { flags |= FrameFlagsV2.animating }
-        if input != nil { flags |= FrameFlagsV2.input }
-        if frame.infoPanel != nil { flags |= FrameFlagsV2.panel }
+        // `if case .some` rather than `!= nil`: Embedded Swift compiles `!= nil` on these
+        // Equatable optionals as a full comparison, pulling String's Unicode tables into the page's module.
+        if case .some = input { flags |= FrameFlagsV2.input }
+        if case .some = frame.infoPanel { flags |= FrameFlagsV2.panel }
         if let lifted = frame.liftedRow {
             flags |= FrameFlagsV2.lifted
             if lifted.isSettling { flags |= FrameFlagsV2.settling }
         }
-        if frame.placeholder != nil { flags |= FrameFlagsV2.placeholder }
+        if case .some = frame.placeholder { flags |= FrameFlagsV2.placeholder }
         w.byte(flags)
         w.byte(PhaseV2.code(frame.phase))
         if let input {

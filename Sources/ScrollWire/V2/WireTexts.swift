@@ -87,9 +87,21 @@ public struct WireTextTable: Sendable, Equatable {
     private var labelNumbers: [LabelKey: Int] = [:]
     private var nextLabel = 0
 
+    /// A label's two texts, equal and hashed by their UTF-8 bytes (see `sameUTF8`).
     private struct LabelKey: Hashable, Sendable {
         var title: String
         var detail: String
+
+        static func == (a: LabelKey, b: LabelKey) -> Bool {
+            sameUTF8(a.title, b.title) && sameUTF8(a.detail, b.detail)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            var title = title, detail = detail
+            title.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            hasher.combine(UInt8(0xFF))  // never in UTF-8: separates the two texts
+            detail.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
     }
 
     /// An empty table.
@@ -152,7 +164,8 @@ public struct WireTextTable: Sendable, Equatable {
     public mutating func register(_ frame: EffectFrame, ahead: () -> UpcomingTexts = { UpcomingTexts() }) -> WireTexts {
         var new = WireTexts()
         func see(id: Int, height: Double, title: String, subtitle: String, detail: String) {
-            if let known = self.row(id), known.title == title, known.subtitle == subtitle, known.detail == detail { return }
+            if let known = self.row(id), sameUTF8(known.title, title), sameUTF8(known.subtitle, subtitle),
+               sameUTF8(known.detail, detail) { return }
             let entry = RowTexts(id: id, height: WirePrecision.points.wireRounded(height),
                                  title: title, subtitle: subtitle, detail: detail)
             apply(WireTexts(rows: [entry]))
@@ -169,7 +182,7 @@ public struct WireTextTable: Sendable, Equatable {
             apply(WireTexts(labels: [entry]))
             new.labels.append(entry)
         }
-        for header in frame.sectionHeaders where sectionTitle(header.section) != header.title {
+        for header in frame.sectionHeaders where !sameUTF8(sectionTitle(header.section), header.title) {
             let entry = SectionTitle(section: header.section, title: header.title)
             apply(WireTexts(sections: [entry]))
             new.sections.append(entry)
@@ -178,7 +191,7 @@ public struct WireTextTable: Sendable, Equatable {
         if !new.isEmpty {
             let upcoming = ahead()
             for row in upcoming.rows { see(id: row.id, height: row.height, title: row.title, subtitle: row.subtitle, detail: row.detail) }
-            for section in upcoming.sections where sectionTitle(section.section) != section.title {
+            for section in upcoming.sections where !sameUTF8(sectionTitle(section.section), section.title) {
                 apply(WireTexts(sections: [section]))
                 new.sections.append(section)
             }
@@ -229,7 +242,7 @@ extension WireTextTable {
             }
             upcoming.panelLabels.append((row.group, row.detail))
         }
-        for path in frame.rows.map(\.indexPath) where sections.indices.contains(path.section)
+        for path in frame.rows.map({ $0.indexPath }) where sections.indices.contains(path.section)
             && sections[path.section].rows.indices.contains(path.row) {
             take(sections[path.section].rows[path.row], visible: true)
         }
@@ -268,4 +281,14 @@ extension WirePrecision {
     func wireRounded(_ x: Double) -> Double {
         value(units: wireUnits(x))
     }
+}
+
+/// Whether two texts have the same UTF-8 bytes: the wire's notion of "the same text" (a text
+/// spelled differently goes out again, as its bytes differ). Unlike `==` it does no Unicode
+/// normalization, which also keeps the standard library's normalization tables out of the
+/// WebAssembly engine (docs/wasm.md); through `withUTF8`, as the encoder reads texts anyway.
+package func sameUTF8(_ a: String?, _ b: String) -> Bool {
+    guard var a else { return false }
+    var b = b
+    return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
 }

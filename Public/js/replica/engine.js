@@ -1,0 +1,181 @@
+// The server's own engine, compiled to WebAssembly (docs/wasm.md), wrapped for the page.
+//
+// `loadEngine()` fetches Public/wasm/scrollcast-engine.wasm and returns a ReplicaEngine: a room's
+// scene that applies the inputs the room applied and gives, for any room time, the v2 frame the
+// server would send (the same bytes, `sentAt` aside). It computes nothing itself: every number
+// comes from the Swift engine. Not loaded by the page yet (the page only draws server frames);
+// the replica that draws from it comes with the relayed inputs.
+
+/** Input kind codes of the boundary (InputCode.Kind in Sources/ScrollReplica). */
+export const InputKind = Object.freeze({
+  pointerDown: 1, pointerMoved: 2, pointerUp: 3, pointerCancelled: 4, wheel: 5, key: 6,
+  scrollToRow: 7, longPressBegan: 8, longPressMoved: 9, longPressEnded: 10,
+  longPressCancelled: 11, resize: 12, reducedMotion: 13,
+});
+const WHEEL_MODES = ["pixel", "line", "page"];
+const KEYS = ["arrowUp", "arrowDown", "pageUp", "pageDown", "space", "shiftSpace", "home", "end"];
+const POSITIONS = ["none", "top", "middle", "bottom"];
+/** Protocol `kind` names (docs/protocol.md, "Inputs") → boundary kind codes. */
+const PROTOCOL_KINDS = {
+  pointerDown: 1, pointerMove: 2, pointerUp: 3, pointerCancel: 4, wheel: 5, key: 6, scrollToRow: 7,
+  longPressBegan: 8, longPressMove: 9, longPressEnd: 10, longPressCancel: 11, resize: 12, reducedMotion: 13,
+};
+
+/** Result codes of `apply`, `create` and `restore` (ReplicaResult in Sources/ScrollReplica). */
+export const Result = Object.freeze({
+  applied: 0, rowMoved: 1, timeWentBackwards: -1, notFinite: -2, rowOutOfRange: -3, invalidSize: -4,
+  unexpected: -5, unknownInput: -10, noScene: -11, badArgument: -12,
+});
+
+/**
+ * A protocol input message's kind and fields (`{kind: "wheel", dx, dy, mode}`, as
+ * docs/protocol.md spells them) as the boundary's numbers `{kind, a, b, c, d}`, or null for an
+ * unknown kind.
+ */
+export function inputNumbers(input) {
+  const kind = PROTOCOL_KINDS[input.kind];
+  if (!kind) return null;
+  switch (kind) {
+    case InputKind.wheel: return {kind, a: input.dx, b: input.dy, c: WHEEL_MODES.indexOf(input.mode), d: 0};
+    case InputKind.key: return {kind, a: KEYS.indexOf(input.key), b: 0, c: 0, d: 0};
+    case InputKind.scrollToRow:
+      return {kind, a: input.section, b: input.row, c: POSITIONS.indexOf(input.position), d: input.animated ? 1 : 0};
+    case InputKind.resize: return {kind, a: input.width, b: input.height, c: 0, d: 0};
+    case InputKind.reducedMotion: return {kind, a: input.on ? 1 : 0, b: 0, c: 0, d: 0};
+    default: return {kind, a: input.x ?? 0, b: input.y ?? 0, c: 0, d: 0};
+  }
+}
+
+/**
+ * WASI imports: only the C library's output path (reached when the engine traps on a bug)
+ * and the hash seed are used. Output goes to console.error.
+ */
+function wasiImports(memory) {
+  const decoder = new TextDecoder();
+  let pending = "";
+  return {
+    fd_write(fd, iovs, iovsLength, written) {
+      const view = new DataView(memory().buffer);
+      let total = 0;
+      for (let i = 0; i < iovsLength; i++) {
+        const base = view.getUint32(iovs + i * 8, true), length = view.getUint32(iovs + i * 8 + 4, true);
+        pending += decoder.decode(new Uint8Array(memory().buffer, base, length));
+        total += length;
+      }
+      const lines = pending.split("\n");
+      pending = lines.pop();
+      for (const line of lines) console.error(`scrollcast-engine.wasm (fd ${fd}): ${line}`);
+      view.setUint32(written, total, true);
+      return 0;
+    },
+    fd_seek() { return 70; }, // ESPIPE: the console is not seekable
+    fd_close() { return 0; },
+    random_get(buffer, length) {
+      crypto.getRandomValues(new Uint8Array(memory().buffer, buffer, length));
+      return 0;
+    },
+  };
+}
+
+/** Fetches and instantiates the engine; resolves to a ReplicaEngine. */
+export async function loadEngine(url = new URL("../../wasm/scrollcast-engine.wasm", import.meta.url)) {
+  if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
+  let instance;
+  const imports = {wasi_snapshot_preview1: wasiImports(() => instance.exports.memory)};
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  try {
+    ({instance} = await WebAssembly.instantiateStreaming(response.clone(), imports));
+  } catch (error) {
+    // Served with another content type, or no streaming compile: compile from the bytes.
+    ({instance} = await WebAssembly.instantiate(await response.arrayBuffer(), imports));
+  }
+  return new ReplicaEngine(instance.exports);
+}
+
+/** One room's engine in the page (see docs/wasm.md for each call's exact meaning). */
+export class ReplicaEngine {
+  constructor(exports) {
+    this.exports = exports;
+    this.encoder = new TextEncoder();
+    /** Set when the engine trapped: it must not be used again (rebuild it from the server). */
+    this.broken = null;
+  }
+
+  /** Creates the catalogue scene `name` ("demo", "seed-table"); returns a Result code. */
+  create(name) {
+    return this.#call(() => this.exports.scrollcast_create(this.#putText(name)));
+  }
+
+  /** Restores a state at rest: row ids per section, viewport {width, height}, resting offset. */
+  restore(order, viewport, offset) {
+    const words = [order.length];
+    for (const section of order) words.push(section.length, ...section);
+    const address = this.exports.scrollcast_input(words.length * 4);
+    new Int32Array(this.exports.memory.buffer, address, words.length).set(words);
+    return this.#call(() => this.exports.scrollcast_restore(words.length, viewport.width, viewport.height, offset));
+  }
+
+  /** The current row order (row ids per section). */
+  order() {
+    const count = this.#call(() => this.exports.scrollcast_order());
+    const words = new Int32Array(this.exports.memory.buffer, this.exports.scrollcast_output(), count);
+    const order = [];
+    let at = 1;
+    for (let s = 0; s < words[0]; s++) {
+      order.push(Array.from(words.subarray(at + 1, at + 1 + words[at])));
+      at += words[at] + 1;
+    }
+    return order;
+  }
+
+  /**
+   * Applies an input at room time `time` with the sender's `id`, for `viewer`; `input` is the
+   * boundary's numbers {kind, a, b, c, d} (see inputNumbers). Returns {code} and, for a row
+   * move, {moved: {rowId, from: [section, row], to: [section, row]}}.
+   */
+  apply(input, id, time, viewer) {
+    const length = this.#putText(viewer);
+    const code = this.#call(() => this.exports.scrollcast_apply(
+      input.kind, id, time, input.a ?? 0, input.b ?? 0, input.c ?? 0, input.d ?? 0, length));
+    if (code !== Result.rowMoved) return {code};
+    const m = new Int32Array(this.exports.memory.buffer, this.exports.scrollcast_output(), 5);
+    return {code, moved: {rowId: m[0], from: [m[1], m[2]], to: [m[3], m[4]]}};
+  }
+
+  /**
+   * The frame at room time `t`: `bytes` is the v2 `frame` message (a view into the engine's
+   * memory, valid until the next call: copy it to keep it), `texts` the `texts` message the
+   * room would send before it (or null), plus the content offset and whether it animates.
+   */
+  frame(t, sequence, sentAt) {
+    const length = this.#call(() => this.exports.scrollcast_frame(t, sequence, sentAt));
+    if (length < 0) throw new Error(`no scene (code ${length})`);
+    const textsLength = this.exports.scrollcast_texts_length();
+    const output = this.exports.scrollcast_output();
+    const memory = this.exports.memory.buffer;
+    return {
+      bytes: new Uint8Array(memory, output, length),
+      texts: textsLength ? new Uint8Array(memory, output + length, textsLength) : null,
+      contentOffset: this.exports.scrollcast_content_offset(),
+      isAnimating: this.exports.scrollcast_is_animating() === 1,
+    };
+  }
+
+  #putText(text) {
+    const bytes = this.encoder.encode(text);
+    const address = this.exports.scrollcast_input(bytes.length);
+    new Uint8Array(this.exports.memory.buffer, address, bytes.length).set(bytes);
+    return bytes.length;
+  }
+
+  #call(f) {
+    if (this.broken) throw this.broken;
+    try {
+      return f();
+    } catch (error) {
+      this.broken = error; // a trap leaves the engine's memory in an unknown state
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ScrollEngine
+import ScrollReplica
+
+// The native half of the native/WebAssembly cross-check (docs/wasm.md, "Determinism"):
+//   scrollcast-replica-check SEED COUNT        one JSON line per script: the script and the
+//                                              numbers the native engine gives for each step,
+//                                              then "# scripts=N steps=S frames=F"
+//   scrollcast-replica-check --bytes SEED STEP the v2 bytes of one frame, in hex
+//   scrollcast-replica-check --bench SEED COUNT runs the scripts natively and prints the time
+// Standard library only, like the engine, so it prints JSON by hand.
+
+func fail(_ message: String) -> Never {
+    print("scrollcast-replica-check: " + message)
+    exit(2)
+}
+
+func number(_ text: String) -> UInt64 {
+    guard let n = UInt64(text) else { fail("'\(text)' is not a whole number") }
+    return n
+}
+
+func json(_ x: Double) -> String {
+    x == x.rounded(.towardZero) && x.magnitude < 1e15 ? String(Int64(x)) : "\(x)"
+}
+
+func json(_ script: CrossCheckScript, expect: [Double]) -> String {
+    var out = "{\"seed\":\(script.seed),\"scene\":\"\(script.sceneName)\",\"restore\":"
+    if let r = script.restore {
+        out += "{\"swaps\":[" + r.swaps.map { "[\($0.0),\($0.1)]" }.joined(separator: ",") + "],"
+        out += "\"w\":\(json(r.viewport.width)),\"h\":\(json(r.viewport.height)),\"offset\":\(json(r.offset))}"
+    } else {
+        out += "null"
+    }
+    out += ",\"steps\":["
+    out += script.steps.map { step -> String in
+        switch step {
+        case .apply(let c, let id, let time, let viewer):
+            return "[0,\(c.kind),\(id),\(json(time)),\(json(c.a)),\(json(c.b)),\(json(c.c)),\(json(c.d)),\(viewer)]"
+        case .frame(let time):
+            return "[1,\(json(time))]"
+        }
+    }.joined(separator: ",")
+    out += "],\"expect\":[" + expect.map(json).joined(separator: ",") + "]}"
+    return out
+}
+
+let args = Array(CommandLine.arguments.dropFirst())
+switch args.first {
+case "--bytes":
+    guard args.count == 3 else { fail("usage: --bytes SEED STEP") }
+    let (_, bytes) = CrossCheckRun.run(CrossCheckScript(seed: number(args[1])), keep: Int(number(args[2])))
+    guard let bytes else { fail("step \(args[2]) of seed \(args[1]) is not a frame") }
+    let digits = Array("0123456789abcdef")
+    print(String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }))
+case "--bench":
+    guard args.count == 3 else { fail("usage: --bench SEED COUNT") }
+    let first = number(args[1]), count = number(args[2])
+    let clock = ContinuousClock()
+    var steps = 0
+    let elapsed = clock.measure {
+        for seed in first..<first + count {
+            steps += CrossCheckRun.run(CrossCheckScript(seed: seed)).expect.count / 3
+        }
+    }
+    let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    print("native: \(count) scripts, \(steps) steps in \(Int(ms)) ms")
+case .some:
+    guard args.count == 2 else { fail("usage: SEED COUNT | --bytes SEED STEP | --bench SEED COUNT") }
+    let first = number(args[0]), count = number(args[1])
+    var steps = 0, frames = 0
+    for seed in first..<first + count {
+        let script = CrossCheckScript(seed: seed)
+        print(json(script, expect: CrossCheckRun.run(script).expect))
+        steps += script.steps.count
+        frames += script.steps.filter { if case .frame = $0 { return true } else { return false } }.count
+    }
+    print("# scripts=\(count) steps=\(steps) frames=\(frames)")
+case nil:
+    fail("usage: SEED COUNT | --bytes SEED STEP | --bench SEED COUNT")
+}

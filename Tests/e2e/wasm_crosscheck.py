@@ -1,0 +1,87 @@
+"""The native/WebAssembly cross-check (docs/wasm.md, "Determinism"), shared by the e2e test and
+`make bench-wasm`: the native `scrollcast-replica-check` writes random input scripts with the
+numbers the native engine gives for every step (FNV-1a and length of each v2 frame), and the
+WebAssembly engine runs the same scripts in real Chromium, loaded from the real server through
+Public/js/replica/engine.js, comparing every step."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from server_helpers import REPO
+
+RUNNER = (Path(__file__).parent / "wasm_crosscheck.js").read_text()
+WASM = REPO / "Public" / "wasm" / "scrollcast-engine.wasm"
+SENT_AT = 1_764_000_000_123.45  # CrossCheckRun.sentAt
+VIEWERS = ["viewer-a", "v2"]  # CrossCheckScript.viewers
+
+
+def check_binary() -> Path:
+    """The native tool: $SCROLLCAST_CHECK_BIN, else next to $SCROLLCAST_BIN."""
+    if "SCROLLCAST_CHECK_BIN" in os.environ:
+        return Path(os.environ["SCROLLCAST_CHECK_BIN"])
+    return Path(os.environ["SCROLLCAST_BIN"]).with_name("scrollcast-replica-check")
+
+
+def cross_check(page, first: int, count: int, batch: int = 100) -> dict:
+    """Runs scripts `first`…`first+count-1`: the native tool writes them while the page runs the
+    batches already written (two processes, two cores). Returns the native summary
+    (`scripts`, `steps`, `frames`) and the page's (`page_steps`, `page_frames`, `wasm_ms`), or
+    the page's first mismatch. Scripts cross to the page as JSON text, which is far cheaper than
+    Playwright's serialization of the parsed objects."""
+    native = subprocess.Popen([str(check_binary()), str(first), str(count)], stdout=subprocess.PIPE, text=True)
+    totals = {"page_steps": 0, "page_frames": 0, "wasm_ms": 0.0}
+    pending: list[str] = []
+    summary = None
+    try:
+        for line in native.stdout:
+            if line.startswith("# "):
+                summary = {k: int(v) for k, v in (part.split("=") for part in line[2:].split())}
+                break
+            pending.append(line)
+            if len(pending) == batch:
+                result = _run_batch(page, pending)
+                pending = []
+                if "steps" not in result:
+                    return result
+                _add(totals, result)
+        if pending:
+            result = _run_batch(page, pending)
+            if "steps" not in result:
+                return result
+            _add(totals, result)
+    finally:
+        if summary is None:
+            native.kill()  # a mismatch (or an error) ends the run early
+        native.stdout.close()
+        code = native.wait(timeout=60)
+    assert code == 0, f"scrollcast-replica-check exited with {code}"
+    return {**summary, **totals}
+
+
+def _run_batch(page, lines: list[str]) -> dict:
+    return page.evaluate(RUNNER, {"scripts": "[" + ",".join(lines) + "]", "sentAt": SENT_AT, "viewers": VIEWERS})
+
+
+def _add(totals: dict, result: dict) -> None:
+    totals["page_steps"] += result["steps"]
+    totals["page_frames"] += result["frames"]
+    totals["wasm_ms"] += result["ms"]
+
+
+def native_frame_hex(seed: int, step: int) -> str:
+    return subprocess.run([str(check_binary()), "--bytes", str(seed), str(step)], check=True, capture_output=True,
+                          text=True, timeout=60).stdout.strip()
+
+
+def describe_mismatch(result: dict) -> str:
+    if "error" in result:
+        return f"script seed {result['seed']}: {result['error']}"
+    text = (f"script seed {result['seed']}, step {result['step']}"
+            + (f" (frame {result['frameIndex']})" if result["frameIndex"] else " (an input)")
+            + f": WebAssembly gave {result['got']}, native {result['want']} (hash, length, texts hash / result code)")
+    if result["bytes"] is not None:
+        text += f"\n  wasm bytes:   {result['bytes']}\n  native bytes: {native_frame_hex(result['seed'], result['step'])}"
+    return text

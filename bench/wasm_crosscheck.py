@@ -1,0 +1,58 @@
+"""`make bench-wasm`: the native/WebAssembly cross-check at scale (docs/wasm.md, "Determinism").
+
+Runs N random input scripts (argument, default 20000) through the native engine (release
+`scrollcast-replica-check`) and through the WebAssembly engine in headless Chromium, served by
+the real release server, compares every step, and prints counts, times and the module's sizes.
+Any mismatch ends the run with the script seed, frame and bytes. Headline last."""
+
+from __future__ import annotations
+
+import gzip
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "e2e"))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from server_helpers import RunningServer  # noqa: E402
+from wasm_crosscheck import WASM, cross_check, describe_mismatch  # noqa: E402
+
+
+def main() -> int:
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+    wasm = WASM.read_bytes()
+    print(f"wasm module: {len(wasm)} bytes, {len(gzip.compress(wasm, 9))} gzipped")
+    server = RunningServer()
+    total = {"scripts": 0, "steps": 0, "frames": 0, "wasm_ms": 0.0}
+    started = time.monotonic()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium")
+            page = browser.new_page()
+            page.goto(f"{server.base_url}/js/replica/engine.js")
+            for first in range(0, count, 5000):
+                result = cross_check(page, first, min(5000, count - first))
+                if "scripts" not in result:
+                    print("MISMATCH: " + describe_mismatch(result))
+                    print("wasm_crosscheck_mismatches=1")
+                    return 1
+                assert (result["page_steps"], result["page_frames"]) == (result["steps"], result["frames"])
+                for key in ("scripts", "steps", "frames", "wasm_ms"):
+                    total[key] += result[key]
+                print(f"  {total['scripts']} scripts, {total['frames']} frames identical", flush=True)
+            browser.close()
+    finally:
+        server.stop()
+    elapsed = time.monotonic() - started
+    print(f"wall time {elapsed:.1f} s (native scripts written while the page runs earlier ones); "
+          f"wasm engine in Chromium: {total['wasm_ms'] / 1000:.1f} s, "
+          f"{1000 * total['wasm_ms'] / max(total['steps'], 1):.1f} us a step")
+    print(f"steps compared: {total['steps']} ({total['frames']} frames), mismatches: 0")
+    print(f"wasm_crosscheck_identical_scripts={total['scripts']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

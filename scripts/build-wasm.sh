@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Compiles the engine, the v2 frame encoder and the replica (Sources/ScrollEngine, ScrollWire,
+# ScrollReplica) with the boundary (Wasm/Exports.swift) into the page's WebAssembly module,
+# with Embedded Swift from the toolchain and Debian's wasi-libc; wasm-opt (binaryen) shrinks it.
+# No download. Usage: scripts/build-wasm.sh OUTPUT.wasm   (docs/wasm.md)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-Public/wasm/scrollcast-engine.wasm}
+WORK=.build/wasm
+WASI=/usr/lib/wasm32-wasi
+mkdir -p "$WORK" "$(dirname "$OUT")"
+SWIFTC=${SWIFTC:-swiftc}
+SWIFT_LIB=$(dirname "$(command -v "$SWIFTC")")/../lib/swift
+# String comparison and hashing need the standard library's Unicode tables; 64-bit multiplies
+# with overflow checks need compiler-rt's __multi3 (Debian's libclang-rt-14-dev-wasm32).
+UNICODE=$SWIFT_LIB/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a
+BUILTINS=$(ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a 2>/dev/null | head -1)
+WASM_LD=${WASM_LD:-$(dirname "$(command -v "$SWIFTC")")/wasm-ld}
+for f in "$WASI/libc.a" "$WASI/libm.a" "$UNICODE" "$BUILTINS"; do
+  [ -f "$f" ] || { echo "build-wasm: ${f:-libclang_rt.builtins-wasm32.a} is missing: run scripts/install-deps.sh" >&2; exit 1; }
+done
+FLAGS=(-target wasm32-unknown-none-wasm -enable-experimental-feature Embedded
+       -enable-experimental-feature Extern -Xfrontend -disable-stack-protector
+       -wmo -Osize -parse-as-library -package-name scrollcast -I "$WORK")
+
+# Each module is rebuilt only when one of its sources, a module it imports, or this script is
+# newer than its object file.
+module() { # NAME "IMPORTED MODULES" SOURCES...
+  local name=$1 imports=$2; shift 2
+  local inputs=("$@" "$0") m
+  for m in $imports; do inputs+=("$WORK/$m.o"); done
+  if [ -f "$WORK/$name.o" ] && [ -z "$(find "${inputs[@]}" -newer "$WORK/$name.o" | head -1)" ]; then return; fi
+  echo "build-wasm: compiling $name"
+  "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -emit-module -emit-module-path "$WORK/$name.swiftmodule" \
+    -c "$@" -o "$WORK/$name.o.tmp"
+  mv "$WORK/$name.o.tmp" "$WORK/$name.o"
+}
+module ScrollEngine "" $(find Sources/ScrollEngine -name '*.swift' | sort)
+module ScrollWire "ScrollEngine" $(find Sources/ScrollWire -name '*.swift' | sort)
+module ScrollReplica "ScrollEngine ScrollWire" $(find Sources/ScrollReplica -name '*.swift' | sort)
+module ScrollcastEngineWasm "ScrollEngine ScrollWire ScrollReplica" Wasm/*.swift
+
+EXPORTS=(scrollcast_input scrollcast_output scrollcast_create scrollcast_restore scrollcast_order
+         scrollcast_apply scrollcast_frame scrollcast_texts_length scrollcast_content_offset
+         scrollcast_is_animating)
+"$WASM_LD" --no-entry --strip-all --gc-sections "${EXPORTS[@]/#/--export=}" \
+  "$WORK"/ScrollEngine.o "$WORK"/ScrollWire.o "$WORK"/ScrollReplica.o "$WORK"/ScrollcastEngineWasm.o \
+  "$WASI/libc.a" "$WASI/libm.a" "$UNICODE" "$BUILTINS" -o "$WORK/linked.wasm"
+if command -v wasm-opt >/dev/null; then
+  wasm-opt -Oz --strip-debug --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
+    --enable-mutable-globals "$WORK/linked.wasm" -o "$OUT.tmp"
+else
+  echo "build-wasm: wasm-opt (binaryen) not found; the module is not shrunk" >&2
+  cp "$WORK/linked.wasm" "$OUT.tmp"
+fi
+mv "$OUT.tmp" "$OUT"
+echo "build-wasm: $OUT $(stat -c %s "$WORK/linked.wasm") bytes linked, $(stat -c %s "$OUT") after wasm-opt, $(gzip -9c "$OUT" | wc -c) gzipped"
