@@ -120,6 +120,7 @@ let package = Package(
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
+        .testTarget(name: "LinkEmulatorTests", dependencies: ["LinkEmulator"]),
         // Against real redis-server processes the tests start and kill themselves.
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting"]),
         .testTarget(
