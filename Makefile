@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow bench-cluster conformance fuzz clean
+.PHONY: deps wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow bench-cluster bench-links conformance fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -30,9 +30,17 @@ release: deps
 	$(MAKE) $(WASM)
 
 # Rooms are kept in the repo's data/ (git ignores it), so they survive restarts of the demo.
+# LINK=4g (or lan, broadband, bad-wifi, loopback) puts scrollcast-link in front, on LINK_PORT
+# (default PORT + 1), and prints the URL through the emulated link (docs/links.md).
+LINK ?=
+LINK_PORT ?= $(shell echo $$(($(PORT) + 1)))
 demo: release
+ifeq ($(LINK),)
 	@echo "Scrollcast: open http://$(HOST):$(PORT)/?room=demo (Ctrl-C stops the server; rooms are kept in data/)"
 	.build/release/scrollcast --host $(HOST) --port $(PORT) --public $(CURDIR)/Public --data $(CURDIR)/data/scrollcast.sqlite
+else
+	@scripts/demo-link.sh "$(LINK)" "$(HOST)" "$(PORT)" "$(LINK_PORT)"
+endif
 
 # Three nodes (8080-8082) sharing rooms through their own redis-server (REDIS_PORT, 6390); kill one to see failover.
 cluster-demo: release
@@ -113,3 +121,10 @@ bench-slow: release
 # Redis, broker bytes per frame, the identity check, then redis-benchmark's PUBLISH rate (a few minutes).
 bench-cluster: release
 	python3 bench/cluster.py
+
+# Issue 19's baselines: per link profile (loopback, 4g, bad-wifi), in headless Chromium through the
+# link emulator, the page's own judder during flings, input-to-photon and load to first frame,
+# and scrollcast-load --link's input-to-frame and jitter; rewrites the Links section of
+# docs/benchmarks.md (a few minutes). Headline last: links_4g_judder_pct.
+bench-links: release
+	$(PY) bench/links.py
