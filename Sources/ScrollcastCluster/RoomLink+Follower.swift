@@ -41,7 +41,9 @@ extension RoomLink {
         guard isRemote, subscribed, let owner else { return }
         let roster = viewers.map {
             NodeMessage.RosterViewer(id: $0.join.viewer, version: $0.join.version.rawValue, generation: $0.generation,
-                                     key: $0.join.request.driverKey)
+                                     key: $0.join.request.driverKey,
+                                     resumable: $0.join.request.wantsResumePoint ? true : nil,
+                                     resume: $0.join.request.resume.map { .init(life: $0.life, seq: $0.seq, moves: $0.moves) })
         }
         node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
     }
@@ -71,6 +73,7 @@ extension RoomLink {
                 }
                 awaitingSnapshot.remove(id)
                 delivery.attach(id, sink: join.sink, version: join.version)
+                answered(id)
             } else {
                 delivery.send(envelope.message, to: envelope.audience)
             }

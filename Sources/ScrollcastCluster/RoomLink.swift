@@ -79,6 +79,7 @@ final class RoomLink: RoomEndpoint {
         switch mode {
         case .owner(let room):
             room.admit(join, createdHere: false)
+            answered(join.viewer)
             node.roomsChanged()
         case .remote:
             awaitSnapshot(join.viewer)
@@ -194,6 +195,7 @@ final class RoomLink: RoomEndpoint {
                 viewers[index].join.request.driverKey = key
             }
             viewers[index].createsRoom = false
+            viewers[index].join.request.resume = nil
         }
         let inputs = waitingInputs
         waitingInputs = []
@@ -226,6 +228,13 @@ final class RoomLink: RoomEndpoint {
     func listen() {
         subscribed = false
         if node.subscribe(room: name) { subscriptionConfirmed() }
+    }
+
+    /// Viewer `id` had the answer to its join (snapshot or `resumed`): its `resume` is spent, and
+    /// any later admission (a new owner, a fresh snapshot) must not replay from that point again.
+    func answered(_ id: String) {
+        guard let index = viewers.firstIndex(where: { $0.join.viewer == id }) else { return }
+        viewers[index].join.request.resume = nil
     }
 
     /// The room cannot be had: its waiting viewers are closed with the reason.
