@@ -9,8 +9,12 @@ extension RoomLink {
     /// asks for a fresh snapshot.
     func subscriptionConfirmed() {
         guard isRemote else { return }
+        // A new subscription may be confirmed twice (by `listen` finding it already confirmed,
+        // then by Redis's reply): only one after the subscriber lost its link means a gap.
         let again = subscribed
+        if again, subscribedAfterLosses == node.subscriberLosses { return }
         subscribed = true
+        subscribedAfterLosses = node.subscriberLosses
         if again { resynchronise() } else { sendRoster() }
         // Inputs that came before the owner knew these viewers go after the roster, on the same
         // connection, so they arrive after it.

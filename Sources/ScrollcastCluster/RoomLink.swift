@@ -31,6 +31,9 @@ final class RoomLink: RoomEndpoint {
     var lastSequence: UInt64 = 0
     /// Whether this link's room channel subscription is confirmed (remote mode).
     var subscribed = false
+    /// `ClusterNode.subscriberLosses` when it was confirmed: a confirmation after a loss means
+    /// messages may have been missed; one without is the same subscription confirmed twice.
+    var subscribedAfterLosses = 0
     private var claimInFlight = false
     /// True until the first claim settles: a failure then closes the viewers waiting for it.
     var firstClaim = true
@@ -42,6 +45,9 @@ final class RoomLink: RoomEndpoint {
     var waitingInputs: [(InputMessage, String)] = []
     /// Viewers of other nodes in the room run here, by node (owner mode).
     var remoteNodes: [String: RemoteNode] = [:]
+    /// When this node's last viewer of the room left (remote mode): the link stays subscribed a
+    /// while for a viewer that comes back (ClusterConfiguration.idleFollowMilliseconds).
+    var emptySince: Double?
 
     /// Inputs kept while the lease is being claimed; the page sends none before its snapshot.
     static let mostWaitingInputs = 256
@@ -76,6 +82,7 @@ final class RoomLink: RoomEndpoint {
         var viewer = LocalViewer(join: join)
         viewer.createsRoom = viewers.isEmpty && !isOwner && firstClaim
         viewers.append(viewer)
+        emptySince = nil
         switch mode {
         case .owner(let room):
             room.admit(join, createdHere: false)
@@ -125,8 +132,8 @@ final class RoomLink: RoomEndpoint {
             room.leave(viewer: viewer)
             node.roomsChanged()
         case .remote:
+            // An empty link stays subscribed for a while (ClusterNode.watchOwners lets it go).
             sendRoster()
-            if viewers.isEmpty { node.drop(self) }
         case .claiming:
             break
         }

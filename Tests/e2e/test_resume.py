@@ -106,7 +106,7 @@ def test_a_viewer_resumes_on_another_node_of_the_cluster(cluster, link_proxy, ro
         return position, resumed, truth, raw
 
     position, resumed, truth, raw = run(scenario())
-    assert all("snapshot" not in c.types() for c in resumed)
+    assert all("snapshot" not in c.types() for c in resumed), [c.types()[:12] for c in resumed]
     assert position.order == [s["rows"] for s in truth["scene"]["sections"]]
     snapshot_bytes = len(raw.encode() if isinstance(raw, str) else raw)
     for messages in (answer(c) for c in resumed):
