@@ -211,7 +211,7 @@ public struct SectionOrder: Sendable, Equatable {
 }
 
 /// A decoded `rowMoved` message.
-public struct RowMovedMessage: Sendable, Equatable {
+public struct RowMovedMessage: Sendable, Hashable {
     /// The moved row's id (`rowId`).
     public var rowID: Int
     /// Its index path before the move.

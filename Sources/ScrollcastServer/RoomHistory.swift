@@ -31,18 +31,7 @@ public struct RoomHistory: Sendable {
     }
 
     /// A row move as announced in `rowMoved`.
-    public struct RowMove: Sendable, Hashable {
-        public var rowID: Int
-        public var from: IndexPath
-        public var to: IndexPath
-        public var by: String
-        public var version: Int
-
-        /// A row move.
-        public init(rowID: Int, from: IndexPath, to: IndexPath, by: String, version: Int) {
-            self.rowID = rowID; self.from = from; self.to = to; self.by = by; self.version = version
-        }
-    }
+    public typealias RowMove = RowMovedMessage
 
     /// One reliable message (or event) the room's viewers were sent.
     public enum Entry: Sendable, Hashable {
