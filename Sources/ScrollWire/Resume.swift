@@ -1,6 +1,6 @@
 /// Where a viewer was in a room, as it asks to resume there (`join`'s `resume`): the room's
 /// life, the last frame `seq` it received and the number of the last row move it applied.
-public struct ResumeRequest: Sendable, Equatable, Hashable {
+public struct ResumeRequest: Sendable, Hashable, Codable {
     /// The room's life, from the viewer's last `snapshot` or `resumed` (1…2^53 − 1).
     public var life: UInt64
     /// The last frame `seq` the viewer received (0…2^53 − 1).

@@ -36,18 +36,11 @@ struct NodeMessage: Codable, Equatable {
         /// Whether it asked to be told the room's life (`join`'s `resumable` or `resume`).
         var resumable: Bool?
         /// Where it asks to resume (`join`'s `resume`), until it has had its answer.
-        var resume: Resume?
-
-        struct Resume: Codable, Equatable {
-            var life: UInt64
-            var seq: UInt64
-            var moves: Int
-        }
+        var resume: ResumeRequest?
 
         /// The join request the owner admits this viewer with.
         func joinRequest(room: String) -> JoinRequest {
-            JoinRequest(room: room, driverKey: key, resumable: resumable ?? false,
-                        resume: resume.map { ResumeRequest(life: $0.life, seq: $0.seq, moves: $0.moves) })
+            JoinRequest(room: room, driverKey: key, resumable: resumable ?? false, resume: resume)
         }
     }
 

@@ -47,7 +47,7 @@ extension RoomLink {
             NodeMessage.RosterViewer(id: $0.join.viewer, version: $0.join.version.rawValue, generation: $0.generation,
                                      key: $0.join.request.driverKey,
                                      resumable: $0.join.request.wantsResumePoint ? true : nil,
-                                     resume: $0.join.request.resume.map { .init(life: $0.life, seq: $0.seq, moves: $0.moves) })
+                                     resume: $0.join.request.resume)
         }
         node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
     }
