@@ -5,6 +5,8 @@ says "reconnecting" only when the gap lasts over 500 ms."""
 
 from __future__ import annotations
 
+import pytest
+
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room)
 from server_helpers import ClientClock, Viewer, drag, run
@@ -29,15 +31,17 @@ def server_frame(ws_url: str, room: str) -> dict:
     return run(scenario())
 
 
-def open_through(page, server, proxy, room) -> ScrollcastPage:
-    return ScrollcastPage(page, server.base_url, room).open(f"&nodes=127.0.0.1:{proxy.port}")
+def open_through(page, server, proxy, room, extra: str = "") -> ScrollcastPage:
+    return ScrollcastPage(page, server.base_url, room).open(f"&nodes=127.0.0.1:{proxy.port}{extra}")
 
 
-def test_the_page_resumes_after_a_cut_mid_fling_keeping_its_picture(page, page_server, link_proxy, room, artifacts):
+@pytest.mark.parametrize("protocol", ["v1", "v2"])
+def test_the_page_resumes_after_a_cut_mid_fling_keeping_its_picture(page, page_server, link_proxy, room, artifacts,
+                                                                    protocol):
     proxy = link_proxy(page_server.port, "lan")
     artifacts.watch(page)
-    sc = open_through(page, page_server, proxy, room)
-    assert sc.state("s.snapshots") == 1
+    sc = open_through(page, page_server, proxy, room, f"&protocol={protocol}")
+    assert sc.state("s.snapshots") == 1 and sc.state("s.protocol") == f"scrollcast.{protocol}"
     # Every animation frame, note whether the page still has a picture (the test reads it after).
     page.evaluate("""() => { window.__blank = 0; const look = () => {
         if (!window.scrollcast.state.lastFrame) window.__blank += 1; requestAnimationFrame(look); };
