@@ -75,6 +75,10 @@ public struct ServerMessageDecoderV2: Sendable {
             let resumed = try Self.resumed(&r)
             try r.end("resumed")
             message = .message(.resumed(resumed))
+        case .applied:
+            let applied = try Self.applied(&r)
+            try r.end("applied")
+            message = .message(.applied(applied))
         }
         return message
     }
