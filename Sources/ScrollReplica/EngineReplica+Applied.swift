@@ -14,9 +14,8 @@ extension EngineReplica {
             return apply(InputEvent(id: message.id, time: message.time, kind: kind), viewer: message.viewer ?? "",
                          namesFrames: message.namesFrames)
         case (_, .rowOrder(let order)):
-            guard let reordered = scene.reorderedAtRest(order, at: message.time) else { return .rejected(.unexpected("the row order is not a rearrangement of the rows")) }
-            scene = reordered
-            return .applied
+            return reorderAtRest(order, at: message.time)
+                ? .applied : .rejected(.unexpected("the row order is not a rearrangement of the rows"))
         }
     }
 
@@ -25,6 +24,39 @@ extension EngineReplica {
     public mutating func restore(order: [[Int]], viewport: Size, restingAt offset: Double, reducedMotion: Bool) -> Bool {
         guard restore(order: order, viewport: viewport, restingAt: offset) else { return false }
         scene.restoreReducedMotion(reducedMotion)
+        return true
+    }
+}
+
+extension EngineReplica {
+    /// Adds the texts of a `texts` message (or, with `replacing`, a snapshot's whole table) to the
+    /// server's table as a version-2 client holds it.
+    public mutating func receiveServerTexts(_ received: WireTexts, replacing: Bool) {
+        if replacing { serverTexts = WireTextTable() }
+        serverTexts.apply(received)
+    }
+
+    /// The frame at `time` encoded against the server's table (registering nothing in it): the
+    /// bytes the server's frame `sequence` has when the replica's state is the room's.
+    public func serverFrameBytes(at time: Double, sequence: UInt64, sentAt: Double) -> [UInt8] {
+        var frame = scene.frame(at: time)
+        frame.sequence = sequence
+        let sections = scene.sections
+        var table = serverTexts
+        return ServerMessageEncoderV2.frame(frame, input: lastApplied, sentAt: sentAt, texts: &table,
+                                            ahead: { WireTextTable.upcoming(around: frame, in: sections) }).frame
+    }
+
+    /// Reduced motion on or off, nothing else changed (a replica restoring the room's state).
+    public mutating func restoreReducedMotion(_ on: Bool) {
+        scene.restoreReducedMotion(on)
+    }
+
+    /// The rows put back in `order` at rest (an `applied` `rowOrder`); false, changing nothing,
+    /// when `order` is not a rearrangement of the rows.
+    public mutating func reorderAtRest(_ order: [[Int]], at time: Double) -> Bool {
+        guard let reordered = scene.reorderedAtRest(order, at: time) else { return false }
+        scene = reordered
         return true
     }
 }

@@ -17,6 +17,9 @@ public struct EngineReplica: Sendable {
     public private(set) var textsSource: Texts = .own
     /// The input the next frame names (`frame.input` in the protocol): the last one applied.
     public private(set) var lastApplied: AppliedInput?
+    /// The server's texts table as a version-2 client received it (`receiveServerTexts`), which
+    /// `serverFrameBytes` encodes against; the own table (`texts`) is for drawing.
+    public internal(set) var serverTexts = WireTextTable()
 
     /// Where the texts table comes from.
     public enum Texts: Sendable {

@@ -194,6 +194,15 @@ public struct ServerMessageDecoderV2: Sendable {
         return (message, table)
     }
 
+    /// The texts of a `texts` message without its type byte, or of a snapshot's texts part: for a
+    /// replica that keeps the server's table without the whole decoder (the page's WebAssembly).
+    public static func textsBody(_ bytes: [UInt8]) throws(WireError) -> WireTexts {
+        var r = BinaryReader(bytes)
+        let texts = try Self.texts(&r, name: "texts")
+        try r.end("texts")
+        return texts
+    }
+
     private static func texts(_ r: inout BinaryReader, name: String) throws(WireError) -> WireTexts {
         var texts = WireTexts()
         let rowCount = try r.count("\(name).rows", minimumBytes: 5)
