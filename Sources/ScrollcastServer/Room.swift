@@ -400,6 +400,7 @@ public final class Room: RoomEndpoint {
         lastFrame = frame
         lastFrameInput = lastApplied
         lastFrameSentAt = sentAt
+        relayRest(of: frame)
         channel.sendFrame(message, sequence: sequence)
         if !frame.isAnimating, claim == nil { checkpoint(offset: frame.contentOffset) }
     }
