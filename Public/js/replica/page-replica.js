@@ -133,9 +133,12 @@ export class PageReplica {
     if (!this.running) return false;
     const numbers = inputNumbers(message);
     if (!numbers) return false;
-    const present = this.clock.displayTime(now);
-    if (present === null) return false;
-    const time = this.mapper.map(message.t, present, this.latestInputTime, GESTURE_STARTS.has(message.kind));
+    const clock = this.clock.displayTime(now);
+    if (clock === null) return false;
+    // The server's present is never before the last time it applied; nor are our own inputs.
+    const last = this.predictions.length ? this.predictions[this.predictions.length - 1].time : -Infinity;
+    const present = Math.max(clock, this.latestInputTime, last);
+    const time = Math.max(last, this.mapper.map(message.t, present, this.latestInputTime, GESTURE_STARTS.has(message.kind)));
     const own = { id: message.id, clientTime: message.t, time, numbers, sentClock: this.clock.arrivalTime(now) };
     this.predictions.push(own);
     if (!this.dirty) this.#applyPrediction(own);
@@ -273,6 +276,7 @@ export class PageReplica {
   #applyPrediction(own) {
     const { code } = this.engine.apply(own.numbers, own.id, own.time, this.session.viewer);
     if (code >= 0) this.latestInputTime = Math.max(this.latestInputTime, own.time);
+    else this.stats.refusedPredictions = [...(this.stats.refusedPredictions ?? []).slice(-9), { id: own.id, code, time: own.time }];
   }
 
   #call(f) {
