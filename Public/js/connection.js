@@ -1,6 +1,7 @@
 // The WebSocket to the server (docs/protocol.md): join a room, hand every message to the page,
-// reconnect by itself with exponential backoff (to the next node of a cluster's list, nodes.js),
-// and resync from the next snapshot. It speaks
+// reconnect by itself (at once, then with exponential backoff; to the next node of a cluster's
+// list, nodes.js) and resume where it was (docs/protocol.md, "Resuming"): the server then sends
+// only what was missed, or a snapshot when it cannot. It speaks
 // protocol version 2 (binary, decoded by wire-v2.js) when the server does, else version 1 (JSON);
 // either way the page gets the same message objects.
 
@@ -17,6 +18,49 @@ export function subprotocolsFromLocation(loc = window.location) {
 }
 
 const FIRST_RETRY_MS = 250;
+
+/**
+ * Where this page is in its room, for a resume: the room's life and move count (from a snapshot
+ * of a `resumable` join), the last frame's seq, and the protocol they were received in (a resume
+ * is asked only on a socket of the same protocol: version 2's texts live in its decoder).
+ */
+export class ResumePoint {
+  constructor() {
+    this.life = null;
+    this.seq = null;
+    this.moves = 0;
+    this.protocol = null;
+  }
+
+  /** Keeps what a message says of the room's position. */
+  track(message, protocol) {
+    switch (message.type) {
+      case "snapshot":
+        this.life = Number.isSafeInteger(message.life) && message.life > 0 ? message.life : null;
+        this.moves = Number.isSafeInteger(message.moves) ? message.moves : 0;
+        this.seq = Number.isSafeInteger(message.frame?.seq) ? message.frame.seq : null;
+        this.protocol = protocol;
+        break;
+      case "resumed":
+        this.protocol = protocol;
+        break;
+      case "frame":
+        if (Number.isSafeInteger(message.seq) && (this.seq === null || message.seq > this.seq)) this.seq = message.seq;
+        break;
+      case "rowMoved":
+        if (Number.isSafeInteger(message.version)) this.moves = message.version;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The join's `resume` for a socket speaking `protocol`, or null when there is nothing to resume. */
+  request(protocol) {
+    if (this.life === null || this.seq === null || protocol !== this.protocol) return null;
+    return { life: this.life, seq: this.seq, moves: this.moves };
+  }
+}
 const MAX_RETRY_MS = 5000;
 
 /** The WebSocket URL of a node ("host:port"), in the page's own scheme: ws(s)://node/ws. */
@@ -53,18 +97,14 @@ export function sceneFromLocation(loc = window.location) {
  * on a surviving one; `node` is the node of the current socket, or of the next attempt.
  * `driverKey` (a locked room's key) and `lock` go in every join, reconnects included: a room that
  * still exists ignores `lock`, and one that vanished (server restart) comes back locked.
- * Callbacks: onMessage(msg), onStatus({connected, joined, node, retryInMs, attempt, closeCode, closeReason, refused}).
+ * Callbacks: onMessage(msg), onStatus({connected, joined, resumed, node, retryInMs, attempt, closeCode, closeReason, refused}).
+ * Every join asks to be `resumable`; after a loss the next join asks to `resume` (same protocol).
  * A join the server refuses (close 1008 before any snapshot, e.g. an unknown scene) is not retried:
  * asking again would be refused again; the status then has `refused` set to the server's reason.
  */
 /** Any other message that cannot be read carried state (row order, texts, presence) the page
  * now lacks for good: it reconnects and starts again from a fresh snapshot (docs/protocol.md,
  * "Bad messages"). Browsers may close only with 1000 or 3000–4999. */
-function dropUnreadable(socket, what) {
-  console.warn(`scrollcast: reconnecting after ${what}`);
-  socket.close(4000, "client could not read a message");
-}
-
 export class Connection {
   constructor({ nodes, nodeIndex = 0, room, scene = null, driverKey = null, lock = false, subprotocols = SUBPROTOCOLS,
                 onMessage, onStatus }) {
@@ -83,6 +123,9 @@ export class Connection {
     this.attempt = 0;
     this.retryTimer = null;
     this.stopped = false;
+    this.position = new ResumePoint();
+    // Version 2's texts outlive a socket: a resume sends only the texts missed.
+    this.decoder = new WireV2Decoder();
   }
 
   start() {
@@ -123,7 +166,7 @@ export class Connection {
     this.socket = socket;
     this.joined = false;
     socket.binaryType = "arraybuffer";
-    const decoder = new WireV2Decoder();   // texts live as long as this socket
+    const decoder = this.decoder;
     let lastError = null;   // the server's `error` message, sent just before it closes
     socket.onopen = () => {
       this.protocol = socket.protocol;
@@ -131,6 +174,9 @@ export class Connection {
       if (this.scene) join.scene = this.scene;
       if (this.driverKey) join.driverKey = this.driverKey;
       if (this.lock) join.lock = true;
+      const resume = this.position.request(socket.protocol);
+      if (resume) join.resume = resume;
+      else join.resumable = true;
       socket.send(JSON.stringify(join));
       this.report({ connected: true, joined: false });
     };
@@ -140,7 +186,7 @@ export class Connection {
         try {
           message = JSON.parse(event.data);
         } catch {
-          return dropUnreadable(socket, "a message that is not JSON");
+          return this.dropUnreadable(socket, "a message that is not JSON");
         }
       } else {
         try {
@@ -151,17 +197,18 @@ export class Connection {
             console.warn(`scrollcast: skipping a frame that does not decode: ${error.message}`);
             return;
           }
-          return dropUnreadable(socket, `a message that does not decode (${error.message})`);
+          return this.dropUnreadable(socket, `a message that does not decode (${error.message})`);
         }
         // Texts only teach the decoder; frames arrive with them filled in.
         if (message.type === "texts") return;
       }
       if (!message || typeof message.type !== "string") return;
-      if (message.type === "snapshot") {
-        // A snapshot proves the join worked: the next loss starts the backoff afresh.
+      this.position.track(message, socket.protocol);
+      if (message.type === "snapshot" || message.type === "resumed") {
+        // The join worked: the next loss starts the backoff afresh.
         this.joined = true;
         this.attempt = 0;
-        this.report({ connected: true, joined: true });
+        this.report({ connected: true, joined: true, resumed: message.type === "resumed" });
       }
       if (message.type === "error") {
         lastError = String(message.message ?? "");
@@ -186,16 +233,26 @@ export class Connection {
     socket.onerror = () => {};
   }
 
+  /** After an unreadable message (other than a frame) the page's state is in doubt: it starts
+   * again from a fresh snapshot rather than resuming from it (docs/protocol.md, "Bad messages"). */
+  dropUnreadable(socket, what) {
+    console.warn(`scrollcast: reconnecting after ${what}`);
+    this.position = new ResumePoint();
+    socket.close(4000, "client could not read a message");
+  }
+
   scheduleRetry({ code, reason }) {
     // The node just lost may be gone for good, so the next attempt goes elsewhere. The backoff
     // doubles once per round of the list, not per attempt: moving to another node is quick (the
     // first retry, to the next node, comes after FIRST_RETRY_MS), while a cluster that is down
     // altogether is still not hammered. With one node this is the plain per-attempt backoff.
+    // A connection that was joined is tried again at once (a dropped link usually comes back),
+    // which is what lets a resume land before anyone sees a gap.
     this.nodeIndex = (this.nodeIndex + 1) % this.nodes.length;
-    const round = Math.floor(this.attempt / this.nodes.length);
+    const round = Math.floor(Math.max(0, this.attempt - 1) / this.nodes.length);
     const base = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** round);
     // Jitter spreads the reconnects of many viewers after a server restart.
-    const delay = Math.round(base * (0.75 + Math.random() * 0.25));
+    const delay = this.attempt === 0 ? 0 : Math.round(base * (0.75 + Math.random() * 0.25));
     this.attempt += 1;
     this.report({ connected: false, joined: false, retryInMs: delay, attempt: this.attempt, closeCode: code, closeReason: reason });
     clearTimeout(this.retryTimer);
@@ -203,6 +260,7 @@ export class Connection {
   }
 
   report(status) {
-    this.onStatus({ node: this.node, retryInMs: 0, attempt: this.attempt, closeCode: null, closeReason: "", refused: null, ...status });
+    this.onStatus({ node: this.node, retryInMs: 0, attempt: this.attempt, closeCode: null, closeReason: "", refused: null,
+                    resumed: false, ...status });
   }
 }

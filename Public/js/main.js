@@ -8,6 +8,7 @@ import { Renderer } from "./draw.js";
 import { Controls } from "./controls.js";
 import { RollingWindow } from "./stats.js";
 import { keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey } from "./driving.js";
+import { ReconnectingIndicator } from "./reconnecting.js";
 
 const STATS_WINDOW_MS = 5000;
 
@@ -45,6 +46,10 @@ const state = {
   viewers: 0,
   driver: null,
   snapshots: 0,
+  resumes: 0,               // joins answered with `resumed` (only what was missed) instead of a snapshot
+  reconnecting: false,      // "reconnecting" is shown: the connection has been lost for over 500 ms
+  reconnectingShownCount: 0,
+  lastGapMs: null,          // how long the last loss lasted, until joined again
   reconnectAttempt: 0,
   lastFrame: null,          // the newest frame drawn (parsed)
   lastReceivedSeq: null,
@@ -127,13 +132,39 @@ const controls = new Controls({
 state.reducedMotion = controls.reducedMotion;
 controls.setDriving("unknown");
 
+const reconnecting = new ReconnectingIndicator({
+  show: () => {
+    state.reconnecting = true;
+    state.reconnectingShownCount += 1;
+    document.body.classList.add("disconnected");
+    showLostBanner(lastLostStatus);
+  },
+  hide: () => {
+    state.reconnecting = false;
+    document.body.classList.remove("disconnected");
+  },
+});
+let lastLostStatus = null;
+
 function handleStatus(status) {
   state.connected = status.connected;
   state.node = status.node;
   state.protocol = status.connected ? connection.protocol : state.protocol;
+  const wasJoined = state.joined;
   state.joined = status.joined;
   state.reconnectAttempt = status.attempt;
-  document.body.classList.toggle("disconnected", !status.joined);
+  if (status.joined) {
+    if (!wasJoined) state.lastGapMs = reconnecting.back().gap;
+  } else if (state.snapshots > 0 && !status.refused) {
+    // Lost after having joined: keep the picture, and say so only if it lasts.
+    lastLostStatus = status;
+    reconnecting.lost();
+    if (state.reconnecting) showLostBanner(status);
+    return;
+  } else {
+    document.body.classList.toggle("disconnected", true);
+  }
+  if (status.joined) document.body.classList.remove("disconnected");
   if (status.refused) {
     state.joinRefused = status.refused;
     controls.setBanner(`The server refused to join room “${room}”: ${status.refused}`);
@@ -143,18 +174,29 @@ function handleStatus(status) {
   } else if (status.connected) {
     controls.setBanner(`Joining room “${room}”…`);
   } else {
+    showLostBanner(status);
+  }
+}
+
+function showLostBanner(status) {
+  if (!status) return;
+  if (status.connected) {
+    controls.setBanner(`Reconnecting to room “${room}”…`);
+  } else {
     const seconds = Math.max(1, Math.round(status.retryInMs / 1000));
     const why = status.closeCode === 1013 ? "Server is full. " : status.closeCode === 1001 ? "Server restarting. " : "";
     const where = nodes.length > 1 ? ` to ${status.node}` : "";
-    controls.setBanner(`Disconnected. ${why}Reconnecting${where} in ${seconds} s (attempt ${status.attempt})…`);
-    if (!scene) redrawWanted = true;
-    scheduleDraw();
+    const when = status.retryInMs > 0 ? ` in ${seconds} s (attempt ${status.attempt})` : "";
+    controls.setBanner(`Disconnected. ${why}Reconnecting${where}${when}…`);
   }
+  if (!scene) redrawWanted = true;
+  scheduleDraw();
 }
 
 function handleMessage(message) {
   switch (message.type) {
     case "snapshot": return adoptSnapshot(message);
+    case "resumed": return adoptResume(message);
     case "frame": return receiveFrame(message);
     case "presence": return setPresence(message.viewers, message.driver);
     case "rowMoved": return applyRowMove(message);
@@ -185,6 +227,16 @@ function adoptSnapshot(message) {
   adoptDriverKey(message.driverKey, message.locked === true);
   if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
   if (message.frame) receiveFrame(message.frame);
+}
+
+/** Back where we were: the scene, order and picture stay; the rowMoved and frame that follow bring them up to date. */
+function adoptResume(message) {
+  state.resumes += 1;
+  state.viewer = message.viewer ?? null;
+  input.connectionReset();
+  setPresence(message.viewers, message.driver);
+  adoptDriverKey(message.driverKey, message.locked === true);
+  if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
 }
 
 /**

@@ -4,7 +4,7 @@
 // titles, panel labels): a snapshot replaces them, a `texts` message adds to them, frames name them.
 
 const PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"];
-const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error"];
+const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads the pieces of a message in order; throws on anything the doc refuses. */
@@ -119,6 +119,17 @@ export class WireV2Decoder {
       case "error":
         message = { type: "error", message: r.str() };
         break;
+      case "resumed": {
+        // The texts of the connection before stay: the server sends only what was missed.
+        message = { type: "resumed", room: r.str(), viewer: r.str(), viewers: r.uvar() };
+        const flags = this.flags(r, 0x07);
+        message.driver = flags & 1 ? r.str() : null;
+        message.locked = Boolean(flags & 2);
+        const driverKey = flags & 4 ? r.str() : null;
+        Object.assign(message, { life: r.uvar(), moves: r.uvar(), from: r.uvar(), seq: r.uvar() });
+        if (driverKey !== null) message.driverKey = driverKey;
+        break;
+      }
       default:
         throw new Error("unknown message type");
     }
@@ -155,9 +166,10 @@ export class WireV2Decoder {
 
   snapshot(r) {
     const message = { type: "snapshot", protocol: r.uvar(), room: r.str(), viewer: r.str(), viewers: r.uvar() };
-    const flags = this.flags(r, 0x0f);
+    const flags = this.flags(r, 0x1f);
     message.driver = flags & 1 ? r.str() : null;
     const driverKey = flags & 4 ? r.str() : null;
+    const resumePoint = flags & 16 ? { life: r.uvar(), moves: r.uvar() } : null;
     message.sceneName = r.str();
     message.locked = Boolean(flags & 2);
     const insets = { top: r.f64(), left: r.f64(), bottom: r.f64(), right: r.f64() };
@@ -188,6 +200,7 @@ export class WireV2Decoder {
     message.scene = { viewport: { ...frame.viewport }, insets, headerHeight, background, layers, rowCount, sections };
     message.frame = frame;
     if (driverKey !== null) message.driverKey = driverKey;
+    if (resumePoint) Object.assign(message, resumePoint);
     return message;
   }
 

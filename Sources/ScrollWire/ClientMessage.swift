@@ -22,13 +22,21 @@ public struct JoinRequest: Sendable, Equatable {
     /// default). The server's scene catalogue decides which names exist; joining an existing
     /// room gets that room's scene whatever this says.
     public var scene: String?
+    /// Asks for the room's life in the snapshot, so that a later connection may resume
+    /// (`resumable`; implied by `resume`).
+    public var resumable: Bool
+    /// Where the viewer was, to resume there rather than take a snapshot (`resume`).
+    public var resume: ResumeRequest?
 
     /// Creates a join request.
     public init(room: String, client: String? = nil, driverKey: String? = nil, lock: Bool = false,
-                scene: String? = nil) {
+                scene: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil) {
         self.room = room; self.client = client; self.driverKey = driverKey; self.lock = lock
-        self.scene = scene
+        self.scene = scene; self.resumable = resumable; self.resume = resume
     }
+
+    /// Whether the viewer is told the room's life (it asked to resume, or to be able to).
+    public var wantsResumePoint: Bool { resumable || resume != nil }
 }
 
 /// An `input` message: the client's id and timestamp for one raw input.

@@ -44,7 +44,8 @@ public enum ClientMessageDecoder {
         if let scene, scene.unicodeScalars.count > ScrollWire.maxSceneNameLength {
             throw WireError("field 'scene' must be at most \(ScrollWire.maxSceneNameLength) characters")
         }
-        return JoinRequest(room: room, client: client, driverKey: driverKey, lock: lock, scene: scene)
+        return JoinRequest(room: room, client: client, driverKey: driverKey, lock: lock, scene: scene,
+                           resumable: try r.optionalBool("resumable") ?? false, resume: try resumeRequest(r))
     }
 
     private static func input(_ r: FieldReader) throws(WireError) -> InputMessage {

@@ -13,6 +13,15 @@ public enum ClientMessageEncoder {
         if let key = request.driverKey { w.key("driverKey"); w.string(key) }
         if request.lock { w.key("lock"); w.bool(true) }
         if let scene = request.scene { w.key("scene"); w.string(scene) }
+        if request.resumable { w.key("resumable"); w.bool(true) }
+        if let resume = request.resume {
+            w.key("resume")
+            w.beginObject()
+            w.key("life"); w.integer(resume.life)
+            w.key("seq"); w.integer(resume.seq)
+            w.key("moves"); w.integer(resume.moves)
+            w.endObject()
+        }
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self)
     }

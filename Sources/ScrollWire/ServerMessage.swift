@@ -36,15 +36,17 @@ public struct Snapshot: Sendable, Equatable {
     public var sceneName: String
     /// Whether the room is locked: only holders of its driver key may drive.
     public var locked: Bool
+    /// The room's life and move count, only for a viewer that asked (`join`'s `resumable`).
+    public var resumePoint: ResumePoint?
 
     /// Creates a snapshot.
     public init(room: String, viewer: String, viewers: Int, driver: String?, configuration: SceneConfiguration,
                 sections: [TableSection], frame: EffectFrame, frameInput: AppliedInput?, frameSentAt: Double,
-                driverKey: String? = nil, sceneName: String, locked: Bool = false) {
+                driverKey: String? = nil, sceneName: String, locked: Bool = false, resumePoint: ResumePoint? = nil) {
         self.room = room; self.viewer = viewer; self.viewers = viewers; self.driver = driver
         self.configuration = configuration; self.sections = sections; self.frame = frame
         self.frameInput = frameInput; self.frameSentAt = frameSentAt; self.driverKey = driverKey
-        self.sceneName = sceneName; self.locked = locked
+        self.sceneName = sceneName; self.locked = locked; self.resumePoint = resumePoint
     }
 }
 
@@ -63,6 +65,8 @@ public enum ServerMessage: Sendable, Equatable {
     case refused(input: UInt64?, code: String, reason: String)
     /// A protocol error; the server closes the connection next.
     case error(String)
+    /// The answer to a `join` whose `resume` the room honoured (instead of a snapshot).
+    case resumed(ResumedMessage)
 }
 
 /// A decoded `frame` message (also the `frame` inside a `snapshot`).
@@ -153,14 +157,17 @@ public struct SnapshotMessage: Sendable, Equatable {
     public var driverKey: String?
     /// Whether the room is locked (only key holders may drive).
     public var locked: Bool
+    /// The room's life and move count (`life`, `moves`), present when the join asked.
+    public var resumePoint: ResumePoint?
 
     /// Creates a snapshot message.
     public init(protocolVersion: Int, room: String, viewer: String, viewers: Int, driver: String?,
                 sceneName: String = ScrollWire.sceneNameWhenAbsent,
-                scene: SceneDescription, frame: FrameMessage, driverKey: String?, locked: Bool = false) {
+                scene: SceneDescription, frame: FrameMessage, driverKey: String?, locked: Bool = false,
+                resumePoint: ResumePoint? = nil) {
         self.protocolVersion = protocolVersion; self.room = room; self.viewer = viewer
         self.viewers = viewers; self.driver = driver; self.sceneName = sceneName; self.scene = scene
-        self.frame = frame; self.driverKey = driverKey; self.locked = locked
+        self.frame = frame; self.driverKey = driverKey; self.locked = locked; self.resumePoint = resumePoint
     }
 }
 
@@ -204,7 +211,7 @@ public struct SectionOrder: Sendable, Equatable {
 }
 
 /// A decoded `rowMoved` message.
-public struct RowMovedMessage: Sendable, Equatable {
+public struct RowMovedMessage: Sendable, Hashable {
     /// The moved row's id (`rowId`).
     public var rowID: Int
     /// Its index path before the move.
@@ -235,6 +242,7 @@ extension SnapshotMessage {
         return Snapshot(
             room: room, viewer: viewer, viewers: viewers, driver: driver, configuration: configuration,
             sections: sections, frame: frame.effectFrame(insets: scene.insets), frameInput: frame.input,
-            frameSentAt: frame.sentAt, driverKey: driverKey, sceneName: sceneName, locked: locked)
+            frameSentAt: frame.sentAt, driverKey: driverKey, sceneName: sceneName, locked: locked,
+            resumePoint: resumePoint)
     }
 }

@@ -23,6 +23,8 @@ public enum ServerMessageDecoder {
                             code: try r.optionalString("code") ?? "", reason: try r.string("reason"))
         case "error":
             return .error(try r.string("message"))
+        case "resumed":
+            return .resumed(try resumed(r))
         default:
             throw WireError("unknown message type '\(JSONParser.printable(type))'")
         }
@@ -117,7 +119,7 @@ public enum ServerMessageDecoder {
             viewers: try r.int("viewers"), driver: try r.optionalString("driver"),
             sceneName: try r.optionalString("sceneName") ?? ScrollWire.sceneNameWhenAbsent, scene: scene,
             frame: try frame(r.object("frame")), driverKey: try r.optionalString("driverKey"),
-            locked: try r.optionalBool("locked") ?? false)
+            locked: try r.optionalBool("locked") ?? false, resumePoint: try resumePoint(r))
     }
 
     private static func row(_ r: FieldReader) throws(WireError) -> VisibleRow {

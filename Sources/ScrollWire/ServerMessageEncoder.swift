@@ -80,6 +80,7 @@ public enum ServerMessageEncoder {
         w.endObject()
         w.key("frame"); writeFrame(snapshot.frame, input: snapshot.frameInput, sentAt: snapshot.frameSentAt, into: &w)
         if let key = snapshot.driverKey { w.key("driverKey"); w.string(key) }
+        writeResumePoint(snapshot.resumePoint, into: &w)
         w.endObject()
         return w.bytes
     }
@@ -155,6 +156,8 @@ public enum ServerMessageEncoder {
             return refused(input: input, code: code, reason: reason)
         case .error(let message):
             return error(message: message)
+        case .resumed(let m):
+            return resumed(m)
         }
     }
 

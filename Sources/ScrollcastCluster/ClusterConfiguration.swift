@@ -14,6 +14,10 @@ public struct ClusterConfiguration: Sendable, Hashable {
     public var rosterMilliseconds: Double = 1000
     /// An owner drops another node's viewers after this long without that node's roster, ms.
     public var rosterTimeoutMilliseconds: Double = 3500
+    /// A node keeps following a room run elsewhere this long after its last viewer of it left,
+    /// ms, so a viewer that reconnects here (to resume) finds the subscription in place: dropping
+    /// and taking it again leaves a gap in which messages are lost, which costs a snapshot.
+    public var idleFollowMilliseconds: Double = 10_000
     /// Log lines kept per room in Redis (the newest; older ones are trimmed; 0 keeps none).
     public var logLength = 100_000
     /// Prefix of every Redis key and channel, so several clusters can share one Redis.

@@ -195,6 +195,7 @@ extension ClusterNode: RedisScripting, RoomPublishing {
             logger.notice("connected to Redis (pub/sub)")
         case .disconnected(let reason):
             subscriberUpSince = nil
+            subscriberLosses += 1
             logger.error("lost Redis (pub/sub); viewers of rooms run elsewhere wait for it", metadata: ["reason": "\(reason)"])
         }
     }

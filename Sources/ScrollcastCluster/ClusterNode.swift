@@ -30,6 +30,8 @@ public final class ClusterNode: RoomClusterNode, @unchecked Sendable {
     var leases: [String: HeldLease] = [:]
     /// Since when (room clock ms) the pub/sub link has been up; nil while it is down.
     var subscriberUpSince: Double?
+    /// How often the pub/sub link was lost: subscriptions confirmed since may have missed messages.
+    var subscriberLosses = 0
 
     struct HeldLease {
         var lease: RoomLease
@@ -136,7 +138,16 @@ public final class ClusterNode: RoomClusterNode, @unchecked Sendable {
     /// Every `watchMilliseconds`: a room run elsewhere is claimed, which takes it if its owner
     /// is gone and otherwise names the owner (a new one gets this node's roster).
     private func watchOwners() {
-        for link in links.values where link.isRemote { link.claim() }
+        for link in links.values where link.isRemote {
+            guard link.isEmpty else {
+                link.claim()
+                continue
+            }
+            // Nobody here watches it any more: kept a while for a viewer coming back, then let go.
+            let since = link.emptySince ?? now
+            link.emptySince = since
+            if now - since >= configuration.idleFollowMilliseconds { drop(link) }
+        }
     }
 
     /// Every `rosterMilliseconds`: rosters for the owners (so a lost one heals), and owners drop

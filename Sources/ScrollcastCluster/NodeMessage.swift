@@ -1,4 +1,5 @@
 import Foundation
+import ScrollWire
 
 /// What a node sends a room's owner on the owner's node channel (JSON; a few per second per
 /// room, so legibility wins over size):
@@ -32,6 +33,15 @@ struct NodeMessage: Codable, Equatable {
         var generation: Int
         /// The driver key it presents (a locked room's), if any.
         var key: String?
+        /// Whether it asked to be told the room's life (`join`'s `resumable` or `resume`).
+        var resumable: Bool?
+        /// Where it asks to resume (`join`'s `resume`), until it has had its answer.
+        var resume: ResumeRequest?
+
+        /// The join request the owner admits this viewer with.
+        func joinRequest(room: String) -> JoinRequest {
+            JoinRequest(room: room, driverKey: key, resumable: resumable ?? false, resume: resume)
+        }
     }
 
     static func roster(room: String, node: String, viewers: [RosterViewer]) -> NodeMessage {

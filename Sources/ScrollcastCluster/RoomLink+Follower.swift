@@ -9,8 +9,12 @@ extension RoomLink {
     /// asks for a fresh snapshot.
     func subscriptionConfirmed() {
         guard isRemote else { return }
+        // A new subscription may be confirmed twice (by `listen` finding it already confirmed,
+        // then by Redis's reply): only one after the subscriber lost its link means a gap.
         let again = subscribed
+        if again, subscribedAfterLosses == node.subscriberLosses { return }
         subscribed = true
+        subscribedAfterLosses = node.subscriberLosses
         if again { resynchronise() } else { sendRoster() }
         // Inputs that came before the owner knew these viewers go after the roster, on the same
         // connection, so they arrive after it.
@@ -41,7 +45,9 @@ extension RoomLink {
         guard isRemote, subscribed, let owner else { return }
         let roster = viewers.map {
             NodeMessage.RosterViewer(id: $0.join.viewer, version: $0.join.version.rawValue, generation: $0.generation,
-                                     key: $0.join.request.driverKey)
+                                     key: $0.join.request.driverKey,
+                                     resumable: $0.join.request.wantsResumePoint ? true : nil,
+                                     resume: $0.join.request.resume)
         }
         node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
     }
@@ -71,6 +77,7 @@ extension RoomLink {
                 }
                 awaitingSnapshot.remove(id)
                 delivery.attach(id, sink: join.sink, version: join.version)
+                answered(id)
             } else {
                 delivery.send(envelope.message, to: envelope.audience)
             }

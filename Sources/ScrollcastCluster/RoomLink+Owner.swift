@@ -20,7 +20,7 @@ extension RoomLink {
             if let generation = state.viewers[viewer.id] {
                 if generation != viewer.generation { room.sendSnapshot(to: viewer.id) }
             } else if !room.hasViewer(viewer.id) {
-                let request = JoinRequest(room: name, driverKey: viewer.key)
+                let request = viewer.joinRequest(room: name)
                 room.admit(ViewerJoin(viewer: viewer.id, sink: RemoteViewerSink(node: remoteNode),
                                       version: WireVersion(rawValue: viewer.version) ?? .v1, request: request, newKey: nil),
                            createdHere: false)

@@ -31,6 +31,9 @@ final class RoomLink: RoomEndpoint {
     var lastSequence: UInt64 = 0
     /// Whether this link's room channel subscription is confirmed (remote mode).
     var subscribed = false
+    /// `ClusterNode.subscriberLosses` when it was confirmed: a confirmation after a loss means
+    /// messages may have been missed; one without is the same subscription confirmed twice.
+    var subscribedAfterLosses = 0
     private var claimInFlight = false
     /// True until the first claim settles: a failure then closes the viewers waiting for it.
     var firstClaim = true
@@ -42,6 +45,9 @@ final class RoomLink: RoomEndpoint {
     var waitingInputs: [(InputMessage, String)] = []
     /// Viewers of other nodes in the room run here, by node (owner mode).
     var remoteNodes: [String: RemoteNode] = [:]
+    /// When this node's last viewer of the room left (remote mode): the link stays subscribed a
+    /// while for a viewer that comes back (ClusterConfiguration.idleFollowMilliseconds).
+    var emptySince: Double?
 
     /// Inputs kept while the lease is being claimed; the page sends none before its snapshot.
     static let mostWaitingInputs = 256
@@ -76,9 +82,11 @@ final class RoomLink: RoomEndpoint {
         var viewer = LocalViewer(join: join)
         viewer.createsRoom = viewers.isEmpty && !isOwner && firstClaim
         viewers.append(viewer)
+        emptySince = nil
         switch mode {
         case .owner(let room):
             room.admit(join, createdHere: false)
+            answered(join.viewer)
             node.roomsChanged()
         case .remote:
             awaitSnapshot(join.viewer)
@@ -124,8 +132,8 @@ final class RoomLink: RoomEndpoint {
             room.leave(viewer: viewer)
             node.roomsChanged()
         case .remote:
+            // An empty link stays subscribed for a while (ClusterNode.watchOwners lets it go).
             sendRoster()
-            if viewers.isEmpty { node.drop(self) }
         case .claiming:
             break
         }
@@ -194,6 +202,7 @@ final class RoomLink: RoomEndpoint {
                 viewers[index].join.request.driverKey = key
             }
             viewers[index].createsRoom = false
+            viewers[index].join.request.resume = nil
         }
         let inputs = waitingInputs
         waitingInputs = []
@@ -226,6 +235,13 @@ final class RoomLink: RoomEndpoint {
     func listen() {
         subscribed = false
         if node.subscribe(room: name) { subscriptionConfirmed() }
+    }
+
+    /// Viewer `id` had the answer to its join (snapshot or `resumed`): its `resume` is spent, and
+    /// any later admission (a new owner, a fresh snapshot) must not replay from that point again.
+    func answered(_ id: String) {
+        guard let index = viewers.firstIndex(where: { $0.join.viewer == id }) else { return }
+        viewers[index].join.request.resume = nil
     }
 
     /// The room cannot be had: its waiting viewers are closed with the reason.

@@ -21,21 +21,21 @@ public final class Room: RoomEndpoint {
     private let clock: RoomClock
     private let wallClock: WallClock
     private let origin: Double
-    private let metrics: ServerMetrics
-    private let channel: RoomChannel
+    let metrics: ServerMetrics
+    let channel: RoomChannel
     private let store: RoomStore
     private var scene: ScrollScene
-    private var viewers: [Viewer] = []
-    private var claim: (viewer: String, gesture: GestureKind)?
+    var viewers: [Viewer] = []
+    var claim: (viewer: String, gesture: GestureKind)?
     private var pacer: FramePacer
 
     /// The latest time handed to the engine (room ms); inputs are never mapped before it.
     private var lastInputTime: Double = 0
     private var lastApplied: AppliedInput?
-    private var sequence: UInt64 = 0
-    private var lastFrame: EffectFrame
-    private var lastFrameInput: AppliedInput?
-    private var lastFrameSentAt: Double
+    var sequence: UInt64 = 0
+    var lastFrame: EffectFrame
+    var lastFrameInput: AppliedInput?
+    var lastFrameSentAt: Double
     /// Room time of the last `presence` broadcast.
     private var lastPresenceTime: Double = -.infinity
     /// Viewers joined or left since the last `presence`, which is not due yet.
@@ -46,7 +46,7 @@ public final class Room: RoomEndpoint {
     private var rowVersion: Int
     /// The row order and move number the store last confirmed: what viewers were told.
     private var durableOrder: [[Int]]
-    private var durableVersion: Int
+    var durableVersion: Int
     /// Grows each time the room takes back a move the store failed to keep; completions of moves
     /// applied before that are stale (they fail too: each move is stored only on top of the one
     /// before it).
@@ -54,10 +54,15 @@ public final class Room: RoomEndpoint {
     /// The content offset last given to `store.checkpoint`.
     private var checkpointedOffset: Double
     /// Viewers speaking each protocol version: a version is encoded only while someone speaks it.
-    private var viewerCounts: [WireVersion: Int] = [:]
-    /// What the room's version-2 viewers have been sent of its texts; kept while any are here
-    /// (every frame is registered in it before it is encoded).
-    private var texts = WireTextTable()
+    var viewerCounts: [WireVersion: Int] = [:]
+    /// What the room's version-2 viewers have been sent of its texts (every frame is registered
+    /// in it before it is encoded while any are here). Kept after the last one leaves, for its
+    /// resume; a version-2 viewer joining afresh alone starts it anew.
+    var texts = WireTextTable()
+    /// This run of the room, for resumes (`Room+Resume.swift`).
+    let life: UInt64 = Room.newLife()
+    /// Reliable messages kept for resumes.
+    var history: RoomHistory
 
     /// The texts the room's version-2 viewers have been sent (for tests).
     var wireTexts: WireTextTable { texts }
@@ -76,6 +81,8 @@ public final class Room: RoomEndpoint {
         let driverKey: String?
         var timeMapper = InputTimeMapper()
         var lastInputID: UInt64?
+        /// Whether it asked to be told the room's life (to resume later).
+        var resumable = false
     }
 
     /// A room showing `configuration`, its clock starting now, run under `lease`, its frames
@@ -98,6 +105,7 @@ public final class Room: RoomEndpoint {
         self.channel = services.relay.openChannel(for: lease)
         self.pacer = FramePacer(framePeriod: framePeriod)
         self.sequence = firstSequence
+        self.history = RoomHistory(firstSequence: firstSequence)
         self.rowVersion = rowMoveVersion
         self.durableVersion = rowMoveVersion
         self.durableOrder = configuration.rowOrder
@@ -134,12 +142,14 @@ public final class Room: RoomEndpoint {
     /// without its key; `driverKey` is the room's key, for a viewer entitled to see it in its
     /// snapshot.
     public func join(viewer id: String, sink: ViewerSink, version: WireVersion = .v1, canDrive: Bool = true,
-                     driverKey: String? = nil) {
-        viewers.append(Viewer(id: id, version: version, canDrive: canDrive, driverKey: canDrive ? driverKey : nil))
+                     driverKey: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil) {
+        restartTextsIfAlone(joining: version, resuming: resume != nil)
+        viewers.append(Viewer(id: id, version: version, canDrive: canDrive, driverKey: canDrive ? driverKey : nil,
+                              resumable: resumable || resume != nil))
         viewerCounts[version, default: 0] += 1
         channel.attach(id, sink: sink, version: version)
         emptySince = nil
-        sendSnapshot(to: id)
+        answerJoin(of: id, resuming: resume)
         announcePresence(urgent: false, joiner: id)
     }
 
@@ -149,7 +159,8 @@ public final class Room: RoomEndpoint {
         let holdsKey = DriverKey.matches(digest: driverKeyDigest, candidate: join.request.driverKey)
         let canDrive = !isLocked || createdHere || holdsKey
         let key = !isLocked ? nil : createdHere ? join.newKey : holdsKey ? join.request.driverKey : nil
-        self.join(viewer: join.viewer, sink: join.sink, version: join.version, canDrive: canDrive, driverKey: key)
+        self.join(viewer: join.viewer, sink: join.sink, version: join.version, canDrive: canDrive, driverKey: key,
+                  resumable: join.request.wantsResumePoint, resume: join.request.resume)
     }
 
     /// Whether viewer `id` is here.
@@ -165,7 +176,8 @@ public final class Room: RoomEndpoint {
             room: name, viewer: id, viewers: viewers.count, driver: claim?.viewer,
             configuration: scene.configuration, sections: scene.sections, frame: lastFrame,
             frameInput: lastFrameInput, frameSentAt: lastFrameSentAt,
-            driverKey: viewer.driverKey, sceneName: sceneName, locked: isLocked)
+            driverKey: viewer.driverKey, sceneName: sceneName, locked: isLocked,
+            resumePoint: viewer.resumable ? resumePoint : nil)
         switch viewer.version {
         case .v1:
             channel.send(RoomMessage(v1: OutgoingMessage(utf8: ServerMessageEncoder.snapshot(snapshot))), to: .viewer(id))
@@ -175,6 +187,7 @@ public final class Room: RoomEndpoint {
             // while one is); any other v2 viewer gets them too, so all of them hold the table.
             let encoded = ServerMessageEncoderV2.snapshot(snapshot, texts: &texts)
             if let new = encoded.texts {
+                recordSent(.texts(new))
                 channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyoneExcept(id))
             }
             channel.send(RoomMessage(v2: OutgoingMessage(binary: encoded.snapshot)), to: .viewer(id))
@@ -187,8 +200,6 @@ public final class Room: RoomEndpoint {
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
         let leaving = viewers.remove(at: index)
         viewerCounts[leaving.version, default: 1] -= 1
-        // With no version-2 viewer left the table is dropped; the next one's snapshot starts a new one.
-        if !speaks(.v2) { texts = WireTextTable() }
         channel.detach(id)
         let wasDriving = claim?.viewer == id
         if let claim, claim.viewer == id {
@@ -362,7 +373,10 @@ public final class Room: RoomEndpoint {
         if speaks(.v2) {
             let encoded = ServerMessageEncoderV2.frame(frame, input: lastApplied, sentAt: sentAt, texts: &texts,
                                                        ahead: { [scene] in WireTextTable.upcoming(around: frame, in: scene.sections) })
-            if let new = encoded.texts { channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyone) }
+            if let new = encoded.texts {
+                recordSent(.texts(new))
+                channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyone)
+            }
             message.v2 = OutgoingMessage(binary: encoded.frame)
         }
         if speaks(.v1) {
@@ -402,6 +416,7 @@ public final class Room: RoomEndpoint {
                     guard let self, !self.abandoned else { return }
                     self.durableOrder = record.rowOrder
                     self.durableVersion = version
+                    self.recordSent(.rowMoved(RoomHistory.RowMove(rowID: rowID, from: from, to: to, by: id, version: version)))
                     self.channel.send(self.forEveryVersion(
                         v1: { ServerMessageEncoder.rowMoved(rowID: rowID, from: from, to: to, by: id, version: version) },
                         v2: { ServerMessageEncoderV2.rowMoved(rowID: rowID, from: from, to: to, by: id, version: version) }),

@@ -28,6 +28,10 @@ public final class ServerMetrics: @unchecked Sendable {
     let storeWritable: Metrics.Gauge
     /// Time to encode one room frame (once per room frame, shared by its viewers).
     let frameEncodeTime: Metrics.Timer
+    /// Joins that resumed (sent only what the viewer missed).
+    package let resumes: Metrics.Counter
+    /// Joins that asked to resume and got a snapshot (another life, beyond the history, …).
+    package let resumesRefused: Metrics.Counter
 
     /// Metric names, as they appear on `/metrics`.
     public enum Name {
@@ -53,6 +57,10 @@ public final class ServerMetrics: @unchecked Sendable {
         public static let storeWritable = "scrollcast_store_writable"
         /// Histogram of frame encode time, seconds.
         public static let frameEncodeTime = "scrollcast_frame_encode_seconds"
+        /// Counter of joins that resumed.
+        public static let resumes = "scrollcast_resumes_total"
+        /// Counter of joins that asked to resume and got a snapshot.
+        public static let resumesRefused = "scrollcast_resume_snapshots_total"
     }
 
     /// Metrics made by `factory`.
@@ -69,6 +77,8 @@ public final class ServerMetrics: @unchecked Sendable {
         storeWritable = Metrics.Gauge(label: Name.storeWritable, factory: factory)
         storeWritable.record(1)
         frameEncodeTime = Metrics.Timer(label: Name.frameEncodeTime, factory: factory)
+        resumes = Metrics.Counter(label: Name.resumes, factory: factory)
+        resumesRefused = Metrics.Counter(label: Name.resumesRefused, factory: factory)
     }
 
     /// A Prometheus factory over `registry` whose encode-time histogram has buckets fine enough

@@ -72,10 +72,11 @@ struct DocExamplesTests {
                 case .presence: types.insert("presence")
                 case .refused: types.insert("refused")
                 case .error: types.insert("error")
+                case .resumed: types.insert("resumed")
                 }
             }
         }
-        #expect(types == ["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error"])
+        #expect(types == ["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed"])
         #expect(kinds == Set(InputKindName.allCases.map(\.rawValue)))
     }
 

@@ -130,7 +130,8 @@ struct DocExamplesV2Tests {
         if fullName == "frame.flags" { return bits(["animating", "input", "panel", "lifted", "placeholder", "settling"]) }
         if fullName == "flags" {
             switch ServerMessageTypeV2(rawValue: type) {
-            case .snapshot?: return bits(["driver", "locked", "driverKey", "background"])
+            case .snapshot?: return bits(["driver", "locked", "driverKey", "background", "resume"])
+            case .resumed?: return bits(["driver", "locked", "driverKey"])
             case .presence?: return bits(["driver", "locked"])
             case .refused?: return bits(["input"])
             default: return ""

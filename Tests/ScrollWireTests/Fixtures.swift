@@ -139,6 +139,8 @@ enum FixturesV2 {
             ServerMessageEncoderV2.presence(viewers: 3, driver: "v7", locked: false),
             ServerMessageEncoderV2.refused(input: 46, code: .gestureInProgress, reason: "a gesture is already in progress; end it first"),
             ServerMessageEncoderV2.error(message: "field 'x' must be a finite number"),
+            ServerMessageEncoderV2.resumed(ResumedMessage(room: "demo", viewer: "v12", viewers: 3, driver: nil, locked: false,
+                                                          life: 4_503_599_627_370_497, moves: 13, from: 1042, seq: 1050)),
         ]
     }
 }
@@ -192,6 +194,8 @@ extension FixturesV2 {
             ServerMessageEncoderV2.presence(viewers: 3, driver: "v7", locked: true),
             ServerMessageEncoderV2.refused(input: 43, code: .driving, reason: "v7 is driving"),
             ServerMessageEncoderV2.error(message: "field 'x' must be a finite number"),
+            ServerMessageEncoderV2.resumed(ResumedMessage(room: "demo", viewer: "v12", viewers: 2, driver: "v7", locked: false,
+                                                          life: 4_503_599_627_370_497, moves: 13, from: 1042, seq: 1050)),
         ]
     }
 }

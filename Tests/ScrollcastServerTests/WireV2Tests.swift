@@ -101,7 +101,12 @@ struct WireV2Tests {
         #expect(!frames2.isEmpty)
         for (seq, frame) in frames2 { #expect(frames1[seq] == frame) }
         h.service.closed(joiner)
-        #expect(room.wireTexts.all.isEmpty, "the table goes with the last v2 viewer")
+        // The table outlives the last v2 viewer, for its resume; a v2 viewer joining afresh alone
+        // starts a new one, as it always did.
+        #expect(!room.wireTexts.all.isEmpty, "kept for a resume")
+        let (_, fresh) = h.viewer(version: .v2)
+        #expect(room.history.records.contains { $0.entry == .textsReset })
+        #expect(try fresh.v2Messages().count == 1, "a snapshot, no texts before it")
     }
 
     @Test func textsGoOutOnceAndBeforeTheFirstFrameThatShowsThem() throws {

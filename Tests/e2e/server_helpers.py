@@ -92,10 +92,11 @@ class RunningServer:
 class Viewer:
     """One WebSocket viewer: everything it receives is kept, raw and parsed, in order."""
 
-    def __init__(self, ws):
+    def __init__(self, ws, decoder: WireV2Decoder | None = None):
         self.ws = ws
-        # Binary messages are version 2's (decoded in order: texts feed the frames after them).
-        self.decoder = WireV2Decoder() if ws.subprotocol == "scrollcast.v2" else None
+        # Binary messages are version 2's (decoded in order: texts feed the frames after them). A
+        # resuming client passes the decoder of its previous connection: it keeps its texts.
+        self.decoder = (decoder or WireV2Decoder()) if ws.subprotocol == "scrollcast.v2" else None
         self.received: list[tuple[str | bytes, dict]] = []
         self._arrived = asyncio.Condition()
         self._closed = False
@@ -103,9 +104,10 @@ class Viewer:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, ws_url: str, protocol: str = "v1", **connect_args) -> "Viewer":
+    async def open(cls, ws_url: str, protocol: str = "v1", decoder: WireV2Decoder | None = None,
+                   **connect_args) -> "Viewer":
         ws = await connect(ws_url, subprotocols=[f"scrollcast.{protocol}"], max_size=2**22, **connect_args)
-        return cls(ws)
+        return cls(ws, decoder)
 
     @classmethod
     async def join(cls, ws_url: str, room: str, protocol: str = "v1", **join_fields) -> "Viewer":

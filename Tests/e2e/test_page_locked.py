@@ -171,7 +171,7 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
 
     # A dropped connection rejoins with the key (the address bar no longer has it) and still drives.
     page_d.evaluate("window.__sockets.at(-1).close()")
-    codriver.wait("s => s.joined && s.snapshots >= 2")
+    codriver.wait("s => s.joined && s.snapshots + s.resumes >= 2")
     joins = page_d.evaluate("window.__joins.length")
     assert joins >= 2
     every_join_had_key = page_d.evaluate("(k) => window.__joins.every(j => j.driverKey === k && j.lock === true)", key)

@@ -156,6 +156,8 @@ def test_page_reconnects_after_the_server_restarts(page, own_page_server, room, 
 
     own_page_server.stop()
     sc.wait("s => !s.connected")
+    # The picture stays; "reconnecting" shows once the loss has lasted 500 ms.
+    sc.wait("s => s.reconnecting")
     assert page.locator("#banner").is_visible()
     assert "Disconnected" in page.locator("#banner").inner_text()
     artifacts.screenshot(page, "disconnected-banner")

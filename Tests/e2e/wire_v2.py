@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 
 PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"]
-TYPES = {1: "snapshot", 2: "frame", 3: "texts", 4: "rowMoved", 5: "presence", 6: "refused", 7: "error"}
+TYPES = {1: "snapshot", 2: "frame", 3: "texts", 4: "rowMoved", 5: "presence", 6: "refused", 7: "error", 8: "resumed"}
 MAX_SAFE = 2**53 - 1
 
 
@@ -107,6 +107,18 @@ class WireV2Decoder:
         elif kind == "refused":
             flags = r.u8()
             message = {"type": "refused", "input": r.uvar() if flags & 1 else None, "code": r.str(), "reason": r.str()}
+        elif kind == "resumed":
+            # The texts held so far stay: a resume sends only those missed.
+            message = {"type": "resumed", "room": r.str(), "viewer": r.str(), "viewers": r.uvar()}
+            flags = r.u8()
+            if flags & ~0x07:
+                raise WireV2Error(f"reserved bits set in flags {flags}")
+            message["driver"] = r.str() if flags & 1 else None
+            message["locked"] = bool(flags & 2)
+            key = r.str() if flags & 4 else None
+            message.update(life=r.uvar(), moves=r.uvar(), **{"from": r.uvar()}, seq=r.uvar())
+            if key is not None:
+                message["driverKey"] = key
         else:
             message = {"type": "error", "message": r.str()}
         r.end()
@@ -135,6 +147,7 @@ class WireV2Decoder:
         flags = r.u8()
         message["driver"] = r.str() if flags & 1 else None
         key = r.str() if flags & 4 else None
+        resume_point = {"life": r.uvar(), "moves": r.uvar()} if flags & 16 else None
         message["sceneName"] = r.str()
         message["locked"] = bool(flags & 2)
         insets = {"top": r.f64(), "left": r.f64(), "bottom": r.f64(), "right": r.f64()}
@@ -159,6 +172,8 @@ class WireV2Decoder:
         message["frame"] = frame
         if key is not None:
             message["driverKey"] = key
+        if resume_point is not None:
+            message.update(resume_point)
         return message
 
     def _row_texts(self, row_id: int) -> dict:

@@ -71,6 +71,10 @@ public struct ServerMessageDecoderV2: Sendable {
             let text = try r.string("message")
             try r.end("error")
             message = .message(.error(text))
+        case .resumed:
+            let resumed = try Self.resumed(&r)
+            try r.end("resumed")
+            message = .message(.resumed(resumed))
         }
         return message
     }
@@ -127,6 +131,14 @@ public struct ServerMessageDecoderV2: Sendable {
         let flags = try Self.flags(&r, allowed: MessageFlagsV2.snapshotAll)
         let driver = flags & MessageFlagsV2.driver != 0 ? try r.string("driver") : nil
         let driverKey = flags & MessageFlagsV2.driverKey != 0 ? try r.string("driverKey") : nil
+        var resumePoint: ResumePoint?
+        if flags & MessageFlagsV2.resumePoint != 0 {
+            let life = try r.uvarint("life")
+            guard ScrollWire.idRange.contains(life) else {
+                throw WireError("life must be an integer in 1…\(ScrollWire.maxSafeInteger)")
+            }
+            resumePoint = ResumePoint(life: life, moves: try r.uint("moves"))
+        }
         let sceneName = try r.string("sceneName")
         let insets = EdgeInsets(top: try r.float64("scene.insets.top"), left: try r.float64("scene.insets.left"),
                                 bottom: try r.float64("scene.insets.bottom"), right: try r.float64("scene.insets.right"))
@@ -173,7 +185,8 @@ public struct ServerMessageDecoderV2: Sendable {
                                      background: background, layers: layers, rowCount: rowCount, sections: sections)
         let message = SnapshotMessage(protocolVersion: version, room: room, viewer: viewer, viewers: viewers,
                                       driver: driver, sceneName: sceneName, scene: scene, frame: frame,
-                                      driverKey: driverKey, locked: flags & MessageFlagsV2.locked != 0)
+                                      driverKey: driverKey, locked: flags & MessageFlagsV2.locked != 0,
+                                      resumePoint: resumePoint)
         return (message, table)
     }
 

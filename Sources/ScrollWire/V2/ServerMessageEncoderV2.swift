@@ -116,6 +116,8 @@ public enum ServerMessageEncoderV2 {
             return refused(input: input, code: code, reason: reason)
         case .message(.error(let message)):
             return error(message: message)
+        case .message(.resumed(let m)):
+            return resumed(m)
         }
     }
 
@@ -138,9 +140,14 @@ public enum ServerMessageEncoderV2 {
         if snapshot.locked { flags |= MessageFlagsV2.locked }
         if snapshot.driverKey != nil { flags |= MessageFlagsV2.driverKey }
         if configuration.background != nil { flags |= MessageFlagsV2.background }
+        if snapshot.resumePoint != nil { flags |= MessageFlagsV2.resumePoint }
         w.byte(flags)
         if let driver = snapshot.driver { w.string(driver) }
         if let key = snapshot.driverKey { w.string(key) }
+        if let point = snapshot.resumePoint {
+            w.uvarint(point.life)
+            w.uvarint(point.moves)
+        }
         w.string(snapshot.sceneName)
         w.float64(configuration.insets.top)
         w.float64(configuration.insets.left)

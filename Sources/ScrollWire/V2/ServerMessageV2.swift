@@ -26,6 +26,8 @@ public enum ServerMessageTypeV2: UInt8, Sendable, CaseIterable {
     case refused = 6
     /// `error`: a protocol error; the server closes next.
     case error = 7
+    /// `resumed`: the answer to a `join` with `resume` (only for clients that ask).
+    case resumed = 8
 }
 
 /// Bits of a version-2 frame's flags byte.
@@ -72,7 +74,10 @@ enum MessageFlagsV2 {
     static let locked: UInt8 = 0x02
     static let driverKey: UInt8 = 0x04
     static let background: UInt8 = 0x08
-    static let snapshotAll: UInt8 = 0x0F
+    /// Snapshot only: `life` and `moves` follow `driverKey` (for viewers that asked).
+    static let resumePoint: UInt8 = 0x10
+    static let snapshotAll: UInt8 = 0x1F
+    static let resumedAll: UInt8 = 0x07
     static let presenceAll: UInt8 = 0x03
     static let refusedInput: UInt8 = 0x01
 }
