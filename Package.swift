@@ -16,6 +16,8 @@ let package = Package(
         .executable(name: "scrollcast", targets: ["scrollcast"]),
         .executable(name: "scrollcast-load", targets: ["scrollcast-load"]),
         .executable(name: "scrollcast-bench-engine", targets: ["scrollcast-bench-engine"]),
+        .library(name: "LinkEmulator", targets: ["LinkEmulator"]),
+        .executable(name: "scrollcast-link", targets: ["scrollcast-link"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -105,6 +107,13 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "scrollcast-bench-engine", dependencies: ["ScrollEngine"]),
+        // A TCP proxy that behaves like a real link (docs/links.md): Glibc only.
+        .target(name: "CLinkSystem"),
+        .target(name: "LinkEmulator", dependencies: ["CLinkSystem"]),
+        .executableTarget(
+            name: "scrollcast-link",
+            dependencies: ["LinkEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "scrollcast-bench-store",
             dependencies: ["ScrollEngine", "ScrollcastServer", "ScrollcastServerTesting", "ScrollcastStore"]

@@ -11,6 +11,8 @@ Fixtures:
   room_name           a room name no other test uses
   redis_server        a redis-server of the test's own on a free port (redis_helpers.py)
   cluster             three scrollcast nodes joined to that Redis (cluster_helpers.py)
+  link_proxy          a factory: link_proxy(upstream_port, profile="4g", **kw) starts the real
+                      scrollcast-link proxy (link_helpers.LinkProxy); each is stopped at the end of the test
   immutable_files     make files immutable (`chattr +i`) so that even root cannot write them, as
                       a read-only disk would; undone at the end of the test. Skips the test where
                       that cannot be done (not root, no chattr, a file system without the flag)
@@ -26,6 +28,7 @@ import uuid
 import pytest
 
 from cluster_helpers import Cluster
+from link_helpers import LinkProxy
 from redis_helpers import redis_server  # noqa: F401  (a fixture, offered to every test here)
 from server_helpers import RunningServer
 
@@ -55,6 +58,21 @@ def server_factory():
 def cluster(server_factory, redis_server):  # noqa: F811
     """Three nodes of one cluster on the test's own Redis (cluster_helpers.Cluster)."""
     return Cluster(server_factory, redis_server)
+
+
+@pytest.fixture
+def link_proxy():
+    """A factory for emulated links in front of a server (link_helpers.LinkProxy)."""
+    started: list[LinkProxy] = []
+
+    def start(upstream_port: int, profile: str = "4g", **kw) -> LinkProxy:
+        proxy = LinkProxy.start(upstream_port, profile, **kw)
+        started.append(proxy)
+        return proxy
+
+    yield start
+    for proxy in started:
+        proxy.stop()
 
 
 @pytest.fixture

@@ -1,0 +1,7 @@
+#define _GNU_SOURCE
+#include <sys/socket.h>
+#include "CLinkSystem.h"
+
+int clink_accept_nonblocking(int listener) {
+    return accept4(listener, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}

@@ -1,0 +1,47 @@
+/// When each chunk read in one direction of one connection may be written on: the link's model
+/// (docs/links.md), pure and deterministic for a given seed.
+///
+/// A chunk of `bytes` read at `now` first waits for the link to be free and takes
+/// bytes × 8 / rate to serialise (with a cap), then travels delay + uniform(0 … jitter); with
+/// the stall probability it is held another `stallMs`. It is never released before the chunk
+/// ahead of it, so order is kept and a stall holds the whole direction, as a retransmission
+/// does in TCP.
+public struct DirectionSchedule: Sendable {
+    public let profile: LinkProfile
+    private var random: LinkRandom
+    private let delayNs: UInt64
+    private let jitterNs: Double
+    private let stallNs: UInt64
+    /// Nanoseconds per byte on the wire; 0 without a cap.
+    private let nsPerByte: Double
+    private var linkFreeAt: UInt64 = 0
+    private var lastRelease: UInt64 = 0
+
+    public init(profile: LinkProfile, random: LinkRandom) {
+        self.profile = profile
+        self.random = random
+        delayNs = UInt64(profile.delayMs * 1_000_000)
+        jitterNs = profile.jitterMs * 1_000_000
+        stallNs = UInt64(profile.stallMs * 1_000_000)
+        nsPerByte = profile.rateMbit.map { 8_000 / $0 } ?? 0
+    }
+
+    /// The release time (monotonic nanoseconds) of a chunk of `bytes` read at `now`, and
+    /// whether it stalled.
+    public mutating func release(bytes: Int, now: UInt64) -> (at: UInt64, stalled: Bool) {
+        // Both draws happen for every chunk, so one profile's stalls do not shift another's jitter.
+        let jitterDraw = random.unit()
+        let stallDraw = random.unit()
+        var sent = now
+        if nsPerByte > 0 {
+            sent = max(now, linkFreeAt) + UInt64(Double(bytes) * nsPerByte)
+            linkFreeAt = sent
+        }
+        var at = sent + delayNs + UInt64(jitterDraw * jitterNs)
+        let stalled = stallDraw < profile.stallProbability
+        if stalled { at += stallNs }
+        at = max(at, lastRelease)
+        lastRelease = at
+        return (at, stalled)
+    }
+}
