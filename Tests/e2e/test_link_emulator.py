@@ -1,0 +1,171 @@
+"""The link emulator measured from outside (docs/links.md): real TCP through the real
+`scrollcast-link` proxy to a real stamp server (link_measure.py), one-way delays read on one clock.
+
+Tolerances are wide on purpose: the measuring clients are Python threads on a busy 2-core machine,
+so they can wake a few milliseconds late. The proxy never releases early, so lower bounds are tight;
+upper bounds allow 15 ms of measuring noise at p95. Every run is seeded.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+
+import pytest
+
+from link_helpers import link_binary
+from link_measure import StampServer, measure, percentile
+
+# Profile: (delay ms, jitter ms), as docs/links.md states them.
+DELAYED = {"lan": (1, 1), "broadband": (15, 5), "4g": (40, 20), "bad-wifi": (20, 60)}
+NOISE_MS = 15
+
+
+@pytest.fixture
+def stamp_server():
+    servers: list[StampServer] = []
+
+    def start(**kw) -> StampServer:
+        server = StampServer(**kw)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.close()
+
+
+@pytest.mark.parametrize("profile", list(DELAYED))
+def test_one_way_delay_is_the_profiles_delay_plus_uniform_jitter(profile, link_proxy, stamp_server):
+    delay, jitter = DELAYED[profile]
+    # Records further apart than the jitter, so keeping order never holds one back: pure delay +
+    # jitter. About a second of them, so one stall of the machine cannot move the quartiles.
+    interval = (jitter + 5) / 1000
+    count = max(12, round(1.0 / interval))
+    connections = max(2, 200 // count)
+    server = stamp_server(count=count, interval=interval)
+    proxy = link_proxy(server.port, profile, seed=11, stall_probability=0)
+    measured = measure(proxy.port, server, connections=connections, count=count, interval=interval)
+    assert not any(a.garbled for a in measured.up + measured.down)
+    assert all(len(a.records) == count for a in measured.up + measured.down)
+    delays = measured.delays_ms()
+    slack = NOISE_MS + measured.noise_ms()
+    assert min(delays) >= delay - 0.5, "the link never delivers early"
+    # Uniform over 0 … jitter: quartiles at a quarter and three quarters of it.
+    q1, median, q3 = (percentile(delays, q) for q in (0.25, 0.5, 0.75))
+    assert delay + 0.4 * jitter - 0.5 <= median <= delay + 0.6 * jitter + slack / 3, median
+    assert q1 <= delay + 0.4 * jitter + slack / 3 and q3 <= delay + jitter + slack / 3, (q1, q3)
+    if jitter >= 5:
+        assert q3 - q1 >= 0.35 * jitter, (q1, q3)
+    stats = proxy.stats()
+    assert stats["profile"] == f"{profile}+custom" and stats["stalls"] == {"up": 0, "down": 0}
+    assert stats["timingErrorUs"]["count"] == stats["chunks"]["up"] + stats["chunks"]["down"]
+
+
+def test_loopback_passes_bytes_straight_through(link_proxy, stamp_server):
+    server = stamp_server(count=50, interval=0.005)
+    proxy = link_proxy(server.port, "loopback")
+    measured = measure(proxy.port, server, connections=1, count=50, interval=0.005)
+    delays = measured.delays_ms()
+    assert len(delays) == 100 and percentile(delays, 0.5) < 2 + measured.noise_ms()
+    assert proxy.stats()["timingErrorUs"]["count"] == 0, "nothing is scheduled in pass-through"
+
+
+def test_jitter_never_reorders_bytes(link_proxy, stamp_server):
+    # bad-wifi's 60 ms of jitter on records 5 ms apart: without the order rule most would overtake.
+    server = stamp_server(count=100, interval=0.005)
+    proxy = link_proxy(server.port, "bad-wifi", seed=5, stall_probability=0)
+    measured = measure(proxy.port, server, connections=1, count=100, interval=0.005)
+    for arrivals in measured.up + measured.down:
+        assert not arrivals.garbled and arrivals.seqs() == list(range(100))
+        arrived = [a for _, _, a in arrivals.records]
+        assert arrived == sorted(arrived)
+        delays = arrivals.delays_ms()
+        assert percentile(delays, 0.9) - percentile(delays, 0.1) >= 10, "the jitter was there to reorder"
+
+
+def stall_episodes(delays: list[float], threshold: float) -> list[float]:
+    """The longest hold of each run of records held past `threshold` ms."""
+    episodes, run = [], []
+    for held in delays + [0.0]:
+        if held > threshold:
+            run.append(held)
+        elif run:
+            episodes.append(max(run))
+            run = []
+    return episodes
+
+
+@pytest.mark.parametrize("profile,probability", [("4g", 0.005), ("bad-wifi", 0.02)])
+def test_stalls_hold_a_direction_for_about_200_ms_at_the_profiles_rate(profile, probability, link_proxy, stamp_server):
+    delay, jitter = DELAYED[profile]
+    count, connections = 100, 16
+    server = stamp_server(count=0)
+    for _ in range(3):  # a fresh proxy per attempt, so its counters are this attempt's
+        proxy = link_proxy(server.port, profile, seed=21)
+        measured = measure(proxy.port, server, attempts=1, connections=connections, count=count, interval=0.01)
+        stats = proxy.stats()
+        if measured.noise_ms() <= 5:
+            break
+    chunks, stalls = stats["chunks"]["up"], stats["stalls"]["up"]
+    # The proxy's own count: within Poisson's 4 sigma of the profile's probability.
+    expected = probability * chunks
+    assert abs(stalls - expected) <= 4 * expected ** 0.5 + 1, (stalls, chunks)
+    # Seen from outside: a stall is a run of records held past delay + jitter + 120 ms, and the
+    # longest hold in the run is the delay, the stall (200 ms) and at most the jitter.
+    slack = 2 * NOISE_MS + measured.noise_ms()
+    holds = []
+    for arrivals in measured.up:
+        assert not arrivals.garbled and len(arrivals.records) == count
+        holds += stall_episodes(arrivals.delays_ms(), delay + jitter + 120)
+    assert stalls * 0.6 - 1 <= len(holds) <= stalls, (holds, stalls)
+    assert all(delay + 195 <= held <= delay + 200 + jitter + slack for held in holds), holds
+
+
+def test_bandwidth_cap_limits_each_direction_to_the_profiles_rate(link_proxy, stamp_server):
+    # 4g: 10 Mbit/s = 1.25 MB/s per direction. 1.5 MB each way takes about 1.2 s.
+    payload, count = 16 * 1024 - 16, 92
+    server = stamp_server(count=count, interval=0, payload=payload)
+    proxy = link_proxy(server.port, "4g", seed=2, stall_probability=0)
+    measured = measure(proxy.port, server, connections=1, count=count, interval=0, payload=payload)
+    for arrivals in measured.up + measured.down:
+        assert not arrivals.garbled and len(arrivals.records) == count
+        first, last = arrivals.records[0][2], arrivals.records[-1][2]
+        rate_mbit = (count - 1) * (payload + 16) * 8 / ((last - first) / 1e9) / 1e6
+        assert 8.0 <= rate_mbit <= 10.3, rate_mbit
+
+
+def test_cut_resets_every_connection_and_answers_how_many(link_proxy, stamp_server):
+    server = stamp_server(count=None)
+    proxy = link_proxy(server.port, "lan")
+    clients = [socket.create_connection(("127.0.0.1", proxy.port), timeout=5) for _ in range(4)]
+    # Once the server holds all four, the proxy has them joined upstream: cut them.
+    deadline = time.monotonic() + 10
+    while len(server.up) < 4 and time.monotonic() < deadline:
+        time.sleep(0.01)  # polling for the server's accepts, bounded by the deadline
+    assert proxy.cut() == 4
+    for client in clients:
+        with pytest.raises(ConnectionResetError):
+            while client.recv(100):
+                pass
+    stats = proxy.stats()
+    assert stats["connections"]["open"] == 0 and stats["connections"]["cut"] == 4
+
+
+@pytest.mark.parametrize("flags,message", [
+    (["--upstream", "127.0.0.1:1", "--profile", "5g"], "unknown --profile '5g'"),
+    (["--upstream", "nowhere"], "--upstream must be HOST:PORT"),
+    (["--upstream", "127.0.0.1:1", "--stall-probability", "2"], "stall probability must be 0 … 1"),
+    (["--upstream", "127.0.0.1:1", "--jitter-ms=-1"], "jitter must be 0 … 60000 ms"),
+])
+def test_bad_flags_exit_64_with_a_clear_message(flags, message):
+    result = subprocess.run([link_binary(), *flags], capture_output=True, text=True, timeout=10)
+    assert result.returncode == 64 and message in result.stderr, result.stderr
+
+
+def test_help_lists_the_profiles():
+    result = subprocess.run([link_binary(), "--help"], capture_output=True, text=True, timeout=10)
+    assert result.returncode == 0
+    for name in DELAYED:
+        assert name in result.stdout
