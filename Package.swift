@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "scrollcast-load",
             dependencies: [
-                "WebSockets", "ScrollWire", "ScrollEngine", "ScrollcastRecording",
+                "WebSockets", "ScrollWire", "ScrollEngine", "ScrollcastRecording", "LinkEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]

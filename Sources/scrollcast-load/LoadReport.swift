@@ -42,6 +42,10 @@ struct LoadReport: Codable {
     var skippedFrames: Double?
     var latencyMs: LatencySummary?
     var fanoutMs: Fanout?
+    /// Successive frames' |arrival gap − sentAt gap| at every connection (docs/links.md).
+    var interArrivalJitterMs: Fanout?
+    /// With `--link`: the emulated link and the emulator's own timing error; nil without.
+    var link: LinkReport?
     var bytesReceived: UInt64
     /// Bytes of version 2's `texts` messages (0 in version 1, whose frames carry their texts).
     var textsBytes: UInt64
@@ -71,7 +75,7 @@ struct LoadReport: Codable {
     var latencyLocalMs: LatencySummary?
     var latencyRemoteMs: LatencySummary?
 
-    init(plan: LoadPlan, statistics: LoadStatistics, measuredSeconds: Double, skippedFrames: Double?) {
+    init(plan: LoadPlan, statistics: LoadStatistics, measuredSeconds: Double, skippedFrames: Double?, link: LinkReport? = nil) {
         url = plan.nodes.description
         subprotocol = plan.wireVersion.subprotocol
         script = plan.recording == nil ? plan.script.rawValue : "replay"
@@ -96,6 +100,8 @@ struct LoadReport: Codable {
         self.skippedFrames = skippedFrames
         latencyMs = statistics.latency.summary()
         fanoutMs = statistics.fanout.summary().map { Fanout(count: $0.count, p50: $0.p50, p99: $0.p99, max: $0.max) }
+        interArrivalJitterMs = statistics.interArrivalJitter.summary().map { Fanout(count: $0.count, p50: $0.p50, p99: $0.p99, max: $0.max) }
+        self.link = link
         bytesReceived = statistics.bytesReceived
         textsBytes = statistics.textsBytes
         inputsSent = statistics.inputsSent
@@ -126,7 +132,7 @@ struct LoadReport: Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         var object = try JSONSerialization.jsonObject(with: encoder.encode(self)) as! [String: Any]
-        var nullable = ["skippedFrames", "latencyMs", "fanoutMs"]
+        var nullable = ["skippedFrames", "latencyMs", "fanoutMs", "interArrivalJitterMs", "link"]
         if urls != nil { nullable += ["latencyLocalMs", "latencyRemoteMs"] }
         for key in nullable where object[key] == nil { object[key] = NSNull() }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
@@ -156,6 +162,8 @@ struct LoadReport: Codable {
             ("latency p99 / p99.9 / max", "\(ms(latencyMs?.p99)) / \(ms(latencyMs?.p999)) / \(ms(latencyMs?.max))"),
             ("latency samples", "\(latencyMs?.count ?? 0)"),
             ("fan-out p50 / p99", "\(ms(fanoutMs?.p50)) / \(ms(fanoutMs?.p99))"),
+            ("inter-arrival jitter p50 / p99", "\(ms(interArrivalJitterMs?.p50)) / \(ms(interArrivalJitterMs?.p99))"),
+            ("link", link?.model ?? "none (direct)"),
             ("bytes received", "\(bytesReceived)"),
             ("inputs sent / refused", "\(inputsSent) / \(inputsRefused)"),
             ("errors", "\(errors)"),
@@ -169,6 +177,11 @@ struct LoadReport: Codable {
             rows.append(("latency remote p50 / p99", "\(ms(latencyRemoteMs?.p50)) / \(ms(latencyRemoteMs?.p99))  (\(latencyRemoteMs?.count ?? 0) samples)"))
             rows.append(("identity checked / mismatches", "\(identityChecked ?? 0) / \(identityMismatches ?? 0)"))
             for example in identityMismatchExamples ?? [] { rows.append(("  mismatch", example)) }
+        }
+        if let link {
+            let error = link.timingErrorUs
+            rows.append(("link timing error p50 / p99 / max", "\(error.p50) / \(error.p99) / \(error.max) µs over \(error.count) chunks"))
+            rows.append(("link CPU", String(format: "%.1f %% of a core (%.2f s), %d stalls", link.cpuPercent, link.cpuSeconds, link.stalls)))
         }
         for (reason, count) in errorReasons.sorted(by: { $0.value > $1.value }).prefix(5) {
             rows.append(("  \(count) ×", reason))

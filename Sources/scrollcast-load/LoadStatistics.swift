@@ -30,6 +30,9 @@ struct LoadStatistics {
     var latency = LatencyHistogram()
     /// Frame `sentAt` (server wall clock) → receipt.
     var fanout = LatencyHistogram()
+    /// Inter-arrival jitter: for successive frames (seq n, n + 1) of one connection, how much the
+    /// gap between their arrivals differs from the gap between their `sentAt`s (docs/links.md).
+    var interArrivalJitter = LatencyHistogram()
 
     /// Cluster runs: the latencies above of drivers on the node that runs their room (by the
     /// owner hint), and of drivers on another node (their inputs are forwarded to the owner).
@@ -72,6 +75,7 @@ struct LoadStatistics {
         inputsRefused += other.inputsRefused
         latency.merge(other.latency)
         fanout.merge(other.fanout)
+        interArrivalJitter.merge(other.interArrivalJitter)
         localLatency.merge(other.localLatency)
         remoteLatency.merge(other.remoteLatency)
         identityChecked += other.identityChecked

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkEmulator
 import ScrollWire
 
 /// `scrollcast-load`: many simulated browsers against one server, from a few client threads.
@@ -69,6 +70,11 @@ struct ScrollcastLoad: ParsableCommand {
     @Option(help: "Seed of the gesture scripts (same seed, same inputs).")
     var seed: UInt64 = 1
 
+    @Option(help: ArgumentHelp(
+        "Put an emulated link between the connections and the server (docs/links.md): \(LinkProfile.all.map(\.name).joined(separator: ", ")). The emulator runs in this process on its own thread; its timing error and CPU are in the report. One --url only.",
+        valueName: "profile"))
+    var link: String?
+
     @Option(help: "Seconds to measure, after the ramp.")
     var duration: Double = 10
 
@@ -115,6 +121,12 @@ struct ScrollcastLoad: ParsableCommand {
         }
         let nodes: NodeList
         do { nodes = try NodeList(urls: url) } catch { throw ValidationError("\(error)") }
+        if let link {
+            guard LinkProfile.named(link) != nil else {
+                throw ValidationError("unknown --link '\(link)'; choose one of \(LinkProfile.all.map(\.name).joined(separator: ", "))")
+            }
+            guard !nodes.isCluster else { throw ValidationError("--link takes one --url (one emulated link to one server)") }
+        }
         if nodes.isCluster, viewers < 1 {
             throw ValidationError("with several --url nodes each room needs --viewers ≥ 1: its first viewer founds it on its first node")
         }
@@ -134,15 +146,30 @@ struct ScrollcastLoad: ParsableCommand {
         } catch {
             throw failure("\(error)")
         }
+        let emulated: InProcessLink?
+        do {
+            emulated = try link.flatMap(LinkProfile.named).map { try InProcessLink(profile: $0, seed: seed, server: nodes[0]) }
+        } catch {
+            throw failure("cannot start the link emulator: \(error)")
+        }
         let plan = LoadPlan(
-            nodes: nodes, driverNode: driverNode, wireVersion: wireProtocol.version, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
+            nodes: try emulated.map { try NodeList(urls: $0.address.webSocketURL) } ?? nodes, driverNode: driverNode, wireVersion: wireProtocol.version, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
             script: script, recording: recording, seed: seed, durationSeconds: duration, rampSeconds: ramp,
             roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount)
-        let outcome = try LoadRun(plan: plan).run()
+        let outcome: LoadRun.Outcome
+        do {
+            outcome = try LoadRun(plan: plan).run()
+        } catch {
+            _ = emulated?.stop()
+            throw error
+        }
+        let linkReport = emulated.map { LinkReport($0.stop()) }
 
         let after = scrapeSkipped(scrapers)
         let skipped = before.flatMap { start in after.map { $0 - start } }
-        let report = LoadReport(plan: plan, statistics: outcome.statistics, measuredSeconds: outcome.measuredSeconds, skippedFrames: skipped)
+        var report = LoadReport(plan: plan, statistics: outcome.statistics, measuredSeconds: outcome.measuredSeconds, skippedFrames: skipped, link: linkReport)
+        // The report names the server, not the emulator's port in front of it.
+        report.url = nodes.description
         print(report.table())
         if let json {
             do { try report.json().write(to: URL(fileURLWithPath: json)) } catch {

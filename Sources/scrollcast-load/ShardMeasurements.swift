@@ -93,6 +93,10 @@ struct ShardMeasurements {
         let bytes = message.count
         if nodes.isCluster { checkIdentity(seq: seq, message: message, on: connection) }
         let lag = Clock.wallMs() - sentAt
+        if measuring, let last = connection.lastSeq, seq == last + 1, connection.framesSinceSnapshot > 0 {
+            // (arrival gap) − (sentAt gap) of successive frames is the change of their lag.
+            statistics.interArrivalJitter.record(milliseconds: abs(lag - connection.lastLagMs))
+        }
         if let last = connection.lastSeq {
             if seq > last + 1, measuring {
                 let gap = seq - last - 1
