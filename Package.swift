@@ -125,6 +125,7 @@ let package = Package(
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastServer"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
+        .testTarget(name: "LinkEmulatorTests", dependencies: ["LinkEmulator"]),
         // Against real redis-server processes the tests start and kill themselves.
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting"]),
         .testTarget(

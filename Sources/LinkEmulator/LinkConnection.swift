@@ -91,6 +91,8 @@ final class LinkConnection {
     /// Whether each descriptor was added to epoll yet (a mask of 0 can still be registered).
     var clientRegistered = false
     var upstreamRegistered = false
+    /// The emulator's loop turn in which chunks of this connection were last released.
+    var releasedInTurn: UInt64 = 0
 
     init(id: Int, client: Int32, upstream: Int32, profile: LinkProfile, seed: UInt64) {
         self.id = id

@@ -7,6 +7,10 @@ a client and a server, so a test sees what a real network does (docs/links.md).
     proxy.stats()["timingErrorUs"]["p99"]              # the emulator's own lateness
     proxy.stop()
 
+A page loaded through the proxy sends `Origin: http://127.0.0.1:PROXYPORT`, which the server refuses
+(403) unless started with `--allowed-origins` naming it (or `*`): start it with
+`server_factory("--allowed-origins", "*")` for browser tests through the link.
+
 Overrides are keyword arguments named like the flags: delay_ms, jitter_ms, stall_probability,
 stall_ms, rate_mbit (0 removes the cap). The `link_proxy` fixture in conftest.py stops every proxy
 it started at the end of the test.

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# `make demo LINK=4g`: the demo server, and scrollcast-link in front of it emulating a real network
+# (docs/links.md), so the printed URL shows what a viewer on that link sees. The direct URL is
+# printed too, to compare side by side. Ctrl-C stops both.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PROFILE=$1
+HOST=${2:-127.0.0.1}
+PORT=${3:-8080}
+LINK_PORT=${4:-$((PORT + 1))}
+BIN=.build/release
+LOGS=data/demo-logs
+START_SECONDS=30
+
+fail() { echo "demo: $*" >&2; exit 1; }
+[ -x "$BIN/scrollcast" ] && [ -x "$BIN/scrollcast-link" ] || fail "no $BIN/scrollcast or scrollcast-link (make release)"
+mkdir -p "$LOGS"
+
+PIDS=()
+stop_all() {
+  trap - EXIT INT TERM
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  echo "demo: stopped (rooms are kept in data/; logs in $LOGS)"
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM   # exit runs the EXIT trap, which stops both once
+
+# Waits for the first line of `log` to match `pattern`, failing if process `pid` exits first.
+wait_for_line() {
+  local name=$1 pid=$2 log=$3 pattern=$4
+  local deadline=$((SECONDS + START_SECONDS))
+  until head -n 1 "$log" 2>/dev/null | grep -q "$pattern"; do
+    kill -0 "$pid" 2>/dev/null || { echo "demo: $name exited; $log ends with:" >&2; tail -n 20 "$log" >&2; exit 1; }
+    ((SECONDS <= deadline)) || { echo "demo: $name did not start within $START_SECONDS s" >&2; exit 1; }
+    sleep 0.1   # polling interval of the condition above
+  done
+}
+
+# The page through the link comes from LINK_PORT: the server must accept WebSockets from that origin too.
+ORIGINS="http://$HOST:$PORT,http://$HOST:$LINK_PORT"
+if [[ $HOST == 127.0.0.1 || $HOST == localhost || $HOST == 0.0.0.0 ]]; then
+  for port in "$PORT" "$LINK_PORT"; do ORIGINS+=",http://127.0.0.1:$port,http://localhost:$port"; done
+fi
+"$BIN/scrollcast" --host "$HOST" --port "$PORT" --public Public --data data/scrollcast.sqlite \
+  --allowed-origins "$ORIGINS" >"$LOGS/server.log" 2>&1 &
+PIDS+=($!)
+wait_for_line scrollcast "$!" "$LOGS/server.log" "^scrollcast listening on"
+
+# A bad profile name ends here with scrollcast-link's own message and the list of profiles.
+"$BIN/scrollcast-link" --upstream "$HOST:$PORT" --listen "$HOST:$LINK_PORT" --profile "$PROFILE" >"$LOGS/link.log" 2>&1 &
+PIDS+=($!)
+wait_for_line scrollcast-link "$!" "$LOGS/link.log" "^scrollcast-link listening on"
+
+echo "Scrollcast through an emulated '$PROFILE' link: open http://$HOST:$LINK_PORT/?room=demo"
+echo "  $(sed -n 2p "$LOGS/link.log" | sed 's/^scrollcast-link: //')"
+echo "  direct, for comparison: http://$HOST:$PORT/?room=demo   (Ctrl-C stops both; link stats: curl $(head -n 1 "$LOGS/link.log" | sed -E 's/.* control ([^ ]+) .*/http:\/\/\1\/stats/'))"
+wait -n "${PIDS[@]}"
