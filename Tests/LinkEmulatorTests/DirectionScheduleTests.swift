@@ -76,6 +76,11 @@ import Testing
         #expect(LinkProfile.named("5g") == nil)
     }
 
+    @Test func numbersAreFormattedAsJSONNumbers() {
+        #expect(LinkProfile.format(0.0004) == "0" && LinkProfile.format(1.9996) == "2")
+        #expect(LinkProfile.format(0.005) == "0.005" && LinkProfile.format(12.5) == "12.5" && LinkProfile.format(40) == "40")
+    }
+
     @Test func outOfRangeValuesAreNamed() {
         #expect(LinkProfile(name: "t", stallProbability: 1.5).problem == "stall probability must be 0 … 1")
         #expect(LinkProfile(name: "t", rateMbit: 0).problem == "rate must be 0.01 … 100000 Mbit/s")
