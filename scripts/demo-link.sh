@@ -27,11 +27,11 @@ stop_all() {
 trap stop_all EXIT
 trap 'exit 130' INT TERM   # exit runs the EXIT trap, which stops both once
 
-# Waits for the first line of `log` to match `pattern`, failing if process `pid` exits first.
+# Waits for a line of `log` to match `pattern`, failing if process `pid` exits first.
 wait_for_line() {
   local name=$1 pid=$2 log=$3 pattern=$4
   local deadline=$((SECONDS + START_SECONDS))
-  until head -n 1 "$log" 2>/dev/null | grep -q "$pattern"; do
+  until grep -q "$pattern" "$log" 2>/dev/null; do
     kill -0 "$pid" 2>/dev/null || { echo "demo: $name exited; $log ends with:" >&2; tail -n 20 "$log" >&2; exit 1; }
     ((SECONDS <= deadline)) || { echo "demo: $name did not start within $START_SECONDS s" >&2; exit 1; }
     sleep 0.1   # polling interval of the condition above
@@ -54,6 +54,6 @@ PIDS+=($!)
 wait_for_line scrollcast-link "$!" "$LOGS/link.log" "^scrollcast-link listening on"
 
 echo "Scrollcast through an emulated '$PROFILE' link: open http://$HOST:$LINK_PORT/?room=demo"
-echo "  $(sed -n 2p "$LOGS/link.log" | sed 's/^scrollcast-link: //')"
-echo "  direct, for comparison: http://$HOST:$PORT/?room=demo   (Ctrl-C stops both; link stats: curl $(head -n 1 "$LOGS/link.log" | sed -E 's/.* control ([^ ]+) .*/http:\/\/\1\/stats/'))"
+echo "  $(grep -m1 "^scrollcast-link: " "$LOGS/link.log" | sed "s/^scrollcast-link: //")"
+echo "  direct, for comparison: http://$HOST:$PORT/?room=demo   (Ctrl-C stops both; link stats: curl $(grep "^scrollcast-link listening" "$LOGS/link.log" | sed -E 's/.* control ([^ ]+) .*/http:\/\/\1\/stats/'))"
 wait -n "${PIDS[@]}"
