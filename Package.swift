@@ -107,9 +107,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "scrollcast-bench-engine", dependencies: ["ScrollEngine"]),
-        // A TCP proxy that behaves like a real link (docs/links.md): Glibc only.
+        // A TCP proxy that behaves like a real link (docs/links.md): Glibc, and the engine for its seeded generator.
         .target(name: "CLinkSystem"),
-        .target(name: "LinkEmulator", dependencies: ["CLinkSystem"]),
+        .target(name: "LinkEmulator", dependencies: ["CLinkSystem", "ScrollEngine"]),
         .executableTarget(
             name: "scrollcast-link",
             dependencies: ["LinkEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")]
