@@ -13,6 +13,8 @@ from __future__ import annotations
 import socket
 import subprocess
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -212,3 +214,13 @@ def test_help_lists_the_profiles():
     assert result.returncode == 0
     for name in DELAYED:
         assert name in result.stdout
+
+
+def test_the_control_endpoint_refuses_what_it_does_not_serve(link_proxy, stamp_server):
+    proxy = link_proxy(stamp_server(count=None).port, "lan")
+    for method, path, status in [("GET", "/cut", 405), ("POST", "/stats", 405), ("GET", "/nothing", 404)]:
+        request = urllib.request.Request(f"http://127.0.0.1:{proxy.control_port}{path}", method=method)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == status and b"POST /cut or GET /stats" in refused.value.read()
+    assert proxy.stats()["connections"]["cut"] == 0, "a refused request cuts nothing"
