@@ -30,9 +30,17 @@ release: deps
 	$(MAKE) $(WASM)
 
 # Rooms are kept in the repo's data/ (git ignores it), so they survive restarts of the demo.
+# LINK=4g (or lan, broadband, bad-wifi, loopback) puts scrollcast-link in front, on LINK_PORT
+# (default PORT + 1), and prints the URL through the emulated link (docs/links.md).
+LINK ?=
+LINK_PORT ?= $(shell echo $$(($(PORT) + 1)))
 demo: release
+ifeq ($(LINK),)
 	@echo "Scrollcast: open http://$(HOST):$(PORT)/?room=demo (Ctrl-C stops the server; rooms are kept in data/)"
 	.build/release/scrollcast --host $(HOST) --port $(PORT) --public $(CURDIR)/Public --data $(CURDIR)/data/scrollcast.sqlite
+else
+	@scripts/demo-link.sh "$(LINK)" "$(HOST)" "$(PORT)" "$(LINK_PORT)"
+endif
 
 # Three nodes (8080-8082) sharing rooms through their own redis-server (REDIS_PORT, 6390); kill one to see failover.
 cluster-demo: release

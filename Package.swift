@@ -107,9 +107,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "scrollcast-bench-engine", dependencies: ["ScrollEngine"]),
-        // A TCP proxy that behaves like a real link (docs/links.md): Glibc only.
+        // A TCP proxy that behaves like a real link (docs/links.md): Glibc, and the engine for its seeded generator.
         .target(name: "CLinkSystem"),
-        .target(name: "LinkEmulator", dependencies: ["CLinkSystem"]),
+        .target(name: "LinkEmulator", dependencies: ["CLinkSystem", "ScrollEngine"]),
         .executableTarget(
             name: "scrollcast-link",
             dependencies: ["LinkEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -125,6 +125,7 @@ let package = Package(
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastServer"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
+        .testTarget(name: "LinkEmulatorTests", dependencies: ["LinkEmulator"]),
         // Against real redis-server processes the tests start and kill themselves.
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting"]),
         .testTarget(

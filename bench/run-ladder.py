@@ -550,6 +550,8 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "| `skippedFrames` | delta of the server's `scrollcast_frames_skipped_total` over the run (`null` if `/metrics` has no such counter) |",
         "| `latencyMs` | `{count, p50, p90, p99, p999, max}` of input-to-frame at the drivers (`null` if none) |",
         "| `fanoutMs` | `{count, p50, p99, max}` of `sentAt` → receipt at every connection |",
+        "| `interArrivalJitterMs` | `{count, p50, p99, max}` of \\|arrival gap − `sentAt` gap\\| of successive frames at a connection (docs/links.md) |",
+        "| `link` | with `--link PROFILE` (emulated network, docs/links.md): profile, model, seed, the emulator's `timingErrorUs` `{count, p50, p99, max}`, `cpuSeconds`, `cpuPercent`, chunks, stalls; `null` without |",
         "| `bytesReceived` | all message bytes received in the window |",
         "| `inputsSent`, `inputsRefused` | driver inputs in the window, and those the server refused |",
         "| `errors`, `errorReasons` | every problem seen, counted by reason |",

@@ -91,15 +91,15 @@ final class LinkConnection {
     /// Whether each descriptor was added to epoll yet (a mask of 0 can still be registered).
     var clientRegistered = false
     var upstreamRegistered = false
+    /// The emulator's loop turn in which chunks of this connection were last released.
+    var releasedInTurn: UInt64 = 0
 
     init(id: Int, client: Int32, upstream: Int32, profile: LinkProfile, seed: UInt64) {
         self.id = id
         self.client = client
         self.upstream = upstream
         flows = (0..<2).map { direction in
-            LinkFlow(schedule: DirectionSchedule(
-                profile: profile,
-                random: LinkRandom(seed: seed, connection: UInt64(id), direction: UInt64(direction))))
+            LinkFlow(schedule: DirectionSchedule(profile: profile, seed: seed, connection: UInt64(id), direction: UInt64(direction)))
         }
     }
 

@@ -73,7 +73,9 @@ public struct LinkProfile: Sendable, Equatable {
     /// Whole numbers without a decimal point, others with up to three decimals.
     static func format(_ value: Double) -> String {
         if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
-        var text = String((value * 1000).rounded() / 1000)
+        let rounded = (value * 1000).rounded() / 1000
+        if rounded == rounded.rounded() { return String(Int64(rounded)) }
+        var text = String(rounded)
         while text.hasSuffix("0") { text.removeLast() }
         return text
     }

@@ -15,9 +15,14 @@ public struct LinkStats: Sendable {
     public var stalls: [UInt64] = [0, 0]
     /// Actual release minus scheduled release of every delayed chunk, microseconds.
     public var timingError = TimingHistogram()
+    /// How long each turn of the event loop took (wake-up to sleep), microseconds: when the
+    /// timing error is large and these are short, the thread waited for a CPU, not for its work.
+    public var loopTurns = TimingHistogram()
     /// CPU time of the emulator's thread so far, and seconds since it started.
     public var cpuSeconds = 0.0
     public var uptimeSeconds = 0.0
+    /// Whether the emulator's thread runs at a raised priority (nice −10), as `scrollcast-load` asks.
+    public var raisedPriority = false
 
     public init(profile: LinkProfile, seed: UInt64) {
         self.profile = profile
@@ -40,7 +45,8 @@ public struct LinkStats: Sendable {
             "bytes": \(pair(bytes)), "chunks": \(pair(chunks)), "stalls": \(pair(stalls)), \
             "timingErrorUs": {"count": \(timingError.count), "p50": \(timingError.percentile(0.5)), \
             "p99": \(timingError.percentile(0.99)), "max": \(timingError.maxMicroseconds)}, \
-            "cpuSeconds": \(LinkProfile.format(cpuSeconds)), "uptimeSeconds": \(LinkProfile.format(uptimeSeconds))}
+            "loopTurnUs": {"count": \(loopTurns.count), "p99": \(loopTurns.percentile(0.99)), "max": \(loopTurns.maxMicroseconds)}, \
+            "cpuSeconds": \(LinkProfile.format(cpuSeconds)), "uptimeSeconds": \(LinkProfile.format(uptimeSeconds)), "raisedPriority": \(raisedPriority)}
             """
     }
 

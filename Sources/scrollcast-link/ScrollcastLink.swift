@@ -91,7 +91,7 @@ struct ScrollcastLink: ParsableCommand {
         print("scrollcast-link: \(emulator.profile.summary), seed \(seed), upstream \(upstream)")
         fflush(nil)  // the first line must reach a pipe at once
         StopOnSignal.install(emulator)
-        emulator.run()
+        emulator.run(raisePriority: true)
         print("scrollcast-link: stopped; \(emulator.stats.timingSummary)")
     }
 }

@@ -20,7 +20,7 @@ final class InProcessLink {
         address.port = emulator.listenAddress.port
         self.address = address
         let thread = Thread { [emulator, finished] in
-            emulator.run()
+            emulator.run(raisePriority: true)
             finished.signal()
         }
         thread.name = "link-emulator"
@@ -57,6 +57,11 @@ struct LinkReport: Codable, Equatable {
     var chunksUp: UInt64
     var chunksDown: UInt64
     var stalls: UInt64
+    /// Turns of the emulator's event loop: p99 and longest, microseconds.
+    var loopTurnP99Us: UInt64
+    var loopTurnMaxUs: UInt64
+    /// Whether the emulator's thread got its raised priority (nice −10; needs CAP_SYS_NICE).
+    var raisedPriority: Bool
 
     init(_ stats: LinkStats) {
         profile = stats.profile.name
@@ -70,5 +75,8 @@ struct LinkReport: Codable, Equatable {
         chunksUp = stats.chunks[0]
         chunksDown = stats.chunks[1]
         stalls = stats.stalls[0] + stats.stalls[1]
+        raisedPriority = stats.raisedPriority
+        loopTurnP99Us = stats.loopTurns.percentile(0.99)
+        loopTurnMaxUs = stats.loopTurns.maxMicroseconds
     }
 }

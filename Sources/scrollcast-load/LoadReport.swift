@@ -181,7 +181,9 @@ struct LoadReport: Codable {
         if let link {
             let error = link.timingErrorUs
             rows.append(("link timing error p50 / p99 / max", "\(error.p50) / \(error.p99) / \(error.max) µs over \(error.count) chunks"))
-            rows.append(("link CPU", String(format: "%.1f %% of a core (%.2f s), %d stalls", link.cpuPercent, link.cpuSeconds, link.stalls)))
+            rows.append(("link loop turn p99 / max", "\(link.loopTurnP99Us) / \(link.loopTurnMaxUs) µs"))
+            rows.append(("link CPU", String(format: "%.1f %% of a core (%.2f s), %d stalls", link.cpuPercent, link.cpuSeconds, link.stalls)
+                         + "; thread priority " + (link.raisedPriority ? "raised (nice -10)" : "normal (no CAP_SYS_NICE)")))
         }
         for (reason, count) in errorReasons.sorted(by: { $0.value > $1.value }).prefix(5) {
             rows.append(("  \(count) ×", reason))

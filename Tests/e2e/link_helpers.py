@@ -7,6 +7,10 @@ a client and a server, so a test sees what a real network does (docs/links.md).
     proxy.stats()["timingErrorUs"]["p99"]              # the emulator's own lateness
     proxy.stop()
 
+A page loaded through the proxy sends `Origin: http://127.0.0.1:PROXYPORT`, which the server refuses
+(403) unless started with `--allowed-origins` naming it (or `*`): start it with
+`server_factory("--allowed-origins", "*")` for browser tests through the link.
+
 Overrides are keyword arguments named like the flags: delay_ms, jitter_ms, stall_probability,
 stall_ms, rate_mbit (0 removes the cap). The `link_proxy` fixture in conftest.py stops every proxy
 it started at the end of the test.
@@ -21,6 +25,8 @@ import subprocess
 import threading
 import urllib.request
 from pathlib import Path
+
+from server_helpers import stop_process
 
 PROFILES = ("loopback", "lan", "broadband", "4g", "bad-wifi")
 OVERRIDES = ("delay_ms", "jitter_ms", "stall_probability", "stall_ms", "rate_mbit")
@@ -96,10 +102,4 @@ class LinkProxy:
         return self._control("GET", "/stats")
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        stop_process(self.proc)

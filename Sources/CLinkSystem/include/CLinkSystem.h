@@ -11,4 +11,7 @@
 /// needs _GNU_SOURCE; defining it here would clash with Swift's Glibc module).
 int clink_accept_nonblocking(int listener);
 
+/// setpriority for the calling thread only (Linux threads have their own nice value); 0 on success.
+int clink_set_thread_nice(int nice);
+
 #endif
