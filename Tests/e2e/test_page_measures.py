@@ -10,7 +10,8 @@ import json
 
 import pytest
 
-from measures_recompute import input_to_photon_samples, judder, nearest_rank
+from measures_recompute import judder, nearest_rank
+from measures_session import fling, fling_judder, photon, record
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
@@ -52,14 +53,6 @@ class ReceivedFrames:
         ws.on("framereceived", received)
 
 
-def record(page, start: int = 0) -> list[dict]:
-    return page.evaluate("n => window.scrollcast.drawnSince(n)", start)
-
-
-def record_total(page) -> int:
-    return page.evaluate("() => { const r = window.scrollcast.drawnRecord(1); return r.length ? r[0].n + 1 : 0; }")
-
-
 def assert_record_consistent(entries: list[dict], received: ReceivedFrames, frames_drawn: int | None = None):
     assert entries, "the page recorded nothing"
     for prev, cur in zip(entries, entries[1:]):
@@ -90,23 +83,20 @@ def assert_every_display_frame_in_motion_recorded(entries: list[dict], vsyncs: l
     assert not missing, f"display frames during motion without an entry: {missing[:5]} of {len(missing)}"
 
 
-def assert_figures_as_defined(page, entries: list[dict]):
+def assert_figures_as_defined(page, span: tuple[int, int]):
     """The page's judder over a span, its overlay's figures and its input-to-photon samples equal
-    the Python recomputation from the raw record."""
-    first, last = entries[0]["n"], entries[-1]["n"] + 1
-    page_judder = page.evaluate("([a, b]) => window.scrollcast.judderOf(a, b)", [first, last])
-    expected = judder(entries)
+    the Python recomputation from the raw record. Returns (judder, input-to-photon ms)."""
+    page_judder, _, expected = fling_judder(page, span)
     for key, value in expected.items():
         assert page_judder[key] == pytest.approx(value), (key, page_judder, expected)
 
-    # The overlay's figures, over the window they name; the record is read in the same task.
+    # The overlay's figures, over the window they name, read in one task with that window.
     page.wait_for_function("""() => { const s = window.scrollcast.state;
         return s.judder && s.judder.to === window.scrollcast.drawnRecord(1)[0].n + 1
             && s.inputToPhoton.samples === window.scrollcast.inputToPhotonSamples().length; }""")
     shown = page.evaluate("""() => { const s = window.scrollcast.state;
         return { judder: s.judder, window: window.scrollcast.drawnSince(s.judder.from, s.judder.to),
-                 photon: s.inputToPhoton, samples: window.scrollcast.inputToPhotonSamples(),
-                 sent: window.scrollcast.sentPointerInputs(), all: window.scrollcast.drawnRecord(),
+                 photon: s.inputToPhoton,
                  overlay: document.getElementById('judder').textContent + ' ' + document.getElementById('photon').textContent }; }""")
     overlay_expected = judder(shown["window"])
     assert shown["judder"]["judderPct"] == pytest.approx(overlay_expected["judderPct"])
@@ -114,38 +104,34 @@ def assert_figures_as_defined(page, entries: list[dict]):
     assert shown["judder"]["skips"] == overlay_expected["skips"]
     assert f"judder {overlay_expected['judderPct']:.1f} %" in shown["overlay"]
 
-    samples = input_to_photon_samples(shown["all"], shown["sent"])
-    assert samples, "no pointer input was ever shown"
-    assert [s["id"] for s in samples] == [s["id"] for s in shown["samples"]]
-    for mine, theirs in zip(samples, shown["samples"]):
-        assert mine["ms"] == pytest.approx(theirs["ms"])
-    values = [s["ms"] for s in samples]
+    theirs, mine = photon(page)
+    assert mine, "no pointer input was ever shown"
+    assert [s["id"] for s in mine] == [s["id"] for s in theirs]
+    for a, b in zip(mine, theirs):
+        assert a["ms"] == pytest.approx(b["ms"])
+    values = [s["ms"] for s in mine]
     assert shown["photon"]["p50"] == pytest.approx(nearest_rank(values, 0.5))
     assert shown["photon"]["p99"] == pytest.approx(nearest_rank(values, 0.99))
     assert f"input→photon {round(nearest_rank(values, 0.5))} ms" in shown["overlay"]
-    return expected, values, shown["sent"]
+    return expected, values
 
 
 def measure_fling(page, base_url: str, room: str):
-    """Opens the page, flings once, and returns (fling entries, all entries, input-to-photon ms)."""
+    """Opens the page, flings once, checks the record and the figures; returns (judder of the
+    fling, input-to-photon ms of its pointer inputs)."""
     received = ReceivedFrames(page)
     sc = ScrollcastPage(page, base_url, room).open()
     sc.wait_idle()
     page.evaluate(POINTER_PROBE)
     page.evaluate(VSYNC_PROBE)
-    before = record_total(page)
-    sc.drag(200, 720, 200, 140, steps=6)
-    sc.wait("s => s.lastFrame.phase === 'decelerating'")
-    sc.wait_idle()
-    entries = record(page)
-    fling_entries = [e for e in entries if e["n"] >= before]
-    assert_record_consistent(entries, received, sc.state("s.framesDrawn"))
-    assert_every_display_frame_in_motion_recorded(fling_entries, page.evaluate("window.__vsyncs"))
-    figures, photon, sent = assert_figures_as_defined(page, fling_entries)
+    span = fling(sc)
+    assert_record_consistent(record(page), received, sc.state("s.framesDrawn"))
+    assert_every_display_frame_in_motion_recorded(record(page, *span), page.evaluate("window.__vsyncs"))
+    figures, photon_ms = assert_figures_as_defined(page, span)
     pointer_times = page.evaluate("window.__pointerTimes")
-    for s in sent:
+    for s in page.evaluate("window.scrollcast.sentPointerInputs()"):
         assert any(abs(s["t"] - p) < 0.002 for p in pointer_times), f"input {s} carries no pointer event's time"
-    return figures, photon
+    return figures, photon_ms
 
 
 def test_loopback_record_judder_and_input_to_photon(page, page_server, room, artifacts):
@@ -154,3 +140,26 @@ def test_loopback_record_judder_and_input_to_photon(page, page_server, room, art
     assert figures["motionFrames"] > 20
     assert all(ms > 0 for ms in photon), "a display frame cannot show an input before it happened"
     artifacts.screenshot(page, "after-fling")
+
+
+# The 4g profile's one-way base delay, each direction (docs/links.md): no input can show sooner
+# than its trip to the server and its frame's trip back.
+FOUR_G_TWO_WAY_BASE_MS = 2 * 40
+
+
+def test_4g_link_makes_a_fling_judder_and_delays_the_drivers_own_drag(page, page_server, room, link_proxy, artifacts):
+    artifacts.watch(page, "loopback")
+    loopback, loopback_photon = measure_fling(page, page_server.base_url, room + "-loopback")
+
+    proxy = link_proxy(page_server.port, "4g")
+    far = artifacts.watch(page.context.new_page(), "4g")
+    four_g, four_g_photon = measure_fling(far, f"http://127.0.0.1:{proxy.port}", room + "-4g")
+    artifacts.screenshot(far, "4g-after-fling")
+
+    # Frames bunch up and spread out on the way: some display frames wait for a late frame,
+    # others come after two arrived at once.
+    assert four_g["repeats"] > 0 and four_g["skips"] > 0, four_g
+    assert four_g["judderPct"] > loopback["judderPct"], (four_g, loopback)
+    assert four_g["roughnessPt"] > loopback["roughnessPt"], (four_g, loopback)
+    assert min(four_g_photon) > FOUR_G_TWO_WAY_BASE_MS, sorted(four_g_photon)
+    assert nearest_rank(four_g_photon, 0.5) > nearest_rank(loopback_photon, 0.5)
