@@ -194,7 +194,7 @@ def main():
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium")
         for profile in PROFILES:
-            server = RunningServer()
+            server = RunningServer("--allowed-origins", "*")   # the page comes with the proxy's origin
             proxy = LinkProxy.start(server.port, profile, seed=SEED)
             try:
                 log(f"{profile}: page through the link on :{proxy.port}")
