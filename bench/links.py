@@ -44,6 +44,8 @@ from server_helpers import RunningServer  # noqa: E402
 
 PROFILES = os.environ.get("LINKS_PROFILES", "loopback 4g bad-wifi").split()
 FLINGS = int(os.environ.get("LINKS_FLINGS", "8"))
+DRAGS = int(os.environ.get("LINKS_DRAGS", "2"))          # slow drags after the flings: more input-to-photon samples
+DRAG_STEPS = 30
 LOADS = int(os.environ.get("LINKS_LOADS", "5"))
 VIEWERS = int(os.environ.get("LINKS_VIEWERS", "10"))
 DURATION = float(os.environ.get("LINKS_DURATION", "10"))
@@ -86,6 +88,9 @@ def page_figures(browser, base_url: str, profile: str) -> dict:
             totals[key] += mine[key]
         if mine["roughnessPt"] is not None:
             roughness.append(mine["roughnessPt"])
+    for _ in range(DRAGS):
+        sc.drag(200, 300, 200, 600, steps=DRAG_STEPS)
+        sc.wait_idle()
     samples, recomputed = photon(page)
     if [s["id"] for s in samples] != [s["id"] for s in recomputed] or any(
             not same(a["ms"], b["ms"]) for a, b in zip(samples, recomputed)):
@@ -167,7 +172,8 @@ def section(results: dict, seconds: float) -> list[str]:
         "server frames, ÷ display frames in motion, over all flings. **roughness**: mean |second difference| of "
         "the drawn offset per display frame in motion (mean of the flings).",
         "- **input-to-photon**: the driver's pointer event (its timestamp) to the first display frame showing a server "
-        "frame that applied it; nearest-rank p50/p99 over the pointer inputs of all flings (sample count in brackets).",
+        "frame that applied it; nearest-rank p50/p99 over the pointer inputs of all flings and of "
+        f"{DRAGS} slow {DRAG_STEPS}-step drags after them (sample count in brackets).",
         "- **load tool**: input-to-frame is sending input id N to receiving the first frame naming an id ≥ N; "
         "inter-arrival jitter is |arrival gap − `sentAt` gap| of successive frames at each connection; the "
         "emulator's timing error is how late the in-process link released its chunks (docs/links.md).",
