@@ -138,19 +138,19 @@ def fmt(value, digits=1):
 
 def table(results: dict) -> list[str]:
     lines = [
-        "| profile | load → first frame (ms) | fling judder (%) | repeats / skips / in motion | roughness (pt) "
+        "| profile | load → first frame (ms) | fling judder (%) | repeats / skips / in motion | dropped by the browser | roughness (pt) "
         "| input-to-photon p50 / p99 (ms) | load tool input-to-frame p50 / p99 (ms) | inter-arrival jitter p50 / p99 (ms) | emulator timing error p99 (µs) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for profile, r in results.items():
         lines.append(
             f"| `{profile}` | {fmt(r['load_ms'], 0)} | {fmt(r['judder_pct'])} | {r['repeats']} / {r['skips']} / {r['motionFrames']} "
-            f"| {fmt(r['roughness_pt'], 2)} | {fmt(r['photon_p50'], 0)} / {fmt(r['photon_p99'], 0)} ({r['photon_samples']}) "
+            f"| {r['dropped']} | {fmt(r['roughness_pt'], 2)} | {fmt(r['photon_p50'], 0)} / {fmt(r['photon_p99'], 0)} ({r['photon_samples']}) "
             f"| {fmt(r['frame_p50'])} / {fmt(r['frame_p99'])} | {fmt(r['jitter_p50'])} / {fmt(r['jitter_p99'])} | {fmt(r['link_error_p99_us'], 0)} |")
     return lines
 
 
-def section(results: dict, seconds: float) -> list[str]:
+def section(results: dict, seconds: float, load: tuple[float, float]) -> list[str]:
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     # The load tool emulates the link itself when it can (`--link`), else it goes through the proxy.
     link_flag = any(r["load_via"] != "proxy" for r in results.values())
@@ -158,7 +158,8 @@ def section(results: dict, seconds: float) -> list[str]:
     return [
         SECTION,
         "",
-        f"Run {when} on this machine ({os.cpu_count()} CPUs, shared), {seconds:.0f} s. Release server behind the link "
+        f"Run {when} on this machine ({os.cpu_count()} CPUs, shared; 1-minute load average {load[0]:.1f} at the start, "
+        f"{load[1]:.1f} at the end), {seconds:.0f} s. Release server behind the link "
         "emulator (`scrollcast-link`, profiles in docs/links.md); the page in headless Chromium "
         f"(60 Hz display) through the same link. Per profile: page load to first frame (median of {LOADS} fresh loads), "
         f"{FLINGS} flings (a {6}-step mouse drag up the long table, released, then rest), measured by the page "
@@ -170,7 +171,9 @@ def section(results: dict, seconds: float) -> list[str]:
         "",
         "- **fling judder**: display frames in motion that repeat a server frame when a newer one was due or skip "
         "server frames, ÷ display frames in motion, over all flings. **roughness**: mean |second difference| of "
-        "the drawn offset per display frame in motion (mean of the flings).",
+        "the drawn offset per display frame in motion (mean of the flings). **dropped by the browser**: display "
+        "frames during motion in which the page got no animation-frame callback (its main thread was busy: "
+        "this machine's load, not the link); they are not in the judder.",
         "- **input-to-photon**: the driver's pointer event (its timestamp) to the first display frame showing a server "
         "frame that applied it; nearest-rank p50/p99 over the pointer inputs of all flings and of "
         f"{DRAGS} slow {DRAG_STEPS}-step drags after them (sample count in brackets).",
@@ -208,6 +211,7 @@ def main():
         if not binary.exists():
             raise SystemExit(f"bench: {binary} is missing; run `make bench-links` (it builds them first)")
     began = time.monotonic()
+    load_before = os.getloadavg()[0]
     results = {}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium")
@@ -227,7 +231,7 @@ def main():
                 f"load {fmt(r['load_ms'], 0)} ms")
         browser.close()
     print("\n".join(table(results)))
-    write_section(section(results, time.monotonic() - began))
+    write_section(section(results, time.monotonic() - began, (load_before, os.getloadavg()[0])))
     log(f"wrote the Links section of {DOC}")
     for profile, r in results.items():
         key = profile.replace("-", "_")
