@@ -15,7 +15,7 @@ from page_fixtures import browser_type_launch_args, page_server  # noqa: F401
 def modules(browser, page_server):
     """A page at the server's origin (no room joined) that imports the measure modules."""
     page = browser.new_page()
-    page.goto(f"{page_server.base_url}/images/")
+    page.goto(f"{page_server.base_url}/styles.css")   # any document of the origin
     page.evaluate("""async () => {
         window.M = {
           ...(await import('/js/measure/judder.js')),
