@@ -48,17 +48,30 @@ def judder(entries):
     ratio = server_period / display_period if server_period and display_period else 1
     showings_allowed = max(1, _round_half_up(ratio))
     step_allowed = max(1, _round_half_up(1 / ratio))
+
+    def allowed_from(i):
+        # The display periods between this frame's room time and the next later frame drawn, per seq.
+        later = next((e for e in entries[i + 1:] if e["seq"] > entries[i]["seq"]), None)
+        if later is None or not display_period:
+            return showings_allowed
+        per_seq = (later["t"] - entries[i]["t"]) / (later["seq"] - entries[i]["seq"])
+        return max(1, _round_half_up(per_seq / display_period))
+
     motion = repeats = skips = dropped = 0
     roughness = []
     showings = 1
+    allowed = allowed_from(0) if entries else 1
     for i in range(1, len(entries)):
         prev, cur = entries[i - 1], entries[i]
-        showings = showings + 1 if cur["seq"] == prev["seq"] else 1
+        if cur["seq"] == prev["seq"]:
+            showings += 1
+        else:
+            showings, allowed = 1, allowed_from(i)
         if not _in_motion(cur):
             continue
         motion += 1
         if cur["seq"] == prev["seq"]:
-            if showings > showings_allowed:
+            if showings > allowed:
                 repeats += 1
         elif prev["seq"] >= 0 and cur["seq"] - prev["seq"] > step_allowed:
             skips += 1

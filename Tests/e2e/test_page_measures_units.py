@@ -68,6 +68,18 @@ def test_motion_starts_and_ends_with_the_animating_flag(modules):
     assert (j["motionFrames"], j["repeats"], j["skips"]) == (8, 2, 1)
 
 
+def test_a_hold_with_nothing_new_to_show_is_not_judder(modules):
+    # The room sent nothing for 10 periods (nothing visible changed): frame 20 stands for 11
+    # display frames, and the next frame's room time says so.
+    def held(extra_showings):
+        entries = frames(list(range(10, 21)) + [20] * extra_showings + list(range(21, 30)))
+        for e in entries:
+            e["t"] += 10 * 16.667 if e["seq"] >= 21 else 0
+        return run_judder(modules, entries)
+    assert held(10)["repeats"] == 0
+    assert held(12)["repeats"] == 2, "frame 21 two display frames late"
+
+
 def test_a_60_hz_room_on_a_120_hz_display_shows_each_frame_twice_without_judder(modules):
     seqs = [s for s in range(10, 30) for _ in range(2)]
     j = run_judder(modules, frames(seqs, display=8.333))

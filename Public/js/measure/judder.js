@@ -17,20 +17,31 @@ export function judder(entries) {
   // 60 Hz display steps two frames by design. Neither is judder.
   const showingsAllowed = Math.max(1, Math.round(ratio));
   const stepAllowed = Math.max(1, Math.round(1 / ratio));
+  const next = nextPictures(entries);
+  // How many display frames the picture first shown at entry i stands for: the room time until
+  // the next frame the room produced (a room sends nothing while nothing visible changes, so
+  // that can be several periods), in display periods. Unknown at the span's end: the rates' ratio.
+  const allowedFrom = (i) => {
+    const j = next[i];
+    if (j < 0 || !displayPeriodMs) return showingsAllowed;
+    const perSeq = (entries[j].t - entries[i].t) / (entries[j].seq - entries[i].seq);
+    return Math.max(1, Math.round(perSeq / displayPeriodMs));
+  };
 
   let motionFrames = 0, repeats = 0, skips = 0, dropped = 0;
   let roughnessSum = 0, roughnessCount = 0;
   let showings = 1;
+  let allowed = entries.length ? allowedFrom(0) : 1;
   for (let i = 1; i < entries.length; i += 1) {
     const prev = entries[i - 1];
     const cur = entries[i];
     const inMotion = cur.animating && cur.seq >= 0;
     if (cur.seq === prev.seq) showings += 1;
-    else showings = 1;
+    else { showings = 1; allowed = allowedFrom(i); }
     if (!inMotion) continue;
     motionFrames += 1;
     if (cur.seq === prev.seq) {
-      if (showings > showingsAllowed) repeats += 1;
+      if (showings > allowed) repeats += 1;
     } else if (prev.seq >= 0 && cur.seq - prev.seq > stepAllowed) {
       skips += 1;
     }
@@ -48,6 +59,15 @@ export function judder(entries) {
     roughnessPt: roughnessCount ? roughnessSum / roughnessCount : null,
     serverPeriodMs, displayPeriodMs, showingsAllowed, stepAllowed,
   };
+}
+
+/** For each entry, the index of the next entry showing a later frame, or -1. */
+function nextPictures(entries) {
+  const next = new Int32Array(entries.length).fill(-1);
+  for (let i = entries.length - 2; i >= 0; i -= 1) {
+    next[i] = entries[i + 1].seq > entries[i].seq ? i + 1 : next[i + 1];
+  }
+  return next;
 }
 
 /**
