@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow bench-cluster conformance fuzz clean
+.PHONY: deps wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow bench-cluster bench-links conformance fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -121,3 +121,10 @@ bench-slow: release
 # Redis, broker bytes per frame, the identity check, then redis-benchmark's PUBLISH rate (a few minutes).
 bench-cluster: release
 	python3 bench/cluster.py
+
+# Issue 19's baselines: per link profile (loopback, 4g, bad-wifi), in headless Chromium through the
+# link emulator, the page's own judder during flings, input-to-photon and load to first frame,
+# and scrollcast-load --link's input-to-frame and jitter; rewrites the Links section of
+# docs/benchmarks.md (a few minutes). Headline last: links_4g_judder_pct.
+bench-links: release
+	$(PY) bench/links.py

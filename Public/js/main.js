@@ -7,6 +7,7 @@ import { InputSender, attachInput } from "./input.js";
 import { Renderer } from "./draw.js";
 import { Controls } from "./controls.js";
 import { RollingWindow } from "./stats.js";
+import { PageMeasures } from "./measure/page-measures.js";
 import { keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey } from "./driving.js";
 import { ReconnectingIndicator } from "./reconnecting.js";
 
@@ -66,6 +67,8 @@ const state = {
   inputsByKind: {},
   lastInputId: 0,
   latency: { median: null, p99: null, samples: 0 },
+  judder: null,             // judder over the last display frames (measure/page-measures.js)
+  inputToPhoton: null,      // this driver's pointer event → photon p50/p99, ms
   fps: 0,
   reducedMotion: false,
   canvas: { cssWidth: 0, cssHeight: 0, dpr: 1, width: 0, height: 0 },
@@ -81,6 +84,9 @@ let laidOutViewport = null;   // the viewport size the phone frame was last fitt
 let lastOwnAppliedId = null;  // our newest input id a frame named
 
 const fpsWindow = new RollingWindow(2000);
+// What this viewer saw (docs/measures.md): state.drawn, judder, input-to-photon.
+const measures = new PageMeasures();
+Object.defineProperty(state, "drawn", { get: () => measures.record.entries(), enumerable: false });
 const latencyWindow = new RollingWindow(STATS_WINDOW_MS);
 
 const renderer = new Renderer(canvas, {
@@ -110,6 +116,7 @@ const sender = new InputSender({
     state.inputsSent += 1;
     state.lastInputId = message.id;
     state.inputsByKind[message.kind] = (state.inputsByKind[message.kind] ?? 0) + 1;
+    measures.inputSent(message);
     return true;
   },
 });
@@ -217,6 +224,7 @@ function adoptSnapshot(message) {
   state.rowMoveVersion = 0;
   state.lastReceivedSeq = null;
   input.connectionReset();
+  measures.connectionReset();
   state.sceneName = typeof message.sceneName === "string" ? message.sceneName : "demo";
   renderer.setScene(scene, navTitle(state.sceneName, message.room ?? room));
   state.images = renderer.imageStatus();
@@ -234,6 +242,7 @@ function adoptResume(message) {
   state.resumes += 1;
   state.viewer = message.viewer ?? null;
   input.connectionReset();
+  measures.connectionReset();
   setPresence(message.viewers, message.driver);
   adoptDriverKey(message.driverKey, message.locked === true);
   if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
@@ -323,6 +332,7 @@ function handleRefused(message) {
   state.refusedCount += 1;
   state.lastRefused = message;
   input.refused(message.input ?? null);
+  measures.refused(message.input);
   if (message.code === "locked" && state.driveMode !== "key") {
     state.driveMode = "watch";
     controls.setDriving("watch");
@@ -342,7 +352,7 @@ function scheduleDraw() {
   rafHandle = requestAnimationFrame(drawNow);
 }
 
-function drawNow() {
+function drawNow(vsync) {
   rafHandle = 0;
   const frame = pendingFrame;
   pendingFrame = null;
@@ -361,6 +371,13 @@ function drawNow() {
     else renderer.drawWaiting(state.joinRefused ? "Join refused" : state.connected ? "Joining…" : "Connecting…");
   }
   redrawWanted = false;
+  if (state.lastFrame) {
+    measures.displayFrame(now, vsync, state.lastFrame, state.viewer, frame !== null);
+    // While the picture moves with room time, every display frame is recorded (a repeat is one
+    // where no newer frame came), so keep the loop going until a frame says motion has stopped
+    // (or the connection is lost: nothing newer can come).
+    if (state.lastFrame.animating === true && state.joined) scheduleDraw();
+  }
 }
 
 function noteLatency(frame, now) {
@@ -381,6 +398,10 @@ function updateStats() {
     samples: latencyWindow.values.length,
   };
   controls.setStats({ fps: state.fps, median: state.latency.median, p99: state.latency.p99 });
+  measures.update();
+  state.judder = measures.judder;
+  state.inputToPhoton = measures.inputToPhoton;
+  measures.show(document.getElementById("judder"), document.getElementById("photon"));
 }
 
 /** Sizes the phone frame to the room's aspect ratio within the stage, and the canvas to match. */
@@ -410,6 +431,7 @@ setInterval(updateStats, 500);
 
 window.scrollcast = {
   state,
+  ...measures.api(),
   scene: null,
   /** The node ("host:port") of the current socket, or of the next attempt while disconnected. */
   get node() { return connection.node; },

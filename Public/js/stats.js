@@ -1,5 +1,7 @@
 // Rolling measurements for the overlay: frames drawn per second and input-to-frame latency.
 
+import { nearestRank } from "./measure/quantile.js";
+
 /** Samples (time, value) kept for the last `windowMs` milliseconds. */
 export class RollingWindow {
   constructor(windowMs) {
@@ -34,9 +36,6 @@ export class RollingWindow {
   /** The q-quantile (0…1) of the values in the window, or null when empty (nearest rank). */
   quantile(now, q) {
     this.trim(now);
-    if (!this.values.length) return null;
-    const sorted = [...this.values].sort((a, b) => a - b);
-    const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-    return sorted[rank];
+    return nearestRank(this.values, q);
   }
 }
