@@ -1,6 +1,6 @@
 /// Where a viewer was in a room, as it asks to resume there (`join`'s `resume`): the room's
 /// life, the last frame `seq` it received and the number of the last row move it applied.
-public struct ResumeRequest: Sendable, Hashable, Codable {
+public struct ResumeRequest: Sendable, Hashable {
     /// The room's life, from the viewer's last `snapshot` or `resumed` (1…2^53 − 1).
     public var life: UInt64
     /// The last frame `seq` the viewer received (0…2^53 − 1).
@@ -13,6 +13,12 @@ public struct ResumeRequest: Sendable, Hashable, Codable {
         self.life = life; self.seq = seq; self.moves = moves
     }
 }
+
+// The cluster's node messages carry a resume as JSON; Embedded Swift (the page's Wasm build of
+// this module) has no Codable, so the conformance exists only in the native build.
+#if !hasFeature(Embedded)
+extension ResumeRequest: Codable {}
+#endif
 
 /// What a viewer that may resume is told with its snapshot: the room's life and the number of
 /// row moves made so far (the `version` of the last `rowMoved`, 0 for none).
