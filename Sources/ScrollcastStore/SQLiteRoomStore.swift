@@ -198,6 +198,12 @@ extension SQLiteRoomStore: RoomLogSource {
         writer.drain()
         return try database.roomLife(named: name, life: life)
     }
+
+    /// A reader that drains the queued writes and reads the log in batches on the export's
+    /// worker: nothing of it runs on the room thread.
+    public func latestLifeReader(room name: String) -> RoomLifeReader {
+        SQLiteLifeReader(database: database, writer: writer, room: name)
+    }
 }
 
 /// Carries a value that is not `Sendable` to the thread that owns it, by a path that never
