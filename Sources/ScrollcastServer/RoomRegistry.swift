@@ -6,6 +6,11 @@ public final class RoomRegistry {
     private let limits: ServerLimits
     private let services: RoomServices
     private var rooms: [String: Room] = [:]
+    private var deadlines = RoomDeadlines()
+    /// Rooms whose deadline is within this of a tick's time are ticked by it: timers fire on a
+    /// whole-ms grid, so rooms due in the same millisecond share one wake-up (each room's own
+    /// `FramePacer.timerSlack` still decides whether its frame is due).
+    static let tickWindow = 1.0
 
     /// A registry making rooms from `services`.
     public init(limits: ServerLimits, services: RoomServices) {
@@ -72,19 +77,23 @@ public final class RoomRegistry {
     }
 
     /// The earliest time (on the room clock's own scale, ms) at which some room wants `tick()`,
-    /// or nil when every room is idle.
+    /// or nil when every room is idle. O(log rooms): from the deadline queue.
     public var nextTickDeadline: Double? {
-        var earliest: Double?
-        for room in rooms.values {
-            if let deadline = room.nextTickDeadline, deadline < earliest ?? .infinity { earliest = deadline }
-        }
-        return earliest
+        deadlines.earliest(isLive: isLive)
     }
 
-    /// Ticks every room that wants a tick; each sends what is due by now.
+    /// Ticks the rooms due by now (within `tickWindow`); each sends what is due. Rooms not due
+    /// are not looked at.
     public func tick() {
-        for room in rooms.values where room.nextTickDue != nil { room.tick() }
+        let due = deadlines.takeDue(by: services.clock.nowMilliseconds() + Self.tickWindow, isLive: isLive)
+        for room in due {
+            room.tick()
+            // Looked at again even if the tick sent nothing (due a fraction of a ms later).
+            deadlines.roomMayHaveMoved(room)
+        }
     }
+
+    private func isLive(_ room: Room) -> Bool { rooms[room.name] === room }
 
     /// The store's own upkeep, and whether it writes (the `scrollcast_store_writable` gauge).
     /// Once a second, from housekeeping.
@@ -102,6 +111,7 @@ public final class RoomRegistry {
         guard !expired.isEmpty else { return }
         for room in expired {
             rooms[room.name] = nil
+            deadlines.roomMayHaveMoved(room)
             room.close()
             services.store.roomEvicted(named: room.name)
             services.ownership.release(room.lease)
@@ -136,6 +146,7 @@ public final class RoomRegistry {
     /// the room to another (fencing), so nothing of it may reach the store or its viewers.
     public func abandon(named name: String) {
         guard let room = rooms.removeValue(forKey: name) else { return }
+        deadlines.roomMayHaveMoved(room)
         room.abandon()
         services.metrics.rooms.record(rooms.count)
     }
@@ -156,8 +167,10 @@ public final class RoomRegistry {
 
     private func makeRoom(_ settings: RoomSettings, configuration: SceneConfiguration, rowMoveVersion: Int,
                           restingOffset: Double? = nil, lease: RoomLease, firstSequence: UInt64 = 0) -> Room {
-        Room(name: settings.name, sceneName: settings.sceneName, configuration: configuration,
+        let room = Room(name: settings.name, sceneName: settings.sceneName, configuration: configuration,
              driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion, restingOffset: restingOffset,
              lease: lease, firstSequence: firstSequence, framePeriod: limits.tickMilliseconds, services: services)
+        room.tickDueMayHaveChanged = { [unowned self, unowned room] in deadlines.roomMayHaveMoved(room) }
+        return room
     }
 }
