@@ -46,6 +46,9 @@ public final class RoomService {
         exports = RecordingExports(limits: limits, scenes: services.scenes, metrics: services.metrics, logger: logger)
         if let cluster {
             hub.directory = cluster.makeDirectory(registry: registry, roomsChanged: { [weak self] in self?.roomsChanged() })
+        } else {
+            hub.directory = LocalRoomDirectory(registry: registry, roomsChanged: { [weak self] in self?.roomsChanged() },
+                                               logger: logger)
         }
     }
 
