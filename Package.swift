@@ -148,6 +148,8 @@ let package = Package(
             dependencies: [
                 "ScrollcastStore", "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollcastRecording",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
     ]
