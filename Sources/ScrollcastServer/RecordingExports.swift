@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Logging
 import Metrics
 import ScrollcastRecording
@@ -24,7 +24,9 @@ final class RecordingExports: Sendable {
     private let runningGauge: Gauge
     private let refusals: Counter
     private let peakGauge: Gauge
-    private let workers = DispatchQueue(label: "scrollcast.recording-export", qos: .utility, attributes: .concurrent)
+    /// How much lower than the room thread an export's thread runs (its nice value): when
+    /// the cores are busy, frames go first and the download waits.
+    static let workerNice: Int32 = 10
 
     init(limits: ServerLimits, scenes: SceneCatalogue, metrics: ServerMetrics, logger: Logger) {
         limit = limits.maxRecordingExports
@@ -53,7 +55,10 @@ final class RecordingExports: Sendable {
                                   headers: [("retry-after", "\(retryAfterSeconds)")]))
             return
         }
-        workers.async { [self] in
+        // One thread per export (at most `limit`), of its own, so its lower priority stays with it.
+        let thread = Thread { [self] in
+            // Linux takes "the calling process" of PRIO_PROCESS 0 as the calling thread alone.
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.workerNice)
             export(room: room, reader: reader, into: writer)
             let now = running.withLock { running in
                 running -= 1
@@ -61,6 +66,8 @@ final class RecordingExports: Sendable {
             }
             runningGauge.record(now)
         }
+        thread.name = "recording-export"
+        thread.start()
     }
 
     /// The export itself, on a worker. The head waits for the first batch, so a log that

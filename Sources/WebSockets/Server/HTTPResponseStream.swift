@@ -23,8 +23,8 @@ public final class HTTPResponseStream: Sendable {
     }
 
     private struct State {
+        /// Few at a time (the buffer limit is a handful of pieces), so a plain array serves.
         var items: [Item] = []
-        var head = 0
         var buffered = 0
         var peakBuffered = 0
         /// The service thread found nothing to write and waits for a wake-up (so it does at first).
@@ -101,16 +101,11 @@ public final class HTTPResponseStream: Sendable {
     /// Service thread only.
     func next() -> Item? {
         let (item, release) = state.withLock { state -> (Item?, Bool) in
-            guard state.head < state.items.count else {
+            guard !state.items.isEmpty else {
                 state.consumerWaiting = true
                 return (nil, false)
             }
-            let item = state.items[state.head]
-            state.head += 1
-            if state.head > 64 && state.head * 2 > state.items.count {
-                state.items.removeFirst(state.head)
-                state.head = 0
-            }
+            let item = state.items.removeFirst()
             if case .piece(let bytes) = item { state.buffered -= bytes.count }
             let release = state.producerWaiting && state.buffered < bufferLimit
             if release { state.producerWaiting = false }
@@ -125,7 +120,6 @@ public final class HTTPResponseStream: Sendable {
         let release = state.withLock { state -> Bool in
             state.cancelled = true
             state.items.removeAll()
-            state.head = 0
             state.buffered = 0
             defer { state.producerWaiting = false }
             return state.producerWaiting
