@@ -119,6 +119,10 @@ public final class RoomRegistry {
         }
     }
 
+    /// Entries in the deadline queue, stale ones included (tests: it holds rooms that want a
+    /// tick, not every room).
+    var queuedDeadlines: Int { deadlines.count }
+
     private func isLive(_ room: Room) -> Bool { rooms[room.name] === room }
 
     /// The store's own upkeep, and whether it writes (the `scrollcast_store_writable` gauge).
