@@ -78,6 +78,9 @@ public final class HTTPResponseStream: Sendable {
     /// Whether the client went away (or the server stopped): nothing more will be written.
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
+    /// Whether the producer is waiting in `write` for the client to take what is queued.
+    var isProducerWaiting: Bool { state.withLock { $0.producerWaiting } }
+
     /// The most bytes this stream has held unsent at once.
     public var peakBufferedBytes: Int { state.withLock { $0.peakBuffered } }
 
