@@ -73,14 +73,21 @@ public final class SQLiteRoomStore: RoomStore {
         // reader queue and are used back on the room thread.
         let back = UncheckedSendable((store: self, completion: completion))
         let (database, writer, scheduler) = (database, writer, UncheckedSendable(scheduler))
+        // Counted as live meanwhile, so a compaction queued during the read keeps the room.
+        loading[name, default: 0] += 1
         readers.async {
             let read = Result { () throws(RoomStoreError) in try Self.readRoom(named: name, database: database, writer: writer) }
             scheduler.value.execute {
                 let (store, completion) = back.value
+                store.loading[name, default: 1] -= 1
+                if store.loading[name] == 0 { store.loading[name] = nil }
                 completion(read.flatMap { row in Result { () throws(RoomStoreError) in try store.adopt(row, named: name) } })
             }
         }
     }
+
+    /// Rooms whose asynchronous load has not come back (room thread), with how many loads.
+    private var loading: [String: Int] = [:]
 
     /// Where asynchronous loads read (reads run side by side; SQLite in WAL mode lets them).
     private let readers = DispatchQueue(label: "scrollcast.store.reader", qos: .userInitiated, attributes: .concurrent)
@@ -203,7 +210,7 @@ public final class SQLiteRoomStore: RoomStore {
     public func compact(at date: Date? = nil) {
         let date = date ?? now()
         lastCompaction = date
-        writer.enqueue(.compact(RoomCompaction(at: date, retention: retention, live: Set(lives.keys))))
+        writer.enqueue(.compact(RoomCompaction(at: date, retention: retention, live: Set(lives.keys).union(loading.keys))))
     }
 
     /// Transactions the writer has committed.
