@@ -13,6 +13,8 @@ final class RecordingExports: Sendable {
     static let batchEntries = 2000
     /// Bytes encoded before they are handed to the transport at once.
     static let pieceBytes = 64 * 1024
+    /// Room for one piece and the line that ends it, reserved once, so the buffer never grows.
+    static let pieceCapacity = 72 * 1024
 
     private let limit: Int
     private let retryAfterSeconds: Int
@@ -24,9 +26,6 @@ final class RecordingExports: Sendable {
     private let runningGauge: Gauge
     private let refusals: Counter
     private let peakGauge: Gauge
-    /// How much lower than the room thread an export's thread runs (its nice value): when
-    /// the cores are busy, frames go first and the download waits.
-    static let workerNice: Int32 = 10
 
     init(limits: ServerLimits, scenes: SceneCatalogue, metrics: ServerMetrics, logger: Logger) {
         limit = limits.maxRecordingExports
@@ -55,10 +54,10 @@ final class RecordingExports: Sendable {
                                   headers: [("retry-after", "\(retryAfterSeconds)")]))
             return
         }
-        // One thread per export (at most `limit`), of its own, so its lower priority stays with it.
+        // One thread per export (at most `limit`). Not at a lower priority: it shares locks with
+        // the room thread (the stream's, the service loop's job queue, the allocator's), and a
+        // niced holder preempted on a busy machine stalled the room thread for up to 0.7 s.
         let thread = Thread { [self] in
-            // Linux takes "the calling process" of PRIO_PROCESS 0 as the calling thread alone.
-            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.workerNice)
             export(room: room, reader: reader, into: writer)
             let now = running.withLock { running in
                 running -= 1
@@ -82,10 +81,17 @@ final class RecordingExports: Sendable {
             var checker = RecordingEntryChecker(room: room, life: start.life)
             var bytes = RecordingEncoder.header(header)
             bytes.append(UInt8(ascii: "\n"))
+            bytes.reserveCapacity(Self.pieceCapacity)
             while true {
                 let batch = try reader.nextEntries(limit: Self.batchEntries)
                 for entry in batch {
-                    bytes += RecordingEncoder.line(try checker.entry(for: entry))
+                    let line = RecordingEncoder.line(try checker.entry(for: entry))
+                    if begun, bytes.count + line.count >= Self.pieceCapacity {
+                        guard writer.write(bytes) else { return }
+                        bytes = []
+                        bytes.reserveCapacity(Self.pieceCapacity)
+                    }
+                    bytes += line
                     bytes.append(UInt8(ascii: "\n"))
                 }
                 if !begun {
@@ -97,7 +103,9 @@ final class RecordingExports: Sendable {
                 }
                 if bytes.count >= Self.pieceBytes || batch.isEmpty {
                     guard writer.write(bytes) else { return }
-                    bytes.removeAll(keepingCapacity: true)
+                    // A fresh buffer: the transport holds the old one until it is written.
+                    bytes = []
+                    bytes.reserveCapacity(Self.pieceCapacity)
                     notePeak(writer.peakBufferedBytes)
                 }
                 if batch.isEmpty { return writer.finish() }

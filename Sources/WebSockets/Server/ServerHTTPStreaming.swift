@@ -54,16 +54,12 @@ extension WebSocketServer {
                 return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
             }
         case .piece(let bytes):
-            var framed = Array(String(bytes.count, radix: 16).utf8) + [13, 10]
-            framed.reserveCapacity(framed.count + bytes.count + 2)
-            framed += bytes
-            framed += [13, 10]
-            guard writeHTTP(wsi, framed, final: false) else { return -1 }
+            guard writeHTTP(wsi, bytes, chunked: true, final: false) else { return -1 }
             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.httpStreamStallSeconds))
         case .end:
             forgetStream(wsi, cancel: false)
             guard stream.wantsBody else { return lws_http_transaction_completed(wsi) != 0 ? -1 : 0 }
-            guard writeHTTP(wsi, Array("0\r\n\r\n".utf8), final: true) else { return -1 }
+            guard writeHTTP(wsi, Array("0\r\n\r\n".utf8), chunked: false, final: true) else { return -1 }
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         case .abort:
             forgetStream(wsi, cancel: true)
@@ -107,13 +103,21 @@ extension WebSocketServer {
         }
     }
 
-    /// One `lws_write` of `bytes` as HTTP body (lws keeps what the socket does not take and
-    /// calls back only once it has gone).
-    private func writeHTTP(_ wsi: OpaquePointer, _ bytes: [UInt8], final: Bool) -> Bool {
+    /// One `lws_write` of `bytes` as HTTP body, framed as one chunk when `chunked` (lws keeps
+    /// what the socket does not take and calls back only once it has gone). One allocation of
+    /// the piece's size: producers keep pieces under the allocator's mmap threshold, so the
+    /// service thread never maps memory for them.
+    private func writeHTTP(_ wsi: OpaquePointer, _ bytes: [UInt8], chunked: Bool, final: Bool) -> Bool {
         let pre = Int(scws_lws_pre())
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: pre + bytes.count)
+        let head = chunked ? Array(String(bytes.count, radix: 16).utf8) + [13, 10] : []
+        let count = head.count + bytes.count + (chunked ? 2 : 0)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: pre + count)
         defer { buffer.deallocate() }
-        bytes.withUnsafeBufferPointer { (buffer + pre).update(from: $0.baseAddress!, count: $0.count) }
-        return lws_write(wsi, buffer + pre, bytes.count, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) >= 0
+        var at = buffer + pre
+        for part in [head, bytes, chunked ? [13, 10] : []] where !part.isEmpty {
+            part.withUnsafeBufferPointer { at.update(from: $0.baseAddress!, count: $0.count) }
+            at += part.count
+        }
+        return lws_write(wsi, buffer + pre, count, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) >= 0
     }
 }
