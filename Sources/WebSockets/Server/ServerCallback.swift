@@ -18,8 +18,9 @@ func serverCallback(
         let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
         return server.handleHTTP(wsi, path: path)
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        return server.writePendingHTTPBody(wsi)
+        return server.writeStream(wsi) ?? server.writePendingHTTPBody(wsi)
     case LWS_CALLBACK_CLOSED_HTTP:
+        server.forgetStream(wsi)
         server.pendingHTTPBodies[wsi] = nil
         server.pendingUpgrades[wsi] = nil
         server.requestHeads.forget(wsi)

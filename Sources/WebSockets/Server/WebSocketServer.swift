@@ -22,6 +22,7 @@ public final class WebSocketServer: @unchecked Sendable {
     var pendingUpgrades: [OpaquePointer: UpgradeRequest] = [:]
     var pendingHTTPBodies: [OpaquePointer: [UInt8]] = [:]
     var requestHeads = RequestHeadMeter()
+    let httpStreams = HTTPStreamTable()
     var nextConnectionNumber: UInt64 = 0
     var isShuttingDown = false
 
@@ -41,6 +42,7 @@ public final class WebSocketServer: @unchecked Sendable {
         pendingUpgrades.removeAll()
         pendingHTTPBodies.removeAll()
         requestHeads.forgetAll()
+        cancelAllStreams()
         for state in remaining {
             statsBox.withLock { $0.openConnections -= 1 }
             delegate.server(self, didClose: state.id, code: state.closeCode, reason: state.closeReason)
