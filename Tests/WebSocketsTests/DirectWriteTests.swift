@@ -21,21 +21,28 @@ struct DirectWriteTests {
         }
     }
 
-    @Test func framesToAnIdleConnectionAreWrittenAtOnceAndNoneIsSkipped() throws {
-        let h = try Harness()
-        defer { h.stop() }
+    /// Sends `count` frames with `sendLatest` from one service-thread block to a freshly opened
+    /// client connection; what each call returned (replaced or not), and the client's id.
+    private func sendFrames(_ count: Int, _ h: Harness) throws -> (replaced: [Bool]?, client: ConnectionID) {
         let id = try h.connect()
         #expect(h.clientDelegate.waitForOutcome(id) == true)
         let serverID = try #require(openedID(h))
         let server = h.server
-        // Each frame leaves at once, so the slot is empty again for the next: nothing replaced.
         let replaced = onServiceThread(server) {
-            (1...3).map { server.sendLatest(OutboundMessage(text: "frame \($0)"), to: serverID) }
+            (1...count).map { server.sendLatest(OutboundMessage(text: "frame \($0)"), to: serverID) }
         }
+        return (replaced, id)
+    }
+
+    @Test func framesToAnIdleConnectionAreWrittenAtOnceAndNoneIsSkipped() throws {
+        let h = try Harness()
+        defer { h.stop() }
+        // Each frame leaves at once, so the slot is empty again for the next: nothing replaced.
+        let (replaced, id) = try sendFrames(3, h)
         #expect(replaced == [false, false, false])
         #expect(h.clientDelegate.waitForMessages(id, count: 3) == [.text("frame 1"), .text("frame 2"), .text("frame 3")])
-        #expect(server.stats.messagesWrittenAtOnce == 3)
-        #expect(server.stats.latestReplaced == 0)
+        #expect(h.server.stats.messagesWrittenAtOnce == 3)
+        #expect(h.server.stats.latestReplaced == 0)
     }
 
     @Test func aConnectionThatStoppedReadingGetsReliableMessagesInOrderAndOnlyTheNewestFrame() throws {
@@ -87,15 +94,9 @@ struct DirectWriteTests {
     @Test func withWritesAtOnceOffEveryMessageWaitsForTheWriteableCallback() throws {
         let h = try Harness(configure: { $0.writesAtOnce = false })
         defer { h.stop() }
-        let id = try h.connect()
-        #expect(h.clientDelegate.waitForOutcome(id) == true)
-        let serverID = try #require(openedID(h))
-        let server = h.server
-        let replaced = onServiceThread(server) {
-            (1...2).map { server.sendLatest(OutboundMessage(text: "frame \($0)"), to: serverID) }
-        }
+        let (replaced, id) = try sendFrames(2, h)
         #expect(replaced == [false, true])
         #expect(h.clientDelegate.waitForMessages(id, count: 1) == [.text("frame 2")])
-        #expect(server.stats.messagesWrittenAtOnce == 0)
+        #expect(h.server.stats.messagesWrittenAtOnce == 0)
     }
 }
