@@ -73,8 +73,9 @@ bench-engine: deps
 	.build/release/scrollcast-bench-engine
 
 # Load ladder against the release server on this machine, with the loopback probe as the
-# machine's own limit; rewrites docs/benchmarks.md and docs/benchmarks.svg (a few minutes).
-# The durability figures come first, so the ladder's headline stays the last line.
+# machine's own limit, and the same steps against a plain Node `ws` broadcaster (bench/peer_bench.py);
+# rewrites docs/benchmarks.md and docs/benchmarks.svg (a few minutes). The durability figures come
+# first, so the ladder's headline (peer_cpu_ratio_1000) stays the last line.
 bench: deps
 	swift build -c release
 	mkdir -p .build/bench

@@ -1,3 +1,4 @@
+import Glibc
 import ScrollWire
 internal import WebSockets
 
@@ -26,6 +27,11 @@ final class WebSocketTransport: WebSocketServerDelegate, RoomScheduler, @uncheck
         // Origins are checked by the service, because the default ("our own address") needs the
         // bound port, known only after binding.
         socketConfiguration.allowedOrigins = nil
+        // For benchmarks only (docs/benchmarks.md compares the two send paths in one run):
+        // SCROLLCAST_WRITE_AT_ONCE=0 queues every message for a writeable callback, as before.
+        if let value = getenv("SCROLLCAST_WRITE_AT_ONCE"), String(cString: value) == "0" {
+            socketConfiguration.writesAtOnce = false
+        }
         let server = WebSocketServer(configuration: socketConfiguration, delegate: self)
         self.server = server
         let port = try server.start()
