@@ -35,7 +35,7 @@ struct DirectWriteTests {
     }
 
     @Test func framesToAnIdleConnectionAreWrittenAtOnceAndNoneIsSkipped() throws {
-        let h = try Harness()
+        let h = try Harness(configure: { $0.writesAtOnce = true })
         defer { h.stop() }
         // Each frame leaves at once, so the slot is empty again for the next: nothing replaced.
         let (replaced, id) = try sendFrames(3, h)
@@ -46,7 +46,7 @@ struct DirectWriteTests {
     }
 
     @Test func aConnectionThatStoppedReadingGetsReliableMessagesInOrderAndOnlyTheNewestFrame() throws {
-        let h = try Harness()
+        let h = try Harness(configure: { $0.writesAtOnce = true })
         defer { h.stop() }
         let socket = try RawSocket(port: h.port)
         #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
@@ -77,7 +77,7 @@ struct DirectWriteTests {
     }
 
     @Test func aReplyFromTheReceiveCallbackFollowsThePongOwedForAPingInTheSameRead() throws {
-        let h = try Harness(setup: { $0.echo = true })
+        let h = try Harness(configure: { $0.writesAtOnce = true }, setup: { $0.echo = true })
         defer { h.stop() }
         let socket = try RawSocket(port: h.port)
         #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
