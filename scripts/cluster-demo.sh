@@ -20,37 +20,10 @@ fail() { echo "cluster-demo: $*" >&2; exit 1; }
 command -v redis-server >/dev/null || fail "no redis-server (scripts/install-deps.sh installs it)"
 mkdir -p "$REDIS_DIR" "$LOGS"
 
-PIDS=()
+NAME=cluster-demo
+STOPPED="stopped (rooms are kept in $REDIS_DIR; logs in $LOGS)"
+source scripts/processes.sh
 NAMES=()
-stop_all() {
-  trap - EXIT INT TERM
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  echo "cluster-demo: stopped (rooms are kept in $REDIS_DIR; logs in $LOGS)"
-}
-trap stop_all EXIT
-trap 'exit 130' INT TERM   # exit runs the EXIT trap, which stops everything once
-
-# Waits until `check` succeeds, failing if process `pid` (called `name`) exits first or the
-# deadline passes; `log` is shown when it fails.
-wait_until() {
-  local name=$1 pid=$2 log=$3; shift 3
-  local deadline=$((SECONDS + START_SECONDS))
-  until "$@"; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      wait "$pid" 2>/dev/null && status=0 || status=$?
-      echo "cluster-demo: $name exited (status $status) before it was ready; $log ends with:" >&2
-      tail -n 20 "$log" >&2
-      exit 1
-    fi
-    if ((SECONDS > deadline)); then
-      echo "cluster-demo: $name was not ready within $START_SECONDS s; $log ends with:" >&2
-      tail -n 20 "$log" >&2
-      exit 1
-    fi
-    sleep 0.1   # polling interval of the condition above
-  done
-}
 
 # Another redis may already hold the port; only an answer from ours (its pid in INFO) counts. The
 # timeout is for a port held by something that accepts and never answers.

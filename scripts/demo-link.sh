@@ -17,26 +17,9 @@ fail() { echo "demo: $*" >&2; exit 1; }
 [ -x "$BIN/scrollcast" ] && [ -x "$BIN/scrollcast-link" ] || fail "no $BIN/scrollcast or scrollcast-link (make release)"
 mkdir -p "$LOGS"
 
-PIDS=()
-stop_all() {
-  trap - EXIT INT TERM
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  echo "demo: stopped (rooms are kept in data/; logs in $LOGS)"
-}
-trap stop_all EXIT
-trap 'exit 130' INT TERM   # exit runs the EXIT trap, which stops both once
-
-# Waits for a line of `log` to match `pattern`, failing if process `pid` exits first.
-wait_for_line() {
-  local name=$1 pid=$2 log=$3 pattern=$4
-  local deadline=$((SECONDS + START_SECONDS))
-  until grep -q "$pattern" "$log" 2>/dev/null; do
-    kill -0 "$pid" 2>/dev/null || { echo "demo: $name exited; $log ends with:" >&2; tail -n 20 "$log" >&2; exit 1; }
-    ((SECONDS <= deadline)) || { echo "demo: $name did not start within $START_SECONDS s" >&2; exit 1; }
-    sleep 0.1   # polling interval of the condition above
-  done
-}
+NAME=demo
+STOPPED="stopped (rooms are kept in data/; logs in $LOGS)"
+source scripts/processes.sh
 
 # The page through the link comes from LINK_PORT: the server must accept WebSockets from that origin too.
 ORIGINS="http://$HOST:$PORT,http://$HOST:$LINK_PORT"
@@ -46,12 +29,12 @@ fi
 "$BIN/scrollcast" --host "$HOST" --port "$PORT" --public Public --data data/scrollcast.sqlite \
   --allowed-origins "$ORIGINS" >"$LOGS/server.log" 2>&1 &
 PIDS+=($!)
-wait_for_line scrollcast "$!" "$LOGS/server.log" "^scrollcast listening on"
+wait_until scrollcast "$!" "$LOGS/server.log" grep -q "^scrollcast listening on" "$LOGS/server.log"
 
 # A bad profile name ends here with scrollcast-link's own message and the list of profiles.
 "$BIN/scrollcast-link" --upstream "$HOST:$PORT" --listen "$HOST:$LINK_PORT" --profile "$PROFILE" >"$LOGS/link.log" 2>&1 &
 PIDS+=($!)
-wait_for_line scrollcast-link "$!" "$LOGS/link.log" "^scrollcast-link listening on"
+wait_until scrollcast-link "$!" "$LOGS/link.log" grep -q "^scrollcast-link listening on" "$LOGS/link.log"
 
 echo "Scrollcast through an emulated '$PROFILE' link: open http://$HOST:$LINK_PORT/?room=demo"
 echo "  $(grep -m1 "^scrollcast-link: " "$LOGS/link.log" | sed "s/^scrollcast-link: //")"

@@ -105,11 +105,6 @@ export function sceneFromLocation(loc = window.location) {
 /** Any other message that cannot be read carried state (row order, texts, presence) the page
  * now lacks for good: it reconnects and starts again from a fresh snapshot (docs/protocol.md,
  * "Bad messages"). Browsers may close only with 1000 or 3000–4999. */
-function dropUnreadable(socket, what) {
-  console.warn(`scrollcast: reconnecting after ${what}`);
-  socket.close(4000, "client could not read a message");
-}
-
 export class Connection {
   constructor({ nodes, nodeIndex = 0, room, scene = null, driverKey = null, lock = false, subprotocols = SUBPROTOCOLS,
                 inputs = false, onMessage, onStatus, onTexts = null }) {
@@ -194,7 +189,7 @@ export class Connection {
         try {
           message = JSON.parse(event.data);
         } catch {
-          return dropUnreadable(socket, "a message that is not JSON");
+          return this.dropUnreadable(socket, "a message that is not JSON");
         }
       } else {
         try {
@@ -205,7 +200,7 @@ export class Connection {
             console.warn(`scrollcast: skipping a frame that does not decode: ${error.message}`);
             return;
           }
-          return dropUnreadable(socket, `a message that does not decode (${error.message})`);
+          return this.dropUnreadable(socket, `a message that does not decode (${error.message})`);
         }
         // Texts only teach the decoder (and the replica); frames arrive with them filled in.
         if (message.type === "texts") { this.onTexts?.(message.body); return; }
@@ -240,6 +235,14 @@ export class Connection {
     };
     // onerror is always followed by onclose, which does the work.
     socket.onerror = () => {};
+  }
+
+  /** After an unreadable message (other than a frame) the page's state is in doubt: it starts
+   * again from a fresh snapshot rather than resuming from it (docs/protocol.md, "Bad messages"). */
+  dropUnreadable(socket, what) {
+    console.warn(`scrollcast: reconnecting after ${what}`);
+    this.position = new ResumePoint();
+    socket.close(4000, "client could not read a message");
   }
 
   scheduleRetry({ code, reason }) {

@@ -253,6 +253,7 @@ function adoptResume(message) {
   state.resumes += 1;
   state.viewer = message.viewer ?? null;
   input.connectionReset();
+  measures.connectionReset();
   setPresence(message.viewers, message.driver);
   adoptDriverKey(message.driverKey, message.locked === true);
   if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());

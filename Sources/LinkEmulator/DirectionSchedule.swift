@@ -1,3 +1,5 @@
+import ScrollEngine
+
 /// When each chunk read in one direction of one connection may be written on: the link's model
 /// (docs/links.md), pure and deterministic for a given seed.
 ///
@@ -8,7 +10,7 @@
 /// does in TCP.
 public struct DirectionSchedule: Sendable {
     public let profile: LinkProfile
-    private var random: LinkRandom
+    private var random: SeededRandom
     private let delayNs: UInt64
     private let jitterNs: Double
     private let stallNs: UInt64
@@ -17,9 +19,12 @@ public struct DirectionSchedule: Sendable {
     private var linkFreeAt: UInt64 = 0
     private var lastRelease: UInt64 = 0
 
-    public init(profile: LinkProfile, random: LinkRandom) {
+    /// The schedule of direction `direction` (0 up, 1 down) of connection `connection`: each has
+    /// its own stream of numbers from `seed`, so one connection's traffic never shifts another's.
+    public init(profile: LinkProfile, seed: UInt64, connection: UInt64, direction: UInt64) {
         self.profile = profile
-        self.random = random
+        var mixer = SeededRandom(seed: seed ^ (connection &* 0x9E37_79B9_7F4A_7C15) ^ (direction &* 0xD1B5_4A32_D192_ED03))
+        random = SeededRandom(seed: mixer.next())
         delayNs = UInt64(profile.delayMs * 1_000_000)
         jitterNs = profile.jitterMs * 1_000_000
         stallNs = UInt64(profile.stallMs * 1_000_000)
@@ -30,8 +35,8 @@ public struct DirectionSchedule: Sendable {
     /// whether it stalled.
     public mutating func release(bytes: Int, now: UInt64) -> (at: UInt64, stalled: Bool) {
         // Both draws happen for every chunk, so one profile's stalls do not shift another's jitter.
-        let jitterDraw = random.unit()
-        let stallDraw = random.unit()
+        let jitterDraw = unit()
+        let stallDraw = unit()
         var sent = now
         if nsPerByte > 0 {
             sent = max(now, linkFreeAt) + UInt64(Double(bytes) * nsPerByte)
@@ -43,5 +48,10 @@ public struct DirectionSchedule: Sendable {
         at = max(at, lastRelease)
         lastRelease = at
         return (at, stalled)
+    }
+
+    /// Uniform in [0, 1).
+    private mutating func unit() -> Double {
+        Double(random.next() >> 11) * 0x1.0p-53
     }
 }

@@ -99,9 +99,7 @@ final class LinkConnection {
         self.client = client
         self.upstream = upstream
         flows = (0..<2).map { direction in
-            LinkFlow(schedule: DirectionSchedule(
-                profile: profile,
-                random: LinkRandom(seed: seed, connection: UInt64(id), direction: UInt64(direction))))
+            LinkFlow(schedule: DirectionSchedule(profile: profile, seed: seed, connection: UInt64(id), direction: UInt64(direction)))
         }
     }
 

@@ -14,8 +14,9 @@ public struct ResumeRequest: Sendable, Hashable {
     }
 }
 
+// The cluster's node messages carry a resume as JSON; Embedded Swift (the page's Wasm build of
+// this module) has no Codable, so the conformance exists only in the native build.
 #if !hasFeature(Embedded)
-// Cluster rosters carry it as JSON; Codable does not exist in the page's WebAssembly build.
 extension ResumeRequest: Codable {}
 #endif
 

@@ -4,7 +4,7 @@ import Testing
 /// The link's model on its own (docs/links.md): no sockets, a seeded generator, exact numbers.
 @Suite struct DirectionScheduleTests {
     private func schedule(_ profile: LinkProfile, seed: UInt64 = 1) -> DirectionSchedule {
-        DirectionSchedule(profile: profile, random: LinkRandom(seed: seed, connection: 1, direction: 0))
+        DirectionSchedule(profile: profile, seed: seed, connection: 1, direction: 0)
     }
 
     @Test func delaysAreTheDelayPlusUniformJitter() {

@@ -26,6 +26,8 @@ import threading
 import urllib.request
 from pathlib import Path
 
+from server_helpers import stop_process
+
 PROFILES = ("loopback", "lan", "broadband", "4g", "bad-wifi")
 OVERRIDES = ("delay_ms", "jitter_ms", "stall_probability", "stall_ms", "rate_mbit")
 LISTENING = re.compile(r"^scrollcast-link listening on (\S+):(\d+) control (\S+):(\d+) profile (\S+)\s*$")
@@ -100,10 +102,4 @@ class LinkProxy:
         return self._control("GET", "/stats")
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        stop_process(self.proc)

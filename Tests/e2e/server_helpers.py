@@ -28,6 +28,18 @@ PUBLIC = REPO / "Public"
 LISTENING = re.compile(r"^scrollcast listening on (http://\S+?):(\d+)\s*$")
 
 
+def stop_process(proc: subprocess.Popen) -> int:
+    """SIGTERM, then wait (SIGKILL after 10 s); returns the exit status."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+    return proc.returncode
+
+
 class RunningServer:
     """A scrollcast child process ($SCROLLCAST_BIN) and where it listens. It starts on a free
     port (`--port 0`) unless given one; `stop()` then `start(port)` restarts it on the same port.
@@ -79,14 +91,7 @@ class RunningServer:
 
     def stop(self) -> int:
         """SIGTERM, then wait; returns the exit status."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-        return self.proc.returncode
+        return stop_process(self.proc)
 
 
 class Viewer:

@@ -1,9 +1,11 @@
 """The link emulator measured from outside (docs/links.md): real TCP through the real
 `scrollcast-link` proxy to a real stamp server (link_measure.py), one-way delays read on one clock.
 
-Tolerances are wide on purpose: the measuring clients are Python threads on a busy 2-core machine,
-so they can wake a few milliseconds late. The proxy never releases early, so lower bounds are tight;
-upper bounds allow 15 ms of measuring noise at p95. Every run is seeded.
+Tolerances are wide on purpose: the measuring clients and the proxy share a busy 2-core machine,
+so they can wake late. The proxy never releases early, so lower bounds are tight and checked on
+every attempt; upper bounds allow 15 ms of noise plus what a direct-path gauge saw, and a
+measurement that misses them is taken again with a fresh proxy (up to three times: a wrong
+model misses every time). Every run is seeded.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import socket
 import subprocess
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -36,6 +40,18 @@ def stamp_server():
         server.close()
 
 
+def within_tolerance(attempt, attempts: int = 3):
+    """Runs `attempt` until it returns no failed checks, at most `attempts` times. An attempt
+    asserts what no noise can break (nothing early, nothing garbled) and returns the checks that
+    a machine stalling the proxy or the measuring threads could break; each attempt starts its
+    own proxy. A wrong model fails every attempt."""
+    for _ in range(attempts):
+        failed = attempt()
+        if not failed:
+            return
+    pytest.fail("; ".join(failed))
+
+
 @pytest.mark.parametrize("profile", list(DELAYED))
 def test_one_way_delay_is_the_profiles_delay_plus_uniform_jitter(profile, link_proxy, stamp_server):
     delay, jitter = DELAYED[profile]
@@ -45,31 +61,43 @@ def test_one_way_delay_is_the_profiles_delay_plus_uniform_jitter(profile, link_p
     count = max(12, round(1.0 / interval))
     connections = max(2, 200 // count)
     server = stamp_server(count=count, interval=interval)
-    proxy = link_proxy(server.port, profile, seed=11, stall_probability=0)
-    measured = measure(proxy.port, server, connections=connections, count=count, interval=interval)
-    assert not any(a.garbled for a in measured.up + measured.down)
-    assert all(len(a.records) == count for a in measured.up + measured.down)
-    delays = measured.delays_ms()
-    slack = NOISE_MS + measured.noise_ms()
-    assert min(delays) >= delay - 0.5, "the link never delivers early"
-    # Uniform over 0 … jitter: quartiles at a quarter and three quarters of it.
-    q1, median, q3 = (percentile(delays, q) for q in (0.25, 0.5, 0.75))
-    assert delay + 0.4 * jitter - 0.5 <= median <= delay + 0.6 * jitter + slack / 3, median
-    assert q1 <= delay + 0.4 * jitter + slack / 3 and q3 <= delay + jitter + slack / 3, (q1, q3)
-    if jitter >= 5:
-        assert q3 - q1 >= 0.35 * jitter, (q1, q3)
-    stats = proxy.stats()
-    assert stats["profile"] == f"{profile}+custom" and stats["stalls"] == {"up": 0, "down": 0}
-    assert stats["timingErrorUs"]["count"] == stats["chunks"]["up"] + stats["chunks"]["down"]
+
+    def attempt() -> list[str]:
+        proxy = link_proxy(server.port, profile, seed=11, stall_probability=0)
+        measured = measure(proxy.port, server, connections=connections, count=count, interval=interval)
+        assert not any(a.garbled for a in measured.up + measured.down)
+        assert all(len(a.records) == count for a in measured.up + measured.down)
+        delays = measured.delays_ms()
+        assert min(delays) >= delay - 0.5, "the link never delivers early"
+        stats = proxy.stats()
+        assert stats["profile"] == f"{profile}+custom" and stats["stalls"] == {"up": 0, "down": 0}
+        assert stats["timingErrorUs"]["count"] == stats["chunks"]["up"] + stats["chunks"]["down"]
+        # Uniform over 0 … jitter: quartiles at a quarter and three quarters of it.
+        slack = (NOISE_MS + measured.noise_ms()) / 3
+        q1, median, q3 = (percentile(delays, q) for q in (0.25, 0.5, 0.75))
+        checks = {
+            f"median {median:.1f} ms not in delay + 0.4–0.6 × jitter": delay + 0.4 * jitter - 0.5 <= median <= delay + 0.6 * jitter + slack,
+            f"quartiles {q1:.1f}, {q3:.1f} ms above a uniform's": q1 <= delay + 0.4 * jitter + slack and q3 <= delay + jitter + slack,
+            f"quartiles {q1:.1f}, {q3:.1f} ms closer than a uniform's": jitter < 5 or q3 - q1 >= 0.35 * jitter,
+        }
+        return [name for name, ok in checks.items() if not ok]
+
+    within_tolerance(attempt)
 
 
 def test_loopback_passes_bytes_straight_through(link_proxy, stamp_server):
     server = stamp_server(count=50, interval=0.005)
-    proxy = link_proxy(server.port, "loopback")
-    measured = measure(proxy.port, server, connections=1, count=50, interval=0.005)
-    delays = measured.delays_ms()
-    assert len(delays) == 100 and percentile(delays, 0.5) < 2 + measured.noise_ms()
-    assert proxy.stats()["timingErrorUs"]["count"] == 0, "nothing is scheduled in pass-through"
+
+    def attempt() -> list[str]:
+        proxy = link_proxy(server.port, "loopback")
+        measured = measure(proxy.port, server, connections=1, count=50, interval=0.005)
+        delays = measured.delays_ms()
+        assert len(delays) == 100 and not any(a.garbled for a in measured.up + measured.down)
+        assert proxy.stats()["timingErrorUs"]["count"] == 0, "nothing is scheduled in pass-through"
+        median = percentile(delays, 0.5)
+        return [] if median < 2 + measured.noise_ms() else [f"median {median:.1f} ms through a pass-through"]
+
+    within_tolerance(attempt)
 
 
 def test_jitter_never_reorders_bytes(link_proxy, stamp_server):
@@ -132,16 +160,25 @@ def test_stalls_hold_a_direction_for_about_200_ms_at_the_profiles_rate(profile, 
 
 
 def test_bandwidth_cap_limits_each_direction_to_the_profiles_rate(link_proxy, stamp_server):
-    # 4g: 10 Mbit/s = 1.25 MB/s per direction. 1.5 MB each way takes about 1.2 s.
+    # 4g: 10 Mbit/s = 1.25 MB/s per direction. 1.5 MB each way takes about 1.2 s, plus the delay.
     payload, count = 16 * 1024 - 16, 92
     server = stamp_server(count=count, interval=0, payload=payload)
-    proxy = link_proxy(server.port, "4g", seed=2, stall_probability=0)
-    measured = measure(proxy.port, server, connections=1, count=count, interval=0, payload=payload)
-    for arrivals in measured.up + measured.down:
-        assert not arrivals.garbled and len(arrivals.records) == count
-        first, last = arrivals.records[0][2], arrivals.records[-1][2]
-        rate_mbit = (count - 1) * (payload + 16) * 8 / ((last - first) / 1e9) / 1e6
-        assert 8.0 <= rate_mbit <= 10.3, rate_mbit
+
+    def attempt() -> list[str]:
+        proxy = link_proxy(server.port, "4g", seed=2, stall_probability=0)
+        measured = measure(proxy.port, server, connections=1, count=count, interval=0, payload=payload)
+        failed = []
+        for arrivals in measured.up + measured.down:
+            assert not arrivals.garbled and len(arrivals.records) == count
+            # From the first record's sending to the last one's arrival: noise only slows it.
+            first_sent, last_arrived = arrivals.records[0][1], arrivals.records[-1][2]
+            rate_mbit = count * (payload + 16) * 8 / ((last_arrived - first_sent) / 1e9) / 1e6
+            assert rate_mbit <= 10.05, f"{rate_mbit:.2f} Mbit/s through a 10 Mbit/s cap"
+            if rate_mbit < 8.0:
+                failed.append(f"{rate_mbit:.2f} Mbit/s through a 10 Mbit/s cap")
+        return failed
+
+    within_tolerance(attempt)
 
 
 def test_cut_resets_every_connection_and_answers_how_many(link_proxy, stamp_server):
@@ -177,3 +214,13 @@ def test_help_lists_the_profiles():
     assert result.returncode == 0
     for name in DELAYED:
         assert name in result.stdout
+
+
+def test_the_control_endpoint_refuses_what_it_does_not_serve(link_proxy, stamp_server):
+    proxy = link_proxy(stamp_server(count=None).port, "lan")
+    for method, path, status in [("GET", "/cut", 405), ("POST", "/stats", 405), ("GET", "/nothing", 404)]:
+        request = urllib.request.Request(f"http://127.0.0.1:{proxy.control_port}{path}", method=method)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == status and b"POST /cut or GET /stats" in refused.value.read()
+    assert proxy.stats()["connections"]["cut"] == 0, "a refused request cuts nothing"
