@@ -48,6 +48,11 @@ def test_the_replica_draws_and_every_server_frame_matches_it_on_4g(page, server_
     for sc in (driver, watcher):
         wait_running(sc)
 
+    # A first slow drag: the page learns how much later than its clock the server applies its
+    # inputs (the clock's lead, docs/wasm.md); the page had just loaded and compiled the engine.
+    driver.drag(200, 300, 200, 500, steps=10)
+    driver.wait_idle()
+    warmed = driver.state("s.lastInputId")
     span = fling_and_rest(driver)
     figures, _, _ = fling_judder(page, span)
     fling_inputs = driver.state("s.lastInputId")
@@ -97,7 +102,7 @@ def test_the_replica_draws_and_every_server_frame_matches_it_on_4g(page, server_
     # no input can show in under the 4g link's 80 ms two-way base delay). The row move's inputs
     # are not held to it yet: see docs/wasm.md, "Measured" (some show only with the server's
     # `applied`, about a second late).
-    drag = [s["ms"] for s in samples if s["id"] <= fling_inputs]
+    drag = [s["ms"] for s in samples if warmed < s["id"] <= fling_inputs]
     assert drag and nearest_rank(drag, 0.5) <= 2 * 16.7, sorted(drag)
 
 
