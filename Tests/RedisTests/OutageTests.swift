@@ -51,7 +51,10 @@ import Testing
         let results = EventCollector<Result<RedisValue, RedisError>>()
         queue.send(["BLPOP", "nothing", "0.8"]) { results.append($0) }
         queue.send(["PING"]) { results.append($0) }
-        usleep(100_000)
+        // Redis holds the BLPOP (a blocked client) before it dies, so the command is in flight.
+        let (probe, _) = try connectedQueue(server, name: "probe")
+        #expect(waitUntil { ((try? probe.value(["INFO", "clients"]).text) ?? "").contains("blocked_clients:1") })
+        probe.close()
         server.kill()
         #expect(results.wait { $0.count >= 2 })
         for result in results.all {
