@@ -1,4 +1,6 @@
 import Testing
+import ScrollEngine
+import ScrollWire
 @testable import ScrollcastCluster
 import ScrollcastServer
 
@@ -51,12 +53,19 @@ struct ClusterTextFormTests {
         #expect(ClusterKeys.parseLease("n1|x") == nil)
     }
 
-    @Test("node messages decode to what was sent")
-    func nodeMessage() {
+    @Test("node messages decode to what was sent: a roster, and an input as a typed value, its header binary")
+    func nodeMessage() throws {
         let roster = NodeMessage.roster(room: "r", node: "n1", viewers: [.init(id: "n1/v1", version: 2, generation: 3, key: nil)])
         #expect(NodeMessage.decode(roster.encoded()) == roster)
-        let input = NodeMessage.input(room: "r", node: "n1", viewer: "n1/v1", text: "{\"type\":\"input\"}")
-        #expect(NodeMessage.decode(input.encoded()) == input)
+        let move = InputMessage(id: 7, clientTime: 123.5, kind: .pointerMoved(Point(x: 10, y: 20.25)))
+        let input = NodeMessage.input(room: "lobby", node: "127.0.0.1:8081", viewer: "127.0.0.1:8081/v3", input: move)
+        let bytes = input.encoded()
+        #expect(NodeMessage.decode(bytes) == input)
+        // format 2, kind 2 (input), then the room as u16 length + bytes.
+        #expect(Array(bytes.prefix(9)) == [2, 2, 0, 5] + Array("lobby".utf8))
+        // Damaged or foreign payloads are nil, never a crash.
         #expect(NodeMessage.decode(Array("{}".utf8)) == nil)
+        #expect(NodeMessage.decode(Array(bytes.prefix(12))) == nil)
+        #expect(NodeMessage.decode([2, 9, 0, 0, 0, 0]) == nil)
     }
 }
