@@ -6,8 +6,7 @@ import ScrollWire
 /// ```
 /// u8 format (2) · u8 kind (1 roster, 2 input) · u16+bytes room · u16+bytes node, then
 ///   roster: the viewers as a JSON array (RosterViewer's fields)
-///   input:  u16+bytes viewer · the input message as its client sent it (protocol v1 JSON,
-///           re-encoded by ScrollWire), decoded once by the owner
+///   input:  u16+bytes viewer · the input (`RelayedInput`: typed binary), nothing after it
 /// ```
 ///
 /// - `roster`: every viewer of the room connected to the sending node. The owner makes its
@@ -59,51 +58,33 @@ enum NodeMessage: Equatable {
         switch self {
         case let .roster(room, node, viewers):
             out.append(1)
-            Self.appendShort(room, to: &out)
-            Self.appendShort(node, to: &out)
+            ClusterBytes.appendShort(Array(room.utf8), to: &out)
+            ClusterBytes.appendShort(Array(node.utf8), to: &out)
             // Encoding these plain fields cannot fail.
             out.append(contentsOf: (try? JSONEncoder().encode(viewers)) ?? Data("[]".utf8))
         case let .input(room, node, viewer, input):
             out.append(2)
-            Self.appendShort(room, to: &out)
-            Self.appendShort(node, to: &out)
-            Self.appendShort(viewer, to: &out)
-            out.append(contentsOf: ClientMessageEncoder.input(input).utf8)
+            ClusterBytes.appendShort(Array(room.utf8), to: &out)
+            ClusterBytes.appendShort(Array(node.utf8), to: &out)
+            ClusterBytes.appendShort(Array(viewer.utf8), to: &out)
+            RelayedInput.append(input, to: &out)
         }
         return out
     }
 
-    /// The message in `bytes`, or nil when it is not one (another format, damaged, not an input).
+    /// The message in `bytes`, or nil when it is not one (another format, damaged).
     static func decode(_ bytes: [UInt8]) -> NodeMessage? {
-        var index = 0
-        func short() -> String? {
-            guard bytes.count - index >= 2 else { return nil }
-            let count = Int(bytes[index]) << 8 | Int(bytes[index + 1])
-            guard bytes.count - index - 2 >= count else { return nil }
-            defer { index += 2 + count }
-            return String(validating: bytes[index + 2..<index + 2 + count], as: UTF8.self)
-        }
-        guard bytes.count >= 2, bytes[0] == format else { return nil }
-        let kind = bytes[1]
-        index = 2
-        guard let room = short(), let node = short() else { return nil }
+        var reader = ClusterBytesReader(bytes: bytes)
+        guard reader.byte() == format, let kind = reader.byte(), let room = reader.text(), let node = reader.text() else { return nil }
         switch kind {
         case 1:
-            guard let viewers = try? JSONDecoder().decode([RosterViewer].self, from: Data(bytes[index...])) else { return nil }
+            guard let viewers = try? JSONDecoder().decode([RosterViewer].self, from: Data(reader.rest())) else { return nil }
             return .roster(room: room, node: node, viewers: viewers)
         case 2:
-            guard let viewer = short(),
-                  case .input(let input)? = try? ClientMessageDecoder.decode(Array(bytes[index...])) else { return nil }
+            guard let viewer = reader.text(), let input = RelayedInput.read(&reader), reader.atEnd else { return nil }
             return .input(room: room, node: node, viewer: viewer, input: input)
         default:
             return nil
         }
-    }
-
-    private static func appendShort(_ text: String, to out: inout [UInt8]) {
-        let bytes = Array(text.utf8.prefix(Int(UInt16.max)))
-        out.append(UInt8(bytes.count >> 8))
-        out.append(UInt8(bytes.count & 0xFF))
-        out.append(contentsOf: bytes)
     }
 }
