@@ -50,7 +50,8 @@ public final class ClusterNode: RoomClusterNode, @unchecked Sendable {
                             serverMetrics: ServerMetrics, metricsFactory: any MetricsFactory, logger: Logger,
                             clock: RoomClock = MonotonicRoomClock(), wallClock: @escaping WallClock = systemWallClock) {
         let backend = RedisClusterBackend(address: address, nodeID: configuration.nodeID,
-                                          keys: ClusterKeys(prefix: configuration.keyPrefix), scheduler: scheduler)
+                                          keys: ClusterKeys(prefix: configuration.keyPrefix), scheduler: scheduler,
+                                          logger: logger)
         self.init(configuration: configuration, backend: backend, scheduler: scheduler, serverMetrics: serverMetrics,
                   metricsFactory: metricsFactory, logger: logger, clock: clock, wallClock: wallClock)
     }

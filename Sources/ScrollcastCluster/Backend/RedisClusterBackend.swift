@@ -1,3 +1,4 @@
+import Logging
 import Redis
 import ScrollcastServer
 
@@ -7,18 +8,22 @@ import ScrollcastServer
 /// room thread; every reply and message hops to the room thread through the scheduler.
 final class RedisClusterBackend: ClusterBackend {
     let keys: ClusterKeys
+    private let logger: Logger
     private let commands: RedisCommandQueue
     private let subscriber: RedisSubscriber
     private let hop: SchedulerHop
     private let reference: EventsReference
-    private lazy var scripts = RedisScriptRunner { [commands, hop] command, reply in
+    private lazy var scripts = RedisScriptRunner(onLostScripts: { [logger] in
+        logger.warning("Redis does not have the cluster's scripts any more (SCRIPT FLUSH?); calls go again by EVAL and the scripts are loaded again")
+    }) { [commands, hop] command, reply in
         let box = UncheckedBox(reply)
         commands.send(command) { result in hop.hop { box.value(result) } }
     }
 
     /// A backend on Redis at `address`, for node `nodeID`, handing replies to `scheduler`'s thread.
-    init(address: RedisAddress, nodeID: String, keys: ClusterKeys, scheduler: RoomScheduler) {
+    init(address: RedisAddress, nodeID: String, keys: ClusterKeys, scheduler: RoomScheduler, logger: Logger) {
         self.keys = keys
+        self.logger = logger
         let hop = SchedulerHop(scheduler: scheduler)
         let reference = EventsReference()
         self.hop = hop

@@ -32,7 +32,11 @@ final class RedisScriptRunner {
     /// Calls answered `NOSCRIPT` and sent again as `EVAL` (for tests and logs).
     private(set) var fallbacks = 0
 
-    init(send: @escaping Send) {
+    /// Told once per `NOSCRIPT` episode (for the node's log).
+    private let onLostScripts: () -> Void
+
+    init(onLostScripts: @escaping () -> Void = {}, send: @escaping Send) {
+        self.onLostScripts = onLostScripts
         self.send = send
     }
 
@@ -60,6 +64,7 @@ final class RedisScriptRunner {
             digestCallsInFlight -= 1
             if case .success(.error(let message)) = result, message.hasPrefix("NOSCRIPT") {
                 fallbacks += 1
+                if !recovering { onLostScripts() }
                 recovering = true
                 digests = [:]
                 send([Array("EVAL".utf8), Array(call.script.utf8)] + call.tail, call.reply)
