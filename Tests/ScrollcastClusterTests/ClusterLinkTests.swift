@@ -104,7 +104,7 @@ struct ClusterLinkTests {
         #expect(frames.allSatisfy { $0 >= snapshot.frame.seq }, "a frame older than the snapshot: \(frames)")
     }
 
-    @Test("outage: the owner keeps serving its viewer, a follower refuses inputs (unavailable), new rooms get 1013, all recovers after")
+    @Test("outage: the owner keeps serving its viewer, moves and a follower's inputs are refused unavailable, new rooms get 1013, all recovers")
     func outage() throws {
         let (cluster, owner, remote) = try twoNodes()
         cluster.broker.goDown()
@@ -113,6 +113,10 @@ struct ClusterLinkTests {
         owner.fling(from: 1, harness: cluster)
         cluster.run(200)
         #expect(owner.sequence.count > mark, "the owner's own viewer got no frames during the outage")
+        // Row moves cannot be stored: a long press (which lifts a row) is refused unavailable.
+        owner.input(50, t: 400, "longPressBegan", #""x":150,"y":300"#)
+        cluster.run(16)
+        #expect(owner.messages.contains { if case .refused(50, "unavailable", _) = $0 { true } else { false } })
         // The follower's viewer cannot drive: its input is refused unavailable.
         remote.input(90, t: 500, "pointerDown", #""x":100,"y":600"#)
         cluster.run(16)
@@ -127,5 +131,10 @@ struct ClusterLinkTests {
         #expect(cluster.broker.lease(of: "lobby")?.node == "n1")
         let joined = cluster["n2"].viewer(joining: "elsewhere")
         try #require(cluster.run(upTo: 1_000) { joined.snapshots == 1 })
+        // And the owner's store takes moves again.
+        owner.input(60, t: 9_000, "longPressBegan", #""x":150,"y":300"#)
+        owner.input(61, t: 9_010, "longPressCancel")
+        cluster.run(16)
+        #expect(!owner.messages.contains { if case .refused(60, _, _) = $0 { true } else { false } })
     }
 }
