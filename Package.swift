@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Redis", targets: ["Redis"]),
         .library(name: "ScrollcastServer", targets: ["ScrollcastServer"]),
         .library(name: "ScrollcastServerTesting", targets: ["ScrollcastServerTesting"]),
+        .library(name: "TestSupport", targets: ["TestSupport"]),
         .library(name: "ScrollcastStore", targets: ["ScrollcastStore"]),
         .library(name: "ScrollcastRecording", targets: ["ScrollcastRecording"]),
         .library(name: "ScrollcastCluster", targets: ["ScrollcastCluster"]),
@@ -61,6 +62,9 @@ let package = Package(
         .target(name: "Redis", dependencies: ["CHiredis", "CHiredisShim"]),
         // A real redis-server for tests, on a free loopback port in a temporary directory.
         .target(name: "RedisTesting", dependencies: ["Redis"]),
+        // The one event collector and polling wait of every test target: Foundation only, so the
+        // transport and Redis tests use it without depending on the room layer.
+        .target(name: "TestSupport"),
 
         .target(
             name: "ScrollcastServer",
@@ -72,7 +76,8 @@ let package = Package(
             ]
         ),
         // Test doubles for the room layer (a manual clock and scheduler), as NIOEmbedded is for NIO.
-        .target(name: "ScrollcastServerTesting", dependencies: ["ScrollcastServer"]),
+        // Also the home of the recording viewer sink; re-exports TestSupport.
+        .target(name: "ScrollcastServerTesting", dependencies: ["ScrollcastServer", "ScrollWire", "TestSupport"]),
         // Durable rooms: a RoomStore over SQLite (GRDB), written off the room thread.
         .target(
             name: "ScrollcastStore",
@@ -126,10 +131,10 @@ let package = Package(
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastServer"]),
-        .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets"]),
+        .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets", "TestSupport"]),
         .testTarget(name: "LinkEmulatorTests", dependencies: ["LinkEmulator"]),
         // Against real redis-server processes the tests start and kill themselves.
-        .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting", "TestSupport"]),
         .testTarget(
             name: "ScrollcastClusterTests",
             dependencies: ["ScrollcastCluster", "ScrollcastServer", "ScrollcastServerTesting", "ScrollWire", "Redis", "RedisTesting"]

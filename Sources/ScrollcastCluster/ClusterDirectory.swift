@@ -15,7 +15,7 @@ final class ClusterDirectory: RoomDirectory {
         guard node.registry.scenes.contains(scene) else { return .failure(.unknownScene(scene)) }
         let (link, isNew) = node.link(for: join.request.room)
         link.add(join)
-        if isNew { link.claim() }
+        if isNew { link.step(.start) }
         return .success(link)
     }
 }

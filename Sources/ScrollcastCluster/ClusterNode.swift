@@ -3,26 +3,24 @@ import Metrics
 import Redis
 import ScrollcastServer
 
-/// This server's part in a cluster over Redis (docs/cluster.md): one owner per room by lease,
-/// the owner publishing each message once for the other nodes, the other nodes forwarding
-/// their viewers' rosters and inputs to it, and a node with viewers of a room whose owner died
-/// taking it over.
+/// This server's part in a cluster (docs/cluster.md): one owner per room by lease, the owner
+/// publishing each message once for the other nodes, the other nodes forwarding their viewers'
+/// rosters and inputs to it, and a node with viewers of a room whose owner died taking it over.
+/// Each room's part is a `RoomLink` (a state machine); the broker is a `ClusterBackend`.
 ///
-/// Redis is reached from two threads of the `Redis` library (commands, pub/sub), never from the
-/// room thread; every reply comes back through the scheduler, and all state here is touched
-/// only on the room thread, which is why the class may be `@unchecked Sendable`.
+/// All state here is touched only on the room thread: the backend hands every reply and event
+/// there (Redis's threads only hop through the scheduler), which is why the class may be
+/// `@unchecked Sendable`.
 public final class ClusterNode: RoomClusterNode, @unchecked Sendable {
     /// This node's settings.
     public let configuration: ClusterConfiguration
-    let keys: ClusterKeys
+    let backend: any ClusterBackend
     let scheduler: RoomScheduler
     let clock: RoomClock
     let wallClock: WallClock
     let logger: Logger
     let metrics: ClusterMetrics
     let serverMetrics: ServerMetrics
-    let commands: RedisCommandQueue
-    let subscriber: RedisSubscriber
     private(set) var registry: RoomRegistry!
     private var roomsChangedHandler: () -> Void = {}
     var links: [String: RoomLink] = [:]
@@ -36,11 +34,10 @@ public final class ClusterNode: RoomClusterNode, @unchecked Sendable {
     struct HeldLease {
         var lease: RoomLease
         var confirmedAt: Double
-        var value: String { ClusterKeys.leaseValue(node: lease.node, epoch: lease.epoch) }
     }
 
-    private lazy var clusterStore = RedisRoomStore(
-        redis: self, keys: keys, logLength: configuration.logLength,
+    private lazy var clusterStore = ClusterRoomStore(
+        node: self, logLength: configuration.logLength,
         onWriteFailure: { [logger] message in
             logger.error("cluster store cannot write; row moves are refused (unavailable) until it can", metadata: ["error": "\(message)"])
         })
@@ -49,37 +46,37 @@ public final class ClusterNode: RoomClusterNode, @unchecked Sendable {
 
     /// A node of the cluster on Redis at `address`, running its rooms on `scheduler`'s thread.
     /// Its metrics come from `metricsFactory` (the server's `/metrics` registry).
-    public init(configuration: ClusterConfiguration, redis address: RedisAddress, scheduler: RoomScheduler,
-                serverMetrics: ServerMetrics, metricsFactory: any MetricsFactory, logger: Logger,
-                clock: RoomClock = MonotonicRoomClock(), wallClock: @escaping WallClock = systemWallClock) {
+    public convenience init(configuration: ClusterConfiguration, redis address: RedisAddress, scheduler: RoomScheduler,
+                            serverMetrics: ServerMetrics, metricsFactory: any MetricsFactory, logger: Logger,
+                            clock: RoomClock = MonotonicRoomClock(), wallClock: @escaping WallClock = systemWallClock) {
+        let backend = RedisClusterBackend(address: address, nodeID: configuration.nodeID,
+                                          keys: ClusterKeys(prefix: configuration.keyPrefix), scheduler: scheduler,
+                                          logger: logger)
+        self.init(configuration: configuration, backend: backend, scheduler: scheduler, serverMetrics: serverMetrics,
+                  metricsFactory: metricsFactory, logger: logger, clock: clock, wallClock: wallClock)
+    }
+
+    /// A node of the cluster on `backend` (Redis, or in memory in tests).
+    init(configuration: ClusterConfiguration, backend: any ClusterBackend, scheduler: RoomScheduler,
+         serverMetrics: ServerMetrics, metricsFactory: any MetricsFactory, logger: Logger,
+         clock: RoomClock, wallClock: @escaping WallClock) {
         self.configuration = configuration
-        self.keys = ClusterKeys(prefix: configuration.keyPrefix)
+        self.backend = backend
         self.scheduler = scheduler
         self.clock = clock
         self.wallClock = wallClock
         self.logger = logger
         self.metrics = ClusterMetrics(factory: metricsFactory)
         self.serverMetrics = serverMetrics
-        let hop = SchedulerHop(scheduler: scheduler)
-        // The Redis threads reach the node through this, set once the node exists.
-        let reference = NodeReference()
-        commands = RedisCommandQueue(address: address, name: "scrollcast \(configuration.nodeID) commands",
-                                     onStateChange: { state in hop.hop { reference.node?.commandLink(state) } })
-        subscriber = RedisSubscriber(
-            address: address, name: "scrollcast \(configuration.nodeID) pubsub",
-            onMessage: { channel, payload in hop.hop { reference.node?.received(payload, on: channel) } },
-            onSubscribed: { channel in hop.hop { reference.node?.subscribed(to: channel) } },
-            onStateChange: { state in hop.hop { reference.node?.subscriberLink(state) } })
-        reference.node = self
     }
 
     // MARK: RoomClusterNode
 
     /// This node's id and a slash: "127.0.0.1:8081/v3".
     public var viewerNamePrefix: String { configuration.nodeID + "/" }
-    /// The Redis room store.
+    /// The cluster's room store (in Redis).
     public var store: RoomStore { clusterStore }
-    /// Leases on Redis.
+    /// Leases in the backend.
     public var ownership: RoomOwnership { clusterOwnership }
     /// Publishes rooms run here for the other nodes.
     public var relay: RoomRelay { clusterRelay }
@@ -91,27 +88,24 @@ public final class ClusterNode: RoomClusterNode, @unchecked Sendable {
         return ClusterDirectory(node: self)
     }
 
-    /// Connects to Redis and starts the lease, watch and roster timers.
+    /// Connects to the backend and starts the lease, watch and roster timers.
     public func start() {
         logger.info("joining cluster", metadata: ["node": "\(nodeID)"])
-        commands.start()
-        subscriber.start()
-        subscriber.subscribe(keys.nodeChannel(nodeID))
-        scheduler.scheduleRepeating(everyMilliseconds: configuration.renewMilliseconds) { [self] in renewLeases() }
-        scheduler.scheduleRepeating(everyMilliseconds: configuration.watchMilliseconds) { [self] in watchOwners() }
-        scheduler.scheduleRepeating(everyMilliseconds: configuration.rosterMilliseconds) { [self] in sendRosters() }
+        backend.start(nodeID: nodeID, events: self)
+        scheduler.scheduleRepeating(everyMilliseconds: configuration.renewMilliseconds) { [weak self] in self?.renewLeases() }
+        scheduler.scheduleRepeating(everyMilliseconds: configuration.watchMilliseconds) { [weak self] in self?.watchOwners() }
+        scheduler.scheduleRepeating(everyMilliseconds: configuration.rosterMilliseconds) { [weak self] in self?.sendRosters() }
     }
 
-    /// Closes the links to Redis. Thread-safe; call once the server has stopped.
+    /// Closes the links to the backend. Thread-safe; call once the server has stopped.
     public func close() {
-        commands.close()
-        subscriber.close()
+        backend.close()
     }
 
     // MARK: For the links
 
     var nodeID: String { configuration.nodeID }
-    var roomStore: RedisRoomStore { clusterStore }
+    var roomStore: ClusterRoomStore { clusterStore }
     var channelRelay: ClusterRelay { clusterRelay }
 
     func roomsChanged() {
@@ -130,55 +124,28 @@ public final class ClusterNode: RoomClusterNode, @unchecked Sendable {
     func drop(_ link: RoomLink) {
         guard links[link.name] === link else { return }
         links[link.name] = nil
-        unsubscribe(room: link.name)
+        backend.unsubscribe(room: link.name)
     }
 
-    private var now: Double { clock.nowMilliseconds() }
+    /// Sends `message` to node `node`'s channel.
+    func send(_ message: NodeMessage, to node: String) {
+        backend.send(message.encoded(), toNode: node)
+    }
 
     /// Every `watchMilliseconds`: a room run elsewhere is claimed, which takes it if its owner
-    /// is gone and otherwise names the owner (a new one gets this node's roster).
+    /// is gone and otherwise names the owner; an empty one is let go after a while.
     private func watchOwners() {
-        for link in links.values where link.isRemote {
-            guard link.isEmpty else {
-                link.claim()
-                continue
-            }
-            // Nobody here watches it any more: kept a while for a viewer coming back, then let go.
-            let since = link.emptySince ?? now
-            link.emptySince = since
-            if now - since >= configuration.idleFollowMilliseconds { drop(link) }
+        let now = clock.nowMilliseconds()
+        for link in Array(links.values) where link.state.isFollower {
+            link.step(.watch(now: now, hasViewers: !link.isEmpty, idleMilliseconds: configuration.idleFollowMilliseconds))
         }
     }
 
     /// Every `rosterMilliseconds`: rosters for the owners (so a lost one heals), and owners drop
     /// the viewers of nodes that went silent.
     private func sendRosters() {
-        let current = now
-        let heard = subscriberUpSince.map { current - $0 >= configuration.rosterTimeoutMilliseconds } ?? false
-        for link in links.values {
-            if link.isRemote { link.sendRoster() }
-            if link.isOwner, heard { link.dropSilentNodes(now: current, timeout: configuration.rosterTimeoutMilliseconds) }
-        }
+        let now = clock.nowMilliseconds()
+        let heard = subscriberUpSince.map { now - $0 >= configuration.rosterTimeoutMilliseconds } ?? false
+        for link in Array(links.values) { link.step(.rosterTick(heard: heard)) }
     }
-}
-
-/// Hands work from a Redis thread to the room thread.
-struct SchedulerHop: @unchecked Sendable {
-    let scheduler: RoomScheduler
-
-    func hop(_ work: @escaping () -> Void) {
-        let box = UncheckedBox(work)
-        scheduler.execute { box.value() }
-    }
-}
-
-/// The node, for the Redis threads' callbacks (which only hop to the room thread with it).
-final class NodeReference: @unchecked Sendable {
-    weak var node: ClusterNode?
-}
-
-/// A value carried across threads by hand: it is used only on the room thread.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -20,6 +20,6 @@ final class ClusterOwnership: RoomOwnership {
     /// The room left memory: the lease goes back to Redis and the link forgets the room.
     func release(_ lease: RoomLease) {
         node.release(lease)
-        node.links[lease.room]?.evicted()
+        if let link = node.links[lease.room] { link.step(.evicted(hasViewers: !link.isEmpty)) }
     }
 }

@@ -1,28 +1,25 @@
 import Foundation
 import ScrollWire
 
-/// What a node sends a room's owner on the owner's node channel (JSON; a few per second per
-/// room, so legibility wins over size):
+/// What a node sends a room's owner on the owner's node channel. Binary, big-endian:
+///
+/// ```
+/// u8 format (2) · u8 kind (1 roster, 2 input) · u16+bytes room · u16+bytes node, then
+///   roster: the viewers as a JSON array (RosterViewer's fields)
+///   input:  u16+bytes viewer · the input (`RelayedInput`: typed binary), nothing after it
+/// ```
+///
 /// - `roster`: every viewer of the room connected to the sending node. The owner makes its
 ///   room's viewers from that node exactly these, joining new ones (each gets a snapshot),
 ///   dropping missing ones, and sending a fresh snapshot to one whose `generation` changed (its
 ///   node missed messages). Sent on every change and every `rosterMilliseconds`, so a lost one
-///   heals by itself.
-/// - `input`: one input of one of those viewers, as the client sent it.
-struct NodeMessage: Codable, Equatable {
-    enum Kind: String, Codable {
-        case roster
-        case input
-    }
+///   heals by itself; a few per second per room, so legibility wins over size there.
+/// - `input`: one input of one of those viewers.
+enum NodeMessage: Equatable {
+    case roster(room: String, node: String, viewers: [RosterViewer])
+    case input(room: String, node: String, viewer: String, input: InputMessage)
 
-    var type: Kind
-    var room: String
-    var node: String
-    /// For `roster`.
-    var viewers: [RosterViewer]?
-    /// For `input`: the viewer and its `input` message's JSON text.
-    var viewer: String?
-    var input: String?
+    static let format: UInt8 = 2
 
     /// One viewer of a roster.
     struct RosterViewer: Codable, Equatable {
@@ -46,20 +43,50 @@ struct NodeMessage: Codable, Equatable {
         }
     }
 
-    static func roster(room: String, node: String, viewers: [RosterViewer]) -> NodeMessage {
-        NodeMessage(type: .roster, room: room, node: node, viewers: viewers)
+    var room: String {
+        switch self {
+        case .roster(let room, _, _), .input(let room, _, _, _): room
+        }
     }
 
-    static func input(room: String, node: String, viewer: String, text: String) -> NodeMessage {
-        NodeMessage(type: .input, room: room, node: node, viewer: viewer, input: text)
+    var node: String {
+        switch self {
+        case .roster(_, let node, _), .input(_, let node, _, _): node
+        }
     }
 
     func encoded() -> [UInt8] {
-        // Encoding these plain fields cannot fail.
-        Array((try? JSONEncoder().encode(self)) ?? Data())
+        var out: [UInt8] = [Self.format]
+        switch self {
+        case let .roster(room, node, viewers):
+            out.append(1)
+            ClusterBytes.appendShort(Array(room.utf8), to: &out)
+            ClusterBytes.appendShort(Array(node.utf8), to: &out)
+            // Encoding these plain fields cannot fail.
+            out.append(contentsOf: (try? JSONEncoder().encode(viewers)) ?? Data("[]".utf8))
+        case let .input(room, node, viewer, input):
+            out.append(2)
+            ClusterBytes.appendShort(Array(room.utf8), to: &out)
+            ClusterBytes.appendShort(Array(node.utf8), to: &out)
+            ClusterBytes.appendShort(Array(viewer.utf8), to: &out)
+            RelayedInput.append(input, to: &out)
+        }
+        return out
     }
 
+    /// The message in `bytes`, or nil when it is not one (another format, damaged).
     static func decode(_ bytes: [UInt8]) -> NodeMessage? {
-        try? JSONDecoder().decode(NodeMessage.self, from: Data(bytes))
+        var reader = ClusterBytesReader(bytes: bytes)
+        guard reader.byte() == format, let kind = reader.byte(), let room = reader.text(), let node = reader.text() else { return nil }
+        switch kind {
+        case 1:
+            guard let viewers = try? JSONDecoder().decode([RosterViewer].self, from: Data(reader.rest())) else { return nil }
+            return .roster(room: room, node: node, viewers: viewers)
+        case 2:
+            guard let viewer = reader.text(), let input = RelayedInput.read(&reader), reader.atEnd else { return nil }
+            return .input(room: room, node: node, viewer: viewer, input: input)
+        default:
+            return nil
+        }
     }
 }

@@ -1,5 +1,7 @@
+import Foundation
 import ScrollcastServer
 import Synchronization
+import TestSupport
 
 /// A `RoomScheduler` that runs nothing until told to, on the caller's thread, by the time of a
 /// `ManualRoomClock`: the room layer's timers (frames, housekeeping) driven step by step, as
@@ -65,6 +67,17 @@ public final class ManualScheduler: RoomScheduler, @unchecked Sendable {
         }
         clock.advance(by: end - clock.now)
         runDue()
+    }
+
+    /// Runs handed-over work (and timers due by now) until `condition` holds or `timeout` seconds
+    /// pass, polling: for work that other threads (a store's reads, a Redis reply) hand back to
+    /// the room thread. Whether `condition` held.
+    @discardableResult
+    public func runUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+        waitUntil(timeout: timeout, interval: 0.001) {
+            runDue()
+            return condition()
+        }
     }
 
     private func earliestDueIndex() -> Int? {

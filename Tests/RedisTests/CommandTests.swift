@@ -1,5 +1,6 @@
 import Foundation
 import Redis
+import TestSupport
 import RedisTesting
 import Testing
 
@@ -108,7 +109,7 @@ import Testing
 
     @Test func aDatabaseRedisRefusesIsReportedNotHidden() throws {
         let server = try RedisTestServer()
-        let states = EventLog<RedisLinkState>()
+        let states = EventCollector<RedisLinkState>()
         let queue = RedisCommandQueue(
             address: server.address(database: 99), name: "bad-db", onStateChange: { states.append($0) })
         queue.start()
@@ -159,7 +160,7 @@ import Testing
     @Test func closeCompletesEveryCommandExactlyOnce() throws {
         let server = try RedisTestServer()
         let (queue, _) = try connectedQueue(server)
-        let results = EventLog<Bool>()
+        let results = EventCollector<Bool>()
         let count = 5000
         for index in 0..<count {
             queue.send(["SET", "k\(index)", "v"]) { results.append((try? $0.get()) != nil) }
@@ -172,7 +173,7 @@ import Testing
     @Test func closeFromACompletionDoesNotDeadlock() throws {
         let server = try RedisTestServer()
         let (queue, states) = try connectedQueue(server)
-        let done = EventLog<Bool>()
+        let done = EventCollector<Bool>()
         queue.send(["PING"]) { _ in
             queue.close()
             done.append(true)

@@ -1,5 +1,6 @@
 import Foundation
 import Redis
+import TestSupport
 import RedisTesting
 import Testing
 
@@ -47,10 +48,13 @@ import Testing
 
         // BLPOP on an empty list holds the reply back (0.8 s, within the 1 s command timeout)
         // while the server is killed under it.
-        let results = EventLog<Result<RedisValue, RedisError>>()
+        let results = EventCollector<Result<RedisValue, RedisError>>()
         queue.send(["BLPOP", "nothing", "0.8"]) { results.append($0) }
         queue.send(["PING"]) { results.append($0) }
-        usleep(100_000)
+        // Redis holds the BLPOP (a blocked client) before it dies, so the command is in flight.
+        let (probe, _) = try connectedQueue(server, name: "probe")
+        #expect(waitUntil { ((try? probe.value(["INFO", "clients"]).text) ?? "").contains("blocked_clients:1") })
+        probe.close()
         server.kill()
         #expect(results.wait { $0.count >= 2 })
         for result in results.all {
@@ -107,7 +111,7 @@ import Testing
         defer { killer.close() }
         let id = try #require(try queue.value(["CLIENT", "ID"]).integer)
 
-        let results = EventLog<Result<RedisValue, RedisError>>()
+        let results = EventCollector<Result<RedisValue, RedisError>>()
         let big = [UInt8](repeating: 0x78, count: 64 << 20)
         queue.send(["PING"]) { _ in
             // On the victim's own thread, so it cannot see the close before its next write.

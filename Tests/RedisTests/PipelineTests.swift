@@ -1,5 +1,6 @@
 import Foundation
 import Redis
+import TestSupport
 import RedisTesting
 import Testing
 
@@ -11,8 +12,8 @@ import Testing
         let (queue, _) = try connectedQueue(server)
         defer { queue.close() }
         let perThread = 5000
-        let replies = [EventLog<Int64>(), EventLog<Int64>()]
-        let failures = EventLog<RedisError>()
+        let replies = [EventCollector<Int64>(), EventCollector<Int64>()]
+        let failures = EventCollector<RedisError>()
 
         let senders = DispatchGroup()
         for sender in 0..<2 {

@@ -1,5 +1,6 @@
 import Foundation
 import Redis
+import TestSupport
 import RedisTesting
 import Testing
 
@@ -67,14 +68,4 @@ import Testing
         #expect(!subscriber.isConnected)
         #expect(subscriber.subscribedChannels.isEmpty)
     }
-}
-
-/// Polls a condition every 10 ms until it holds or 10 s pass.
-func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        guard Date() < deadline else { return false }
-        usleep(10_000)
-    }
-    return true
 }

@@ -322,7 +322,7 @@ struct ClusterScriptTests {
         #expect(try redis.list(log) == ["3", "4", "5"])
 
         // The store sends at most `linesPerAppend` lines per call: unpack must take them all.
-        let batch = (1...RedisRoomStore.linesPerAppend).map { "{\"frame\":\($0)}" }
+        let batch = (1...ClusterRoomStore.linesPerAppend).map { "{\"frame\":\($0)}" }
         #expect(batch.count == 500)
         #expect(try redis.appendLog(room, value: value, mostLines: 1000, lines: batch) == .integer(1))
         let kept = try redis.list(log)

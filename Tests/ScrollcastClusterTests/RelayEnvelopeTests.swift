@@ -1,4 +1,6 @@
 import Testing
+import ScrollEngine
+import ScrollWire
 @testable import ScrollcastCluster
 import ScrollcastServer
 
@@ -51,8 +53,8 @@ struct ClusterTextFormTests {
         #expect(ClusterKeys.parseLease("n1|x") == nil)
     }
 
-    @Test("node messages decode to what was sent")
-    func nodeMessage() {
+    @Test("node messages decode to what was sent: a roster, and an input as a typed value, its header binary")
+    func nodeMessage() throws {
         let roster = NodeMessage.roster(room: "r", node: "n1", viewers: [.init(id: "n1/v1", version: 2, generation: 3, key: nil)])
         #expect(NodeMessage.decode(roster.encoded()) == roster)
         // A viewer that asked for `applied` messages keeps asking on the owner node.
@@ -60,8 +62,32 @@ struct ClusterTextFormTests {
         let watching = NodeMessage.roster(room: "r", node: "n1", viewers: [watcher])
         #expect(NodeMessage.decode(watching.encoded()) == watching)
         #expect(watcher.joinRequest(room: "r").inputs)
-        let input = NodeMessage.input(room: "r", node: "n1", viewer: "n1/v1", text: "{\"type\":\"input\"}")
-        #expect(NodeMessage.decode(input.encoded()) == input)
+        let move = InputMessage(id: 7, clientTime: 123.5, kind: .pointerMoved(Point(x: 10, y: 20.25)))
+        let input = NodeMessage.input(room: "lobby", node: "127.0.0.1:8081", viewer: "127.0.0.1:8081/v3", input: move)
+        let bytes = input.encoded()
+        #expect(NodeMessage.decode(bytes) == input)
+        // format 2, kind 2 (input), then the room as u16 length + bytes.
+        #expect(Array(bytes.prefix(9)) == [2, 2, 0, 5] + Array("lobby".utf8))
+        // Every kind of input survives the trip as the same typed value.
+        let kinds: [InputKind] = [
+            .pointerDown(Point(x: 1, y: 2)), .pointerMoved(Point(x: -3.5, y: 4)), .pointerUp(Point(x: 5, y: 6)), .pointerCancelled,
+            .wheel(dx: 0.5, dy: -120, mode: .line), .wheel(dx: 0, dy: 3, mode: .page), .key(.shiftSpace), .key(.end),
+            .scrollToRow(IndexPath(section: 1, row: 17), position: .middle, animated: true),
+            .longPressBegan(Point(x: 7, y: 8)), .longPressMoved(Point(x: 9, y: 10)), .longPressEnded(Point(x: 11, y: 12)),
+            .longPressCancelled, .resize(Size(width: 390, height: 844)), .reducedMotion(true),
+        ]
+        for (index, kind) in kinds.enumerated() {
+            let message = NodeMessage.input(room: "r", node: "n", viewer: "n/v1",
+                                            input: InputMessage(id: UInt64(index), clientTime: Double(index) * 16.5, kind: kind))
+            #expect(NodeMessage.decode(message.encoded()) == message)
+        }
+        // Damaged or foreign payloads are nil, never a crash.
         #expect(NodeMessage.decode(Array("{}".utf8)) == nil)
+        #expect(NodeMessage.decode(Array(bytes.prefix(12))) == nil)
+        #expect(NodeMessage.decode([2, 9, 0, 0, 0, 0]) == nil)
+        #expect(NodeMessage.decode(bytes + [0]) == nil)
+        var badKind = bytes
+        badKind[9 + 2 + 14 + 2 + 17 + 16] = 99
+        #expect(NodeMessage.decode(badKind) == nil)
     }
 }

@@ -2,6 +2,7 @@ import Prometheus
 import Testing
 import ScrollEngine
 import ScrollWire
+import ScrollcastServerTesting
 @testable import ScrollcastServer
 
 @Suite("Ownership, relay and scene catalogue seams")
@@ -46,7 +47,7 @@ struct OwnershipAndRelayTests {
     @Test func theLocalRelayHandsOneMessageToEveryViewerAndNothingAfterClose() {
         let relay = LocalRelay(metrics: ServerMetrics(factory: ServerMetrics.prometheusFactory(registry: PrometheusCollectorRegistry())))
         let channel = relay.openChannel(for: RoomLease(room: "r", node: "local", epoch: 1))
-        let (a, b, c) = (RecordingSink(), RecordingSink(), RecordingSink())
+        let (a, b, c) = (RecordingViewerSink(), RecordingViewerSink(), RecordingViewerSink())
         channel.attach("v1", sink: a, version: .v1)
         channel.attach("v2", sink: b, version: .v1)
         channel.attach("v3", sink: c, version: .v1)
@@ -69,7 +70,7 @@ struct OwnershipAndRelayTests {
     @Test func theLocalRelayHandsEachViewerItsVersionsFormAndNothingWhenThereIsNone() {
         let relay = LocalRelay(metrics: ServerMetrics(factory: ServerMetrics.prometheusFactory(registry: PrometheusCollectorRegistry())))
         let channel = relay.openChannel(for: RoomLease(room: "r", node: "local", epoch: 1))
-        let (a, b, c) = (RecordingSink(), RecordingSink(), RecordingSink())
+        let (a, b, c) = (RecordingViewerSink(), RecordingViewerSink(), RecordingViewerSink())
         channel.attach("v1", sink: a, version: .v1)
         channel.attach("v2", sink: b, version: .v2)
         channel.attach("v3", sink: c, version: .v2)

@@ -11,7 +11,7 @@ import ScrollcastServerTesting
 @Suite("Recordings")
 struct RecordingRouteTests {
     /// Two viewers drive in turn: a row move, a fling, a wheel, a key and a scroll to a row.
-    static func session(_ h: Harness) throws -> (RecordingSink, RecordingSink) {
+    static func session(_ h: Harness) throws -> (RecordingViewerSink, RecordingViewerSink) {
         let (driver, a) = h.viewer()
         let (other, b) = h.viewer()
         _ = try h.dragRowDown(by: other, watchedBy: b)
@@ -27,7 +27,7 @@ struct RecordingRouteTests {
         return (a, b)
     }
 
-    static func frames(_ sink: RecordingSink) -> [[UInt8]] {
+    static func frames(_ sink: RecordingViewerSink) -> [[UInt8]] {
         sink.received.filter { decodeJSON($0)["type"] as? String == "frame" }.map(\.bytes)
     }
 

@@ -1,6 +1,7 @@
 import Testing
 import ScrollEngine
 import ScrollWire
+import ScrollcastServerTesting
 @testable import ScrollcastServer
 
 /// Resuming in the room layer (docs/protocol.md, "Resuming"), in memory with the manual clock: a
@@ -45,7 +46,7 @@ struct ResumeTests {
 
     /// Decodes `sink`'s messages as its version does; version 2 with `decoder`, kept across
     /// connections as a resuming client keeps its texts.
-    static func decode(_ sink: RecordingSink, _ version: WireVersion, _ decoder: inout ServerMessageDecoderV2) throws -> [ServerMessage] {
+    static func decode(_ sink: RecordingViewerSink, _ version: WireVersion, _ decoder: inout ServerMessageDecoderV2) throws -> [ServerMessage] {
         switch version {
         case .v1: return try sink.v1Messages()
         case .v2:

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ScrollEngine
 import ScrollWire
+import ScrollcastServerTesting
 @testable import ScrollcastServer
 
 /// What rooms put through the `RoomStore` interface, and what they take back from it.

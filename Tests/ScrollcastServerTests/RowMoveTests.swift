@@ -1,4 +1,5 @@
 import Testing
+import ScrollcastServerTesting
 @testable import ScrollcastServer
 
 @Suite("Row moves")

@@ -1,11 +1,12 @@
 import Testing
 import ScrollEngine
+import ScrollcastServerTesting
 @testable import ScrollcastServer
 
 /// `join`'s `scene`: chosen by the join that creates a room, reported in every snapshot.
 @Suite("Scene selection")
 struct SceneSelectionTests {
-    private func snapshot(_ sink: RecordingSink) throws -> [String: Any] {
+    private func snapshot(_ sink: RecordingViewerSink) throws -> [String: Any] {
         let first = try #require(sink.messages.first)
         #expect(first["type"] as? String == "snapshot")
         return first

@@ -1,6 +1,7 @@
 import Testing
 import ScrollEngine
 import ScrollWire
+import ScrollcastServerTesting
 @testable import ScrollcastServer
 
 /// Protocol version 2 in the room layer: a connection's subprotocol picks its version, each frame
@@ -38,7 +39,7 @@ struct WireV2Tests {
     @Test func theSubprotocolPicksTheVersion() throws {
         let h = Harness()
         for (subprotocol, binary) in [("scrollcast.v2", true), ("scrollcast.v1", false), (nil, false)] as [(String?, Bool)] {
-            let sink = RecordingSink()
+            let sink = RecordingViewerSink()
             let id = ViewerID(rawValue: 1000 + UInt64(binary ? 1 : 0) + (subprotocol == nil ? 2 : 0))
             h.service.opened(id, sink: sink, subprotocol: subprotocol)
             h.send(#"{"type":"join","room":"demo"}"#, from: id)

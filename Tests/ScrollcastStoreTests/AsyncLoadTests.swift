@@ -70,13 +70,8 @@ struct AsyncLoadTests {
     }
 
     /// Runs handed-over work until `condition` holds: the store's reads happen on other threads.
-    private func waitUntil(_ scheduler: ManualScheduler, seconds: Double = 10, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            guard Date() < deadline else { throw StoreError.timedOut }
-            scheduler.runDue()
-            usleep(1000)
-        }
+    private func waitUntil(_ scheduler: ManualScheduler, _ condition: () -> Bool) throws {
+        guard scheduler.runUntil(condition) else { throw StoreError.timedOut }
     }
 
     enum StoreError: Error { case timedOut }

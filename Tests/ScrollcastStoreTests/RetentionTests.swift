@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import ScrollEngine
 import ScrollcastServer
+import ScrollcastServerTesting
 @testable import ScrollcastStore
 
 /// What the file keeps and for how long, on a clock the tests set: rooms unused past their time
@@ -37,7 +38,7 @@ struct RetentionTests {
 
         // A restart a week and an hour after "old" was last used.
         clock.now = Self.start.addingTimeInterval(7 * Self.day + Self.hour)
-        let events = StoreEvents()
+        let events = EventCollector<String>()
         let reopened = try fixture.openStore(events: events, now: { clock.now })
         reopened.housekeeping()
         reopened.flush()
@@ -56,7 +57,7 @@ struct RetentionTests {
     @Test func compactionRunsAtStartThenOncePerInterval() throws {
         let fixture = StoreFixture()
         let clock = SettableDate(Self.start)
-        let events = StoreEvents()
+        let events = EventCollector<String>()
         let store = try fixture.openStore(retention: RoomRetention(compactionInterval: 300), events: events, now: { clock.now })
         for second in stride(from: 0.0, through: 900, by: 1) {
             clock.now = Self.start.addingTimeInterval(second)

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import ScrollEngine
 import ScrollcastServer
+import ScrollcastServerTesting
 @testable import ScrollcastStore
 
 /// The store when the file stops taking writes and when it takes them again. The failure is
@@ -30,7 +31,7 @@ struct StoreHealthTests {
 
     @Test func aFailedWriteStopsAcceptingWritesUntilAProbeCommits() throws {
         let fixture = StoreFixture()
-        let events = StoreEvents()
+        let events = EventCollector<String>()
         let store = try fixture.openStore(events: events)
         store.roomCreated(RoomSettings(name: "r", sceneName: "demo", driverKeyDigest: nil))
         store.flush()
@@ -78,7 +79,7 @@ struct StoreHealthTests {
 
     @Test func theRetryTimerFindsTheRecoveryByItself() throws {
         let fixture = StoreFixture()
-        let events = StoreEvents()
+        let events = EventCollector<String>()
         let store = try fixture.openStore(retryInterval: .milliseconds(20), events: events)
         store.roomCreated(RoomSettings(name: "r", sceneName: "demo", driverKeyDigest: nil))
         store.flush()
@@ -88,9 +89,7 @@ struct StoreHealthTests {
         #expect(!store.isAcceptingWrites)
         try repairWrites(fixture)
         // Waits for the writer's own timer (a condition, bounded), not for a guessed time.
-        let deadline = Date().addingTimeInterval(10)
-        while !store.isAcceptingWrites, Date() < deadline { usleep(5_000) }
-        #expect(store.isAcceptingWrites)
+        #expect(waitUntil { store.isAcceptingWrites })
         #expect(events.all.last == "recovered")
         store.close()
     }

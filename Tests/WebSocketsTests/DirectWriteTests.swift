@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 @testable import WebSockets
 
 /// Messages written at once to an idle connection (DirectWrite.swift), and everything that must
@@ -10,7 +11,7 @@ import Testing
 struct DirectWriteTests {
     /// Runs `work` on the service thread and returns what it returned.
     private func onServiceThread<T: Sendable>(_ server: WebSocketServer, _ work: @escaping @Sendable () -> T) -> T? {
-        let result = Recorder<T>()
+        let result = EventCollector<T>()
         server.execute { result.append(work()) }
         return result.wait { $0.first }
     }

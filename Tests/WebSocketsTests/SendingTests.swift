@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebSockets
 
 @Suite("Sending: latest slot, overflow, close, shutdown")
 struct SendingTests {
     @Test func sendLatestReplacesThePendingMessage() throws {
-        let results = Recorder<[Bool]>()
+        let results = EventCollector<[Bool]>()
         let h = try Harness(setup: { delegate in
             delegate.onOpen = { server, id in
                 server.send(OutboundMessage(text: "reliable"), to: id)
@@ -108,7 +109,7 @@ struct SendingTests {
     @Test func executeRunsOnTheServiceThread() throws {
         let h = try Harness()
         defer { h.stop() }
-        let seen = Recorder<Bool>()
+        let seen = EventCollector<Bool>()
         let server = h.server
         server.execute { seen.append(server.isOnServiceThread) }
         #expect(seen.wait { $0.first } == true)

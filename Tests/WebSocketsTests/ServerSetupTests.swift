@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 @testable import WebSockets
 
 @Suite("Start-up errors and client failures")
@@ -84,7 +85,7 @@ struct ServerSetupTests {
     }
 
     @Test func libWebSocketsLogReachesTheInjectedSink() throws {
-        let lines = Recorder<String>()
+        let lines = EventCollector<String>()
         LibWebSocketsLog.route(maximumLevel: .warning) { level, line in
             if level <= .warning { lines.append(line) }
         }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import WebSockets
 
 /// Streamed HTTP responses (`HTTPResponseStream`): produced on another thread, sent chunked as
@@ -48,11 +49,8 @@ struct StreamingHTTPTests {
         var socket: RawSocket? = try RawSocket(port: h.port)
         socket?.send("GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(socket?.readHTTPHead()?.hasPrefix("HTTP/1.1 200") == true)
-        let deadline = Date().addingTimeInterval(10)
-        while producer.stream.withLock({ $0?.isProducerWaiting }) != true {
-            try #require(Date() < deadline, "the producer comes to wait for the reader")
-            usleep(1000)
-        }
+        try #require(waitUntil { producer.stream.withLock({ $0?.isProducerWaiting }) == true },
+                     "the producer comes to wait for the reader")
         #expect(producer.written.load(ordering: .relaxed) < pieces, "it could not write the whole body ahead of the reader")
         #expect(producer.stream.withLock { $0!.peakBufferedBytes } <= WebSocketServer.httpStreamBufferLimit + pieceBytes)
         socket = nil  // the reader goes away without reading on

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebSockets
 
 /// How a server hands text to its delegate: as bytes to `didReceiveText`, and through its default
@@ -12,7 +13,7 @@ struct TextDeliveryTests {
             case text([UInt8])
             case message(InboundMessage)
         }
-        let events = Recorder<Event>()
+        let events = EventCollector<Event>()
 
         func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest, subprotocol: String?) {}
         func server(_ server: WebSocketServer, didReceiveText utf8: UnsafeRawBufferPointer, from connection: ConnectionID) {

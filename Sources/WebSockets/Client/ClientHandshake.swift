@@ -143,24 +143,20 @@ private extension StringProtocol {
     }
 }
 
-/// Standard base64 with padding (RFC 4648 §4), for the handshake's key and accept values.
+/// Standard base64 with padding (RFC 4648 §4), for the handshake's key and accept values:
+/// libwebsockets' encoder.
 enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
     static func encode(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var i = 0
-        while i < bytes.count {
-            let b0 = bytes[i]
-            let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
-            let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
-            output.append(alphabet[Int(b0 >> 2)])
-            output.append(alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)])
-            output.append(i + 1 < bytes.count ? alphabet[Int((b1 & 0x0F) << 2 | b2 >> 6)] : UInt8(ascii: "="))
-            output.append(i + 2 < bytes.count ? alphabet[Int(b2 & 0x3F)] : UInt8(ascii: "="))
-            i += 3
+        // Four characters per three bytes, and the NUL lws writes; lws (4.1) also wants one more
+        // byte than that free, or it refuses.
+        var output = [CChar](repeating: 0, count: (bytes.count + 2) / 3 * 4 + 2)
+        let length = bytes.withUnsafeBufferPointer { source in
+            source.withMemoryRebound(to: CChar.self) { input in
+                lws_b64_encode_string(input.baseAddress, Int32(input.count), &output, Int32(output.count))
+            }
         }
-        return String(decoding: output, as: UTF8.self)
+        // Only a too-small output makes lws fail, and the size above is enough.
+        precondition(length >= 0, "lws_b64_encode_string refused \(bytes.count) bytes")
+        return String(decoding: output.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

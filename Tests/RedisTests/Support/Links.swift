@@ -1,12 +1,13 @@
 import Foundation
 import Redis
 import RedisTesting
+import TestSupport
 
 /// A started queue whose first connect has been reported, with its state reports.
 func connectedQueue(
     _ server: RedisTestServer, database: Int = 0, name: String = "test-queue", timeoutMilliseconds: Int = 1000
-) throws -> (RedisCommandQueue, EventLog<RedisLinkState>) {
-    let states = EventLog<RedisLinkState>()
+) throws -> (RedisCommandQueue, EventCollector<RedisLinkState>) {
+    let states = EventCollector<RedisLinkState>()
     let queue = RedisCommandQueue(
         address: server.address(database: database), name: name,
         commandTimeoutMilliseconds: timeoutMilliseconds, onStateChange: { states.append($0) })
@@ -21,9 +22,9 @@ func connectedQueue(
 /// A started subscriber whose first connect has been reported, with its messages and states.
 func connectedSubscriber(
     _ server: RedisTestServer, channels: [String], name: String = "test-subscriber"
-) throws -> (RedisSubscriber, EventLog<Message>, EventLog<RedisLinkState>) {
-    let messages = EventLog<Message>()
-    let states = EventLog<RedisLinkState>()
+) throws -> (RedisSubscriber, EventCollector<Message>, EventCollector<RedisLinkState>) {
+    let messages = EventCollector<Message>()
+    let states = EventCollector<RedisLinkState>()
     let subscriber = RedisSubscriber(
         address: server.address(), name: name,
         onMessage: { messages.append(Message(channel: $0, payload: $1)) },
@@ -56,7 +57,7 @@ extension RedisCommandQueue {
     /// Sends and waits for the completion, with a generous deadline; nil if it never came (a hang
     /// is a failure in itself, so callers check for nil rather than waiting forever).
     func call(bytes arguments: [[UInt8]], timeout: TimeInterval = 10) -> Result<RedisValue, RedisError>? {
-        let results = EventLog<Result<RedisValue, RedisError>>()
+        let results = EventCollector<Result<RedisValue, RedisError>>()
         send(arguments) { results.append($0) }
         guard results.wait(timeout: timeout, until: { !$0.isEmpty }) else { return nil }
         return results.all.first

@@ -7,66 +7,6 @@ import ScrollWire
 import ScrollcastServerTesting
 @testable import ScrollcastServer
 
-/// An in-memory viewer: records what a room sends. With `isSlow`, frames pile up unsent, so each
-/// newer frame replaces the previous one (as a congested connection's latest slot does).
-final class RecordingSink: ViewerSink {
-    /// Everything received in order: reliable messages and frames.
-    private(set) var received: [OutgoingMessage] = []
-    private(set) var closedWith: CloseReason?
-    var isSlow = false
-    private var unsentFrame: OutgoingMessage?
-
-    func sendReliable(_ message: OutgoingMessage) { received.append(message) }
-
-    func sendLatest(_ message: OutgoingMessage) -> Bool {
-        if isSlow {
-            defer { unsentFrame = message }
-            return unsentFrame != nil
-        }
-        received.append(message)
-        return false
-    }
-
-    func close(_ reason: CloseReason) { closedWith = reason }
-
-    /// A slow viewer's connection catches up: the frame waiting in its latest slot is written.
-    func flush() {
-        if let frame = unsentFrame { received.append(frame) }
-        unsentFrame = nil
-    }
-
-    /// Everything received, decoded as a version-2 client does: one decoder, in order, so texts
-    /// and snapshots feed the frames after them. Throws at the first message it cannot decode.
-    func v2Messages() throws -> [ServerMessageV2] {
-        var decoder = ServerMessageDecoderV2()
-        return try received.map { message throws(WireError) in
-            guard message.kind == .binary else { throw WireError("a text message reached a version-2 viewer") }
-            return try decoder.decode(message.bytes)
-        }
-    }
-
-    /// The version-2 messages that are not `texts`, as version 1 decodes its own.
-    func v2Common() throws -> [ServerMessage] {
-        try v2Messages().compactMap { if case .message(let m) = $0 { m } else { nil } }
-    }
-
-    /// Everything received by a version-1 viewer, decoded.
-    func v1Messages() throws -> [ServerMessage] {
-        try received.map { message throws(WireError) in try ServerMessageDecoder.decode(message.bytes) }
-    }
-
-    /// Messages decoded as JSON objects.
-    var messages: [[String: Any]] { received.map(decodeJSON) }
-    /// Only the messages of one type.
-    func messages(ofType type: String) -> [[String: Any]] { messages.filter { $0["type"] as? String == type } }
-    /// Forgets what was received so far.
-    func clear() { received.removeAll() }
-}
-
-func decodeJSON(_ message: OutgoingMessage) -> [String: Any] {
-    (try? JSONSerialization.jsonObject(with: Data(message.bytes))) as? [String: Any] ?? ["type": "<not JSON>"]
-}
-
 /// The room layer with a manual clock and scheduler, a small scene catalogue, an in-memory store
 /// and its own metrics registry.
 final class Harness {
@@ -121,10 +61,10 @@ final class Harness {
 
     /// Opens a connection speaking `version` and joins `room`.
     @discardableResult
-    func viewer(joining room: String? = "demo", extra: String = "", version: WireVersion = .v1) -> (ViewerID, RecordingSink) {
+    func viewer(joining room: String? = "demo", extra: String = "", version: WireVersion = .v1) -> (ViewerID, RecordingViewerSink) {
         let id = ViewerID(rawValue: nextConnection)
         nextConnection += 1
-        let sink = RecordingSink()
+        let sink = RecordingViewerSink()
         service.opened(id, sink: sink, subprotocol: version.subprotocol)
         if let room { send(#"{"type":"join","room":"\#(room)"\#(extra)}"#, from: id) }
         return (id, sink)
@@ -165,7 +105,7 @@ final class Harness {
     /// Holds a row below y = 300 in `watcher`'s snapshot until it lifts, drags it 200 pt down
     /// and drops it (info-panel-and-row-moving.txt: tap-and-hold, then drag to a new place).
     /// Returns the row's id and whether `watcher` saw it lifted.
-    func dragRowDown(by driver: ViewerID, watchedBy watcher: RecordingSink) throws -> (rowID: Int, lifted: Bool) {
+    func dragRowDown(by driver: ViewerID, watchedBy watcher: RecordingViewerSink) throws -> (rowID: Int, lifted: Bool) {
         let snapshot = try #require(watcher.messages.first)
         let rows = try #require((snapshot["frame"] as? [String: Any])?["rows"] as? [[String: Any]])
         let row = try #require(rows.first { ($0["y"] as? Double ?? 0) > 300 })

@@ -15,27 +15,19 @@ final class StoreFixture {
     /// A store over a freshly opened database at `path`.
     func openStore(flushInterval: DispatchTimeInterval = .milliseconds(5), batchLimit: Int = 1024,
                    retention: RoomRetention = RoomRetention(), retryInterval: DispatchTimeInterval = .seconds(60),
-                   events: StoreEvents? = nil,
+                   events: EventCollector<String>? = nil,
                    now: @escaping @Sendable () -> Date = { Date() }) throws -> SQLiteRoomStore {
         SQLiteRoomStore(database: try RoomDatabase.open(atPath: path), scheduler: scheduler,
                         flushInterval: flushInterval, batchLimit: batchLimit, retention: retention,
                         retryInterval: retryInterval,
-                        onWriteFailure: { events?.record("failed: \($0)") },
-                        onRecovery: { events?.record("recovered") },
-                        onCompaction: { rooms, entries in events?.record("compacted \(rooms) rooms, \(entries) entries") },
+                        onWriteFailure: { events?.append("failed: \($0)") },
+                        onRecovery: { events?.append("recovered") },
+                        onCompaction: { rooms, entries in events?.append("compacted \(rooms) rooms, \(entries) entries") },
                         now: now)
     }
 
     /// A second connection to the file, as an operator's sqlite3 shell would be.
     func shell() throws -> DatabaseQueue { try DatabaseQueue(path: path) }
-}
-
-/// What a store told its owner (on the writer queue), in order.
-final class StoreEvents: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-    func record(_ event: String) { lock.withLock { list.append(event) } }
-    var all: [String] { lock.withLock { list } }
 }
 
 /// A row move of room `room` to `order`, numbered `version`.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import WebSockets
 
 enum ServerEvent: Sendable {
@@ -16,7 +17,7 @@ enum ClientEvent: Sendable, Equatable {
 
 /// A server delegate that records everything and can echo or run hooks (on the service thread).
 final class TestServerDelegate: WebSocketServerDelegate, @unchecked Sendable {
-    let events = Recorder<ServerEvent>()
+    let events = EventCollector<ServerEvent>()
     var echo = false
     var decide: (@Sendable (UpgradeRequest) -> UpgradeDecision)?
     var routes: [String: HTTPResponse] = [:]
@@ -67,7 +68,7 @@ final class TestServerDelegate: WebSocketServerDelegate, @unchecked Sendable {
 }
 
 final class TestClientDelegate: WebSocketClientDelegate, @unchecked Sendable {
-    let events = Recorder<ClientEvent>()
+    let events = EventCollector<ClientEvent>()
     func client(_ client: WebSocketClient, didConnect connection: ConnectionID) { events.append(.connected(connection)) }
     func client(_ client: WebSocketClient, didFailToConnect connection: ConnectionID, reason: String) {
         events.append(.failed(connection, reason))

@@ -1,0 +1,116 @@
+import ScrollcastServer
+import ScrollWire
+
+/// The link's data plane: as a follower it hands the owner's messages to its viewers and tells
+/// the owner who watches here; as the owner it keeps other nodes' viewers in the room.
+extension RoomLink {
+    /// Viewer `id` gets nothing from the owner but its snapshot, until that comes.
+    func awaitSnapshot(_ id: String) {
+        delivery.detach(id)
+        awaitingSnapshot.insert(id)
+    }
+
+    /// Sends the owner who watches the room from here (only called by effects of a live follower).
+    func sendRoster() {
+        guard case .follower(let follower) = state, let owner = follower.owner else { return }
+        let roster = viewers.map {
+            NodeMessage.RosterViewer(id: $0.join.viewer, version: $0.join.version.rawValue, generation: $0.generation,
+                                     key: $0.join.request.driverKey,
+                                     resumable: $0.join.request.wantsResumePoint ? true : nil,
+                                     resume: $0.join.request.resume,
+                                     inputs: $0.join.request.inputs ? true : nil)
+        }
+        node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
+    }
+
+    /// Something the owner published: the state machine says whether it is stale or names a new
+    /// owner (then every viewer here resynchronises first).
+    func deliver(_ envelope: RelayEnvelope) {
+        let (next, effects) = LinkMachine.next(state, on: .published(epoch: envelope.epoch, node: envelope.node))
+        state = next
+        for effect in effects {
+            switch effect {
+            case .dropStale: node.metrics.staleDropped.increment()
+            case .deliver: hand(envelope)
+            default: perform(effect)
+            }
+        }
+    }
+
+    private func hand(_ envelope: RelayEnvelope) {
+        switch envelope.kind {
+        case .owner:
+            break
+        case .reliable:
+            if case .viewer(let id) = envelope.audience, awaitingSnapshot.contains(id) {
+                // The first message the owner sends a viewer it (re)joins is its snapshot.
+                guard let join = viewers.first(where: { $0.join.viewer == id })?.join else { return }
+                if let form = envelope.message[join.version] {
+                    join.sink.sendReliable(form)
+                    node.serverMetrics.bytesOut.increment(by: form.count)
+                }
+                awaitingSnapshot.remove(id)
+                delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: join.request.inputs)
+                answered(id)
+            } else {
+                delivery.send(envelope.message, to: envelope.audience)
+            }
+        case .frame:
+            lastSequence = max(lastSequence, envelope.sequence)
+            delivery.sendFrame(envelope.message)
+            node.metrics.framesRelayed.increment()
+            node.metrics.brokerLag.recordNanoseconds(Int64(max(0, node.wallClock() - envelope.publishedAt) * 1_000_000))
+        }
+    }
+
+    // MARK: Owner
+
+    /// Node `from`'s viewers of the room are exactly `roster`.
+    func roster(_ roster: [NodeMessage.RosterViewer], from remoteNode: String, at now: Double) {
+        guard let room else { return }
+        var entry = remoteNodes[remoteNode] ?? RemoteNode(lastRoster: now)
+        entry.lastRoster = now
+        // A node names only its own viewers: its names start with its id.
+        let valid = roster.filter { $0.id.hasPrefix(remoteNode + "/") && WireVersion(rawValue: $0.version) != nil }
+        let listed = Set(valid.map(\.id))
+        for id in entry.viewers.keys where !listed.contains(id) {
+            room.leave(viewer: id)
+            entry.viewers[id] = nil
+        }
+        for viewer in valid {
+            if let generation = entry.viewers[viewer.id] {
+                if generation != viewer.generation { room.sendSnapshot(to: viewer.id) }
+            } else if !room.hasViewer(viewer.id) {
+                room.admit(ViewerJoin(viewer: viewer.id, sink: RemoteViewerSink(node: remoteNode),
+                                      version: WireVersion(rawValue: viewer.version) ?? .v1,
+                                      request: viewer.joinRequest(room: name), newKey: nil),
+                           createdHere: false)
+            }
+            entry.viewers[viewer.id] = viewer.generation
+        }
+        remoteNodes[remoteNode] = entry.viewers.isEmpty ? nil : entry
+        node.roomsChanged()
+    }
+
+    /// An input of viewer `viewer` on node `remoteNode`.
+    func remoteInput(_ input: InputMessage, viewer: String, from remoteNode: String) {
+        guard let room, remoteNodes[remoteNode]?.viewers[viewer] != nil else { return }
+        room.handle(input, from: viewer)
+        node.roomsChanged()
+    }
+
+    /// Drops the viewers of nodes that sent no roster for `timeout` ms (the node died, or lost
+    /// its link): presence counts only viewers someone still serves.
+    func dropSilentNodes(now: Double, timeout: Double) {
+        guard let room else { return }
+        let silent = remoteNodes.filter { now - $0.value.lastRoster >= timeout }
+        guard !silent.isEmpty else { return }
+        for (remoteNode, entry) in silent {
+            node.logger.notice("dropping viewers of a silent node", metadata: [
+                "room": "\(name)", "node": "\(remoteNode)", "viewers": "\(entry.viewers.count)"])
+            for id in entry.viewers.keys { room.leave(viewer: id) }
+            remoteNodes[remoteNode] = nil
+        }
+        node.roomsChanged()
+    }
+}
