@@ -2,6 +2,7 @@ import Testing
 import ScrollEngine
 @testable import ScrollWire
 import ScrollReplica
+import ScrollcastServerTesting
 @testable import ScrollcastServer
 
 /// `applied` messages (docs/protocol.md, "Inputs applied"): a native replica of the engine
@@ -13,7 +14,7 @@ import ScrollReplica
 struct AppliedReplicaTests {
     /// Feeds `sink`'s messages, in order, to a follower; returns it and the mismatches (seq and
     /// both byte strings in hex).
-    static func follow(_ sink: RecordingSink, _ version: WireVersion) throws -> (ReplicaFollower, [String]) {
+    static func follow(_ sink: RecordingViewerSink, _ version: WireVersion) throws -> (ReplicaFollower, [String]) {
         var follower = ReplicaFollower()
         var decoder = ServerMessageDecoderV2()
         var mismatches: [String] = []
@@ -46,7 +47,7 @@ struct AppliedReplicaTests {
 
     /// Every kind of input, from fresh connections (each its own ids and clock), with the room
     /// coming to rest between them.
-    static func drive(_ h: Harness, watcher: RecordingSink) throws {
+    static func drive(_ h: Harness, watcher: RecordingViewerSink) throws {
         let (flinger, _) = h.viewer()
         h.fling(by: flinger, steps: 8, interval: 16, stride: 45)
         h.tick(150)
