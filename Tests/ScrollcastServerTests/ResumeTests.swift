@@ -66,6 +66,7 @@ struct ResumeTests {
         case .refused: "refused"
         case .error: "error"
         case .resumed: "resumed"
+        case .applied: "applied"
         }
     }
 
