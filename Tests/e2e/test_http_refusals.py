@@ -4,7 +4,6 @@ plain-text reason, which raw sockets and Python `websockets` alike can read; a r
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import urllib.request
 
@@ -13,6 +12,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from raw_websocket import RawWebSocket, http_status, raw_http
+from server_helpers import run
 
 LIMIT = 8192  # the documented limit on a request's line and headers
 REFUSALS = [  # (what the client does, status, reason phrase, body)
@@ -59,7 +59,7 @@ def test_python_websockets_reads_the_refusal_status(scrollcast_server, connect_a
             pass
 
     with pytest.raises(InvalidStatus) as refused:  # not "did not receive a valid HTTP response"
-        asyncio.run(attempt())
+        run(attempt())
     assert refused.value.response.status_code == status
 
 
