@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "ScrollcastServerTests",
             dependencies: [
-                "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollWire", "ScrollcastRecording",
+                "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollWire", "ScrollcastRecording", "ScrollReplica",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

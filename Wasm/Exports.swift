@@ -93,22 +93,28 @@ public func scrollcastCreate(_ nameLength: Int32) -> Int32 {
 /// the resting content offset. 0, or -12 when the order or size does not fit the scene.
 @_expose(wasm, "scrollcast_restore") @_cdecl("scrollcast_restore")
 public func scrollcastRestore(_ words: Int32, _ width: Double, _ height: Double, _ offset: Double) -> Int32 {
-    let count = Int(max(words, 0))
-    guard count >= 1, count * 4 <= inputBuffer.capacity else { return ReplicaResult.badArgument }
-    var order: [[Int]] = []
-    var at = 1
-    for _ in 0..<Int(inputBuffer.int32(at: 0)) {
-        guard at < count else { return ReplicaResult.badArgument }
-        let rows = Int(inputBuffer.int32(at: at))
-        guard rows >= 0, at + rows < count else { return ReplicaResult.badArgument }
-        order.append((0..<rows).map { Int(inputBuffer.int32(at: at + 1 + $0)) })
-        at += rows + 1
-    }
-    guard at == count else { return ReplicaResult.badArgument }
+    guard let order = orderInInput(words) else { return ReplicaResult.badArgument }
     return withReplica { replica in
         replica.restore(order: order, viewport: Size(width: width, height: height), restingAt: offset)
             ? ReplicaResult.applied : ReplicaResult.badArgument
     }
+}
+
+/// A row order as `words` little-endian Int32s in the input buffer (section count, then each
+/// section's row count followed by its row ids), or nil when the words do not add up.
+func orderInInput(_ words: Int32) -> [[Int]]? {
+    let count = Int(max(words, 0))
+    guard count >= 1, count * 4 <= inputBuffer.capacity else { return nil }
+    var order: [[Int]] = []
+    var at = 1
+    for _ in 0..<Int(inputBuffer.int32(at: 0)) {
+        guard at < count else { return nil }
+        let rows = Int(inputBuffer.int32(at: at))
+        guard rows >= 0, at + rows < count else { return nil }
+        order.append((0..<rows).map { Int(inputBuffer.int32(at: at + 1 + $0)) })
+        at += rows + 1
+    }
+    return at == count ? order : nil
 }
 
 /// The current row order into the output buffer, in `scrollcast_restore`'s layout; returns the
@@ -134,11 +140,25 @@ public func scrollcastOrder() -> Int32 {
 @_expose(wasm, "scrollcast_apply") @_cdecl("scrollcast_apply")
 public func scrollcastApply(_ kind: Int32, _ id: Double, _ time: Double, _ a: Double, _ b: Double,
                             _ c: Double, _ d: Double, _ viewerLength: Int32) -> Int32 {
+    applyInput(kind, id, time, a, b, c, d, viewerLength, namesFrames: true)
+}
+
+/// `scrollcast_apply` for a change the room made itself (an `applied` message whose cause is not
+/// `input`: a cancel on leave, unavailable or take-back): later frames keep naming the input before.
+@_expose(wasm, "scrollcast_apply_unnamed") @_cdecl("scrollcast_apply_unnamed")
+public func scrollcastApplyUnnamed(_ kind: Int32, _ id: Double, _ time: Double, _ a: Double, _ b: Double,
+                                   _ c: Double, _ d: Double, _ viewerLength: Int32) -> Int32 {
+    applyInput(kind, id, time, a, b, c, d, viewerLength, namesFrames: false)
+}
+
+func applyInput(_ kind: Int32, _ id: Double, _ time: Double, _ a: Double, _ b: Double,
+                _ c: Double, _ d: Double, _ viewerLength: Int32, namesFrames: Bool) -> Int32 {
     guard id >= 0, id < 9_007_199_254_740_992, id == id.rounded(.towardZero) else { return ReplicaResult.badArgument }
     guard let input = InputCode(kind: Int(kind), a: a, b: b, c: c, d: d).kindValue else { return ReplicaResult.unknownInput }
     let viewer = inputBuffer.text(Int(viewerLength))
     return withReplica { replica in
-        let outcome = replica.apply(InputEvent(id: UInt64(id), time: time, kind: input), viewer: viewer)
+        let outcome = replica.apply(InputEvent(id: UInt64(id), time: time, kind: input), viewer: viewer,
+                                    namesFrames: namesFrames)
         if case .rowMoved(let rowID, let from, let to) = outcome {
             outputBuffer.putInt32s([Int32(truncatingIfNeeded: rowID), Int32(from.section), Int32(from.row),
                                     Int32(to.section), Int32(to.row)])
@@ -163,6 +183,68 @@ public func scrollcastFrame(_ t: Double, _ sequence: Double, _ sentAt: Double) -
     }
 }
 
+
+/// The rows put back at rest in the order of `words` Int32s in the input buffer (`restore`'s
+/// layout) at room time `time`: an `applied` `rowOrder`. 0, or -12 for an order that does not fit.
+@_expose(wasm, "scrollcast_reorder") @_cdecl("scrollcast_reorder")
+public func scrollcastReorder(_ words: Int32, _ time: Double) -> Int32 {
+    guard let order = orderInInput(words) else { return ReplicaResult.badArgument }
+    return withReplica { $0.reorderAtRest(order, at: time) ? ReplicaResult.applied : ReplicaResult.badArgument }
+}
+
+/// Reduced motion on (1) or off (0) without an input: the room's state a snapshot does not carry.
+@_expose(wasm, "scrollcast_reduced_motion") @_cdecl("scrollcast_reduced_motion")
+public func scrollcastReducedMotion(_ on: Int32) -> Int32 {
+    withReplica { replica in
+        replica.restoreReducedMotion(on != 0)
+        return ReplicaResult.applied
+    }
+}
+
+nonisolated(unsafe) var savedReplica: EngineReplica?
+
+/// Keeps a copy of the replica (a value: copying shares storage until one of them changes).
+@_expose(wasm, "scrollcast_save") @_cdecl("scrollcast_save")
+public func scrollcastSave() -> Int32 {
+    withReplica { replica in
+        savedReplica = replica
+        return ReplicaResult.applied
+    }
+}
+
+/// Puts the copy `scrollcast_save` kept back in place (it stays saved); -11 without one.
+@_expose(wasm, "scrollcast_load") @_cdecl("scrollcast_load")
+public func scrollcastLoad() -> Int32 {
+    guard let saved = savedReplica else { return ReplicaResult.noScene }
+    replica = saved
+    return ReplicaResult.applied
+}
+
+/// Adds the texts in the input buffer's `length` bytes (a `texts` message without its type byte,
+/// or a snapshot's texts part) to the server's table; with `replace` 1 the table starts afresh
+/// (a snapshot). 0, or -12 for bytes that are not texts.
+@_expose(wasm, "scrollcast_server_texts") @_cdecl("scrollcast_server_texts")
+public func scrollcastServerTexts(_ length: Int32, _ replace: Int32) -> Int32 {
+    guard length >= 0, Int(length) <= inputBuffer.capacity,
+          let texts = try? ServerMessageDecoderV2.textsBody(inputBuffer.bytes(Int(length))) else { return ReplicaResult.badArgument }
+    return withReplica { replica in
+        replica.receiveServerTexts(texts, replacing: replace != 0)
+        return ReplicaResult.applied
+    }
+}
+
+/// The frame at room time `t` encoded against the server's table into the output buffer: the
+/// bytes of the server's frame `sequence` when the replica's state is the room's. Returns its
+/// length (-11 without a scene).
+@_expose(wasm, "scrollcast_server_frame") @_cdecl("scrollcast_server_frame")
+public func scrollcastServerFrame(_ t: Double, _ sequence: Double, _ sentAt: Double) -> Int32 {
+    let seq = sequence >= 0 && sequence < 9_007_199_254_740_992 ? UInt64(sequence) : 0
+    return withReplica { replica in
+        let bytes = replica.serverFrameBytes(at: t, sequence: seq, sentAt: sentAt)
+        outputBuffer.put(bytes)
+        return Int32(bytes.count)
+    }
+}
 
 /// Length of the `texts` message after the last frame's bytes (0 when it showed nothing new).
 @_expose(wasm, "scrollcast_texts_length") @_cdecl("scrollcast_texts_length")

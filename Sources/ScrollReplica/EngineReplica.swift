@@ -8,7 +8,7 @@ import ScrollWire
 /// (docs/wasm.md), from the same sources.
 public struct EngineReplica: Sendable {
     /// The scene as of the last input applied.
-    public private(set) var scene: ScrollScene
+    public internal(set) var scene: ScrollScene
     /// Catalogue name the replica was created with.
     public let sceneName: String
     /// The room's texts as the frames are encoded against them (see `Texts`).
@@ -17,6 +17,9 @@ public struct EngineReplica: Sendable {
     public private(set) var textsSource: Texts = .own
     /// The input the next frame names (`frame.input` in the protocol): the last one applied.
     public private(set) var lastApplied: AppliedInput?
+    /// The server's texts table as a version-2 client received it (`receiveServerTexts`), which
+    /// `serverFrameBytes` encodes against; the own table (`texts`) is for drawing.
+    public internal(set) var serverTexts = WireTextTable()
 
     /// Where the texts table comes from.
     public enum Texts: Sendable {
@@ -60,15 +63,17 @@ public struct EngineReplica: Sendable {
     }
 
     /// Applies `event` as the room applied it (its time already mapped to room time), on behalf
-    /// of `viewer`. A rejected input changes nothing, as in the room.
-    public mutating func apply(_ event: InputEvent, viewer: String) -> Outcome {
+    /// of `viewer`. A rejected input changes nothing, as in the room. With `namesFrames` false
+    /// (a gesture the room cancelled itself: an `applied` message whose cause is not `input`)
+    /// later frames keep naming the input before, as the room's do.
+    public mutating func apply(_ event: InputEvent, viewer: String, namesFrames: Bool = true) -> Outcome {
         let changes: [SceneChange]
         do {
             changes = try scene.apply(event)
         } catch {
             return .rejected(error)
         }
-        lastApplied = AppliedInput(viewer: viewer, id: event.id)
+        if namesFrames { lastApplied = AppliedInput(viewer: viewer, id: event.id) }
         for change in changes {
             switch change {
             case .rowMoved(let rowID, let from, let to): return .rowMoved(rowID: rowID, from: from, to: to)

@@ -27,12 +27,15 @@ public struct JoinRequest: Sendable, Equatable {
     public var resumable: Bool
     /// Where the viewer was, to resume there rather than take a snapshot (`resume`).
     public var resume: ResumeRequest?
+    /// Asks to be sent every change the room applies to its scene (`applied` messages), so a
+    /// replica of the engine can compute the frames itself (`inputs`).
+    public var inputs: Bool
 
     /// Creates a join request.
     public init(room: String, client: String? = nil, driverKey: String? = nil, lock: Bool = false,
-                scene: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil) {
+                scene: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil, inputs: Bool = false) {
         self.room = room; self.client = client; self.driverKey = driverKey; self.lock = lock
-        self.scene = scene; self.resumable = resumable; self.resume = resume
+        self.scene = scene; self.resumable = resumable; self.resume = resume; self.inputs = inputs
     }
 
     /// Whether the viewer is told the room's life (it asked to resume, or to be able to).

@@ -45,7 +45,8 @@ public enum ClientMessageDecoder {
             throw WireError("field 'scene' must be at most \(ScrollWire.maxSceneNameLength) characters")
         }
         return JoinRequest(room: room, client: client, driverKey: driverKey, lock: lock, scene: scene,
-                           resumable: try r.optionalBool("resumable") ?? false, resume: try resumeRequest(r))
+                           resumable: try r.optionalBool("resumable") ?? false, resume: try resumeRequest(r),
+                           inputs: try r.optionalBool("inputs") ?? false)
     }
 
     private static func input(_ r: FieldReader) throws(WireError) -> InputMessage {

@@ -14,6 +14,7 @@ public enum ClientMessageEncoder {
         if request.lock { w.key("lock"); w.bool(true) }
         if let scene = request.scene { w.key("scene"); w.string(scene) }
         if request.resumable { w.key("resumable"); w.bool(true) }
+        if request.inputs { w.key("inputs"); w.bool(true) }
         if let resume = request.resume {
             w.key("resume")
             w.beginObject()

@@ -67,6 +67,8 @@ public enum ServerMessage: Sendable, Equatable {
     case error(String)
     /// The answer to a `join` whose `resume` the room honoured (instead of a snapshot).
     case resumed(ResumedMessage)
+    /// A change the room applied to its scene (only for viewers whose join asked: `inputs`).
+    case applied(AppliedMessage)
 }
 
 /// A decoded `frame` message (also the `frame` inside a `snapshot`).

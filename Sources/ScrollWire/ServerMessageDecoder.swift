@@ -25,6 +25,8 @@ public enum ServerMessageDecoder {
             return .error(try r.string("message"))
         case "resumed":
             return .resumed(try resumed(r))
+        case "applied":
+            return .applied(try applied(r))
         default:
             throw WireError("unknown message type '\(JSONParser.printable(type))'")
         }

@@ -158,6 +158,8 @@ public enum ServerMessageEncoder {
             return error(message: message)
         case .resumed(let m):
             return resumed(m)
+        case .applied(let m):
+            return applied(m)
         }
     }
 

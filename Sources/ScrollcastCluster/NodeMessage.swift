@@ -37,10 +37,12 @@ struct NodeMessage: Codable, Equatable {
         var resumable: Bool?
         /// Where it asks to resume (`join`'s `resume`), until it has had its answer.
         var resume: ResumeRequest?
+        /// Whether it asked for `applied` messages (`join`'s `inputs`).
+        var inputs: Bool?
 
         /// The join request the owner admits this viewer with.
         func joinRequest(room: String) -> JoinRequest {
-            JoinRequest(room: room, driverKey: key, resumable: resumable ?? false, resume: resume)
+            JoinRequest(room: room, driverKey: key, resumable: resumable ?? false, resume: resume, inputs: inputs ?? false)
         }
     }
 

@@ -8,7 +8,7 @@ import ScrollWire
 /// ```
 /// u8 format (1) · u8 kind (1 reliable, 2 frame, 3 owner) · u64 epoch · u64 seq (frames)
 /// f64 publishedAt (wall ms) · u16+bytes node · u8 audience (0 everyone, 1 viewer,
-/// 2 everyone-except) [u16+bytes viewer] · u32+bytes v1 · u32+bytes v2 (0xFFFFFFFF: absent)
+/// 2 everyone-except, 3 input watchers) [u16+bytes viewer] · u32+bytes v1 · u32+bytes v2 (0xFFFFFFFF: absent)
 /// ```
 struct RelayEnvelope: Equatable {
     enum Kind: UInt8 {
@@ -52,6 +52,7 @@ struct RelayEnvelope: Equatable {
         case .everyone: out.append(0)
         case .viewer(let id): out.append(1); Self.appendShort(Array(id.utf8), to: &out)
         case .everyoneExcept(let id): out.append(2); Self.appendShort(Array(id.utf8), to: &out)
+        case .inputWatchers: out.append(3)
         }
         Self.appendLong(v1, to: &out)
         Self.appendLong(v2, to: &out)
@@ -68,6 +69,7 @@ struct RelayEnvelope: Equatable {
         let audience: Audience
         switch audienceKind {
         case 0: audience = .everyone
+        case 3: audience = .inputWatchers
         case 1, 2:
             guard let id = reader.short().flatMap({ String(validating: $0, as: UTF8.self) }) else { return nil }
             audience = audienceKind == 1 ? .viewer(id) : .everyoneExcept(id)

@@ -47,7 +47,8 @@ extension RoomLink {
             NodeMessage.RosterViewer(id: $0.join.viewer, version: $0.join.version.rawValue, generation: $0.generation,
                                      key: $0.join.request.driverKey,
                                      resumable: $0.join.request.wantsResumePoint ? true : nil,
-                                     resume: $0.join.request.resume)
+                                     resume: $0.join.request.resume,
+                                     inputs: $0.join.request.inputs ? true : nil)
         }
         node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
     }
@@ -76,7 +77,7 @@ extension RoomLink {
                     node.serverMetrics.bytesOut.increment(by: form.count)
                 }
                 awaitingSnapshot.remove(id)
-                delivery.attach(id, sink: join.sink, version: join.version)
+                delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: join.request.inputs)
                 answered(id)
             } else {
                 delivery.send(envelope.message, to: envelope.audience)

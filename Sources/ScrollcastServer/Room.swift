@@ -24,13 +24,13 @@ public final class Room: RoomEndpoint {
     let metrics: ServerMetrics
     let channel: RoomChannel
     private let store: RoomStore
-    private var scene: ScrollScene
+    private(set) var scene: ScrollScene
     var viewers: [Viewer] = []
     var claim: (viewer: String, gesture: GestureKind)?
     private var pacer: FramePacer
 
     /// The latest time handed to the engine (room ms); inputs are never mapped before it.
-    private var lastInputTime: Double = 0
+    private(set) var lastInputTime: Double = 0
     private var lastApplied: AppliedInput?
     var sequence: UInt64 = 0
     var lastFrame: EffectFrame
@@ -63,6 +63,10 @@ public final class Room: RoomEndpoint {
     let life: UInt64 = Room.newLife()
     /// Reliable messages kept for resumes.
     var history: RoomHistory
+    /// Viewers that asked for `applied` messages (`Room+Applied.swift`).
+    var inputWatchers = 0
+    /// What the room applied since its last frame, for a watcher joining before the next one.
+    var appliedSinceFrame: [AppliedMessage] = []
 
     /// The texts the room's version-2 viewers have been sent (for tests).
     var wireTexts: WireTextTable { texts }
@@ -83,6 +87,8 @@ public final class Room: RoomEndpoint {
         var lastInputID: UInt64?
         /// Whether it asked to be told the room's life (to resume later).
         var resumable = false
+        /// Whether it asked for `applied` messages.
+        var watchesInputs = false
     }
 
     /// A room showing `configuration`, its clock starting now, run under `lease`, its frames
@@ -142,14 +148,17 @@ public final class Room: RoomEndpoint {
     /// without its key; `driverKey` is the room's key, for a viewer entitled to see it in its
     /// snapshot.
     public func join(viewer id: String, sink: ViewerSink, version: WireVersion = .v1, canDrive: Bool = true,
-                     driverKey: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil) {
+                     driverKey: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil,
+                     inputs: Bool = false) {
         restartTextsIfAlone(joining: version, resuming: resume != nil)
         viewers.append(Viewer(id: id, version: version, canDrive: canDrive, driverKey: canDrive ? driverKey : nil,
-                              resumable: resumable || resume != nil))
+                              resumable: resumable || resume != nil, watchesInputs: inputs))
         viewerCounts[version, default: 0] += 1
-        channel.attach(id, sink: sink, version: version)
+        if inputs { inputWatchers += 1 }
+        channel.attach(id, sink: sink, version: version, watchesInputs: inputs)
         emptySince = nil
         answerJoin(of: id, resuming: resume)
+        if inputs { sendAppliedState(to: id, version: version) }
         announcePresence(urgent: false, joiner: id)
     }
 
@@ -160,7 +169,7 @@ public final class Room: RoomEndpoint {
         let canDrive = !isLocked || createdHere || holdsKey
         let key = !isLocked ? nil : createdHere ? join.newKey : holdsKey ? join.request.driverKey : nil
         self.join(viewer: join.viewer, sink: join.sink, version: join.version, canDrive: canDrive, driverKey: key,
-                  resumable: join.request.wantsResumePoint, resume: join.request.resume)
+                  resumable: join.request.wantsResumePoint, resume: join.request.resume, inputs: join.request.inputs)
     }
 
     /// Whether viewer `id` is here.
@@ -200,6 +209,7 @@ public final class Room: RoomEndpoint {
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
         let leaving = viewers.remove(at: index)
         viewerCounts[leaving.version, default: 1] -= 1
+        if leaving.watchesInputs { inputWatchers -= 1 }
         channel.detach(id)
         let wasDriving = claim?.viewer == id
         if let claim, claim.viewer == id {
@@ -210,6 +220,7 @@ public final class Room: RoomEndpoint {
             if (try? scene.apply(cancel)) != nil {
                 lastInputTime = time
                 store.append(.cancelOnLeave(viewer: id, event: cancel), toRoom: name)
+                relayApplied(cancel, viewer: id, cause: .leave)
             }
             self.claim = nil
             requestFrame()
@@ -279,6 +290,7 @@ public final class Room: RoomEndpoint {
         }
         metrics.inputs.increment()
         store.append(.input(viewer: id, event: event), toRoom: name)
+        relayApplied(event, viewer: id, cause: .input)
         lastInputTime = time
         lastApplied = AppliedInput(viewer: id, id: input.id)
         viewers[index].lastInputID = input.id
@@ -306,6 +318,7 @@ public final class Room: RoomEndpoint {
         let cancel = InputEvent(id: input.id, time: time, kind: claim.gesture.cancellation)
         if (try? scene.apply(cancel)) != nil {
             store.append(.cancelOnLeave(viewer: id, event: cancel), toRoom: name)
+            relayApplied(cancel, viewer: id, cause: .unavailable)
         }
         lastInputTime = time
         viewers[index].lastInputID = input.id
@@ -355,13 +368,14 @@ public final class Room: RoomEndpoint {
     }
 
     private func emitFrame(at current: Double, for reason: FramePacer.Reason) {
-        let frameTime = max(now, lastInputTime)
+        let frameTime = Self.frameTime(max(now, lastInputTime))
         var frame = scene.frame(at: frameTime)
         // Time alone changed nothing a viewer would see (e.g. the hold before a row lifts): no frame.
         if reason == .animation, lastApplied == lastFrameInput, frame.showsTheSame(as: lastFrame) {
             return pacer.frameSkipped(at: current)
         }
         pacer.frameSent(at: current, for: reason)
+        appliedSinceFrame.removeAll(keepingCapacity: true)
         sequence += 1
         frame.sequence = sequence
         store.append(.frame(sequence: sequence, time: frameTime), toRoom: name)
@@ -442,12 +456,14 @@ public final class Room: RoomEndpoint {
             let cancel = InputEvent(id: viewers[index].lastInputID ?? 0, time: time, kind: claim.gesture.cancellation)
             if (try? scene.apply(cancel)) != nil {
                 store.append(.cancelOnLeave(viewer: claim.viewer, event: cancel), toRoom: name)
+                relayApplied(cancel, viewer: claim.viewer, cause: .takeBack)
             }
             self.claim = nil
             announcePresence(urgent: true)
         }
         if let reverted = scene.reorderedAtRest(durableOrder, at: time) {
             scene = reverted
+            relayRowOrder(durableOrder, at: time)
         }
         lastInputTime = time
         requestFrame()

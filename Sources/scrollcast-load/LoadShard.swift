@@ -314,7 +314,7 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
             measurements.inputRefused(input, on: connection)
         case .error(let message):
             measurements.problem("server error: \(message)")
-        case .rowMoved, .presence, .resumed:
+        case .rowMoved, .presence, .resumed, .applied:
             break // nothing to measure
         }
     }

@@ -73,10 +73,11 @@ struct DocExamplesTests {
                 case .refused: types.insert("refused")
                 case .error: types.insert("error")
                 case .resumed: types.insert("resumed")
+                case .applied: types.insert("applied")
                 }
             }
         }
-        #expect(types == ["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed"])
+        #expect(types == ["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied"])
         #expect(kinds == Set(InputKindName.allCases.map(\.rawValue)))
     }
 

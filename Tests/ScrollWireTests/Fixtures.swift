@@ -3,6 +3,10 @@ import ScrollEngine
 
 /// Values shared by the tests and by the examples in docs/protocol.md.
 enum Fixtures {
+    /// The doc's `applied` example: v7's pointer move 43, applied at room time 53216.4 after frame 1042.
+    static let docApplied = AppliedMessage(after: 1042, time: 53216.4, viewer: "v7", id: 43, cause: .input,
+                                           change: .input(.pointerMoved(Point(x: 121.5, y: 352))))
+
     static let row12 = VisibleRow(indexPath: IndexPath(section: 0, row: 12), id: 12, y: 96.5, height: 64,
                                   title: "Coffee with Ana", subtitle: "Blue Bottle, Hayes Valley", detail: "08:40")
 
@@ -141,6 +145,7 @@ enum FixturesV2 {
             ServerMessageEncoderV2.error(message: "field 'x' must be a finite number"),
             ServerMessageEncoderV2.resumed(ResumedMessage(room: "demo", viewer: "v12", viewers: 3, driver: nil, locked: false,
                                                           life: 4_503_599_627_370_497, moves: 13, from: 1042, seq: 1050)),
+            ServerMessageEncoderV2.applied(Fixtures.docApplied),
         ]
     }
 }
@@ -196,6 +201,10 @@ extension FixturesV2 {
             ServerMessageEncoderV2.error(message: "field 'x' must be a finite number"),
             ServerMessageEncoderV2.resumed(ResumedMessage(room: "demo", viewer: "v12", viewers: 2, driver: "v7", locked: false,
                                                           life: 4_503_599_627_370_497, moves: 13, from: 1042, seq: 1050)),
+            ServerMessageEncoderV2.applied(AppliedMessage(after: 7, time: 120.25, viewer: "v3", id: 9, cause: .leave,
+                                                          change: .input(.pointerCancelled))),
+            ServerMessageEncoderV2.applied(AppliedMessage(after: 8, time: 130, viewer: nil, id: 0, cause: .takeBack,
+                                                          change: .rowOrder([[0, 2, 1], [3]]))),
         ]
     }
 }

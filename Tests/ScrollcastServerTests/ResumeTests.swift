@@ -65,6 +65,7 @@ struct ResumeTests {
         case .refused: "refused"
         case .error: "error"
         case .resumed: "resumed"
+        case .applied: "applied"
         }
     }
 

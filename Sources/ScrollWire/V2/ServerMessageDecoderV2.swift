@@ -75,6 +75,10 @@ public struct ServerMessageDecoderV2: Sendable {
             let resumed = try Self.resumed(&r)
             try r.end("resumed")
             message = .message(.resumed(resumed))
+        case .applied:
+            let applied = try Self.applied(&r)
+            try r.end("applied")
+            message = .message(.applied(applied))
         }
         return message
     }
@@ -188,6 +192,15 @@ public struct ServerMessageDecoderV2: Sendable {
                                       driverKey: driverKey, locked: flags & MessageFlagsV2.locked != 0,
                                       resumePoint: resumePoint)
         return (message, table)
+    }
+
+    /// The texts of a `texts` message without its type byte, or of a snapshot's texts part: for a
+    /// replica that keeps the server's table without the whole decoder (the page's WebAssembly).
+    public static func textsBody(_ bytes: [UInt8]) throws(WireError) -> WireTexts {
+        var r = BinaryReader(bytes)
+        let texts = try Self.texts(&r, name: "texts")
+        try r.end("texts")
+        return texts
     }
 
     private static func texts(_ r: inout BinaryReader, name: String) throws(WireError) -> WireTexts {

@@ -118,6 +118,8 @@ public enum ServerMessageEncoderV2 {
             return error(message: message)
         case .message(.resumed(let m)):
             return resumed(m)
+        case .message(.applied(let m)):
+            return applied(m)
         }
     }
 

@@ -28,6 +28,8 @@ public enum ServerMessageTypeV2: UInt8, Sendable, CaseIterable {
     case error = 7
     /// `resumed`: the answer to a `join` with `resume` (only for clients that ask).
     case resumed = 8
+    /// `applied`: a change the room applied to its scene (only for clients that ask).
+    case applied = 9
 }
 
 /// Bits of a version-2 frame's flags byte.

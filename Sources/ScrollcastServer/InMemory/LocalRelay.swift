@@ -26,9 +26,9 @@ final class LocalChannel: RoomChannel {
         viewers = LocalViewers(metrics: metrics)
     }
 
-    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion) {
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool) {
         guard !closed else { return }
-        viewers.attach(viewer, sink: sink, version: version)
+        viewers.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs)
     }
 
     func detach(_ viewer: String) {

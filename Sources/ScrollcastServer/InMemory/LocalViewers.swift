@@ -6,7 +6,7 @@ import ScrollWire
 /// connected here.
 public struct LocalViewers {
     private let metrics: ServerMetrics
-    private var viewers: [(id: String, sink: ViewerSink, version: WireVersion)] = []
+    private var viewers: [(id: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool)] = []
 
     /// No viewers yet; what is handed out is counted in `metrics`.
     public init(metrics: ServerMetrics) {
@@ -16,9 +16,10 @@ public struct LocalViewers {
     /// Whether nobody is here.
     public var isEmpty: Bool { viewers.isEmpty }
 
-    /// Viewer `viewer`, speaking `version`, writes through `sink`.
-    public mutating func attach(_ viewer: String, sink: ViewerSink, version: WireVersion) {
-        viewers.append((viewer, sink, version))
+    /// Viewer `viewer`, speaking `version`, writes through `sink`; `watchesInputs` when it asked
+    /// for `applied` messages.
+    public mutating func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool = false) {
+        viewers.append((viewer, sink, version, watchesInputs))
     }
 
     /// Viewer `viewer` left.
@@ -34,7 +35,7 @@ public struct LocalViewers {
     /// Queues `message` for each viewer of `audience` here, in its version's form.
     public func send(_ message: RoomMessage, to audience: Audience) {
         var bytes = 0
-        for viewer in viewers where audience.includes(viewer.id) {
+        for viewer in viewers where audience.includes(viewer.id) && (audience != .inputWatchers || viewer.watchesInputs) {
             guard let form = message[viewer.version] else { continue }
             viewer.sink.sendReliable(form)
             bytes += form.count
@@ -67,6 +68,7 @@ extension Audience {
         case .viewer(let id): return id == viewer
         case .everyone: return true
         case .everyoneExcept(let id): return id != viewer
+        case .inputWatchers: return true  // whether it asked is known where it is connected (LocalViewers)
         }
     }
 }

@@ -15,8 +15,9 @@ public protocol RoomRelay: AnyObject {
 /// Per viewer, messages arrive in the order they are handed over, and a reliable message handed
 /// over before a frame arrives before that frame: version 2 sends the texts a frame needs that way.
 public protocol RoomChannel: AnyObject {
-    /// Viewer `viewer`, speaking `version`, is connected here through `sink`.
-    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion)
+    /// Viewer `viewer`, speaking `version`, is connected here through `sink`; `watchesInputs`
+    /// when its join asked for `applied` messages (audience `.inputWatchers`).
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool)
     /// Viewer `viewer` left.
     func detach(_ viewer: String)
     /// Sends a message that must arrive to `audience` (each viewer gets its version's form, if
@@ -37,4 +38,14 @@ public enum Audience: Sendable, Hashable {
     case everyone
     /// Every viewer but one (presence after a join: the joiner's snapshot says it already).
     case everyoneExcept(String)
+    /// Every viewer whose join asked for `applied` messages (`inputs: true`). Only the node a
+    /// viewer is connected to knows whether it asked, so a cluster relays these to every node.
+    case inputWatchers
+}
+
+extension RoomChannel {
+    /// A viewer that did not ask for `applied` messages.
+    public func attach(_ viewer: String, sink: ViewerSink, version: WireVersion) {
+        attach(viewer, sink: sink, version: version, watchesInputs: false)
+    }
 }

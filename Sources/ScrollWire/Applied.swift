@@ -1,0 +1,251 @@
+import ScrollEngine
+
+/// Why a room applied a change to its scene (an `applied` message's `cause`).
+public enum AppliedCause: String, Sendable, Hashable, CaseIterable {
+    /// A viewer's input: frames from then on name it in `input`.
+    case input
+    /// The room cancelled the gesture of a driver that left. Frames keep naming the input before.
+    case leave
+    /// The room cancelled a gesture whose drop it could not store (`refused` with `unavailable`).
+    case unavailable
+    /// The room took back row moves its store failed to keep (a cancel, then `rowOrder`).
+    case takeBack
+    /// Not a change: how the scene is when the viewer joins, for what a snapshot does not carry
+    /// (reduced motion). Sent right after the snapshot; a replica takes it as the state it
+    /// restores, never applies it as an input.
+    case state
+}
+
+/// What an `applied` message applies: one input as the engine saw it, or a new row order at rest.
+public enum AppliedChange: Sendable, Equatable {
+    /// An input (`kind` and its fields, as in a client's `input`).
+    case input(InputKind)
+    /// The rows put back in this order (ids per section), the content at rest where it was
+    /// (`ScrollScene.reorderedAtRest`).
+    case rowOrder([[Int]])
+}
+
+/// An `applied` message (docs/protocol.md, "Inputs applied"): a change the room made to its
+/// scene, sent in order to viewers whose join asked (`inputs: true`), so that a replica of the
+/// engine fed only these reproduces every frame.
+public struct AppliedMessage: Sendable, Equatable {
+    /// `seq` of the last frame the room sent before applying it: frames after `after` show it.
+    public var after: UInt64
+    /// Room time the engine applied it at, ms (exact: not rounded).
+    public var time: Double
+    /// The viewer it came from (or whose gesture it ends); nil for a `rowOrder`.
+    public var viewer: String?
+    /// The input id the engine was given (0 when that viewer had sent none).
+    public var id: UInt64
+    /// Why it was applied.
+    public var cause: AppliedCause
+    /// What was applied.
+    public var change: AppliedChange
+
+    /// An applied message.
+    public init(after: UInt64, time: Double, viewer: String?, id: UInt64, cause: AppliedCause, change: AppliedChange) {
+        self.after = after; self.time = time; self.viewer = viewer; self.id = id; self.cause = cause; self.change = change
+    }
+
+    /// Whether frames from then on name this input (`frame.input`): only viewers' own inputs.
+    public var namesFrames: Bool { cause == .input }
+}
+
+/// Input kinds and their choices as version 2 writes them in `applied` (one byte each).
+enum AppliedCodesV2 {
+    static let rowOrder: UInt8 = 14
+    static let modes: [WheelDeltaMode] = [.pixel, .line, .page]
+    static let positions: [ScrollPosition] = [.none, .top, .middle, .bottom]
+
+    static func code(_ kind: InputKind) -> UInt8 {
+        switch kind {
+        case .pointerDown: 1
+        case .pointerMoved: 2
+        case .pointerUp: 3
+        case .pointerCancelled: 4
+        case .wheel: 5
+        case .key: 6
+        case .scrollToRow: 7
+        case .longPressBegan: 8
+        case .longPressMoved: 9
+        case .longPressEnded: 10
+        case .longPressCancelled: 11
+        case .resize: 12
+        case .reducedMotion: 13
+        }
+    }
+
+    static func index<T: Equatable>(_ value: T, in options: [T]) -> UInt8 {
+        UInt8(options.firstIndex(of: value) ?? 0)
+    }
+}
+
+extension ServerMessageEncoder {
+    /// An `applied` message (version 1). Numbers are written exactly (not rounded), so a replica
+    /// applies the very doubles the room applied.
+    public static func applied(_ m: AppliedMessage) -> [UInt8] {
+        var w = JSONWriter(capacity: 160)
+        w.beginObject()
+        w.key("type"); w.string("applied")
+        w.key("after"); w.integer(m.after)
+        w.key("t"); w.exactNumber(m.time)
+        w.key("viewer"); w.optionalString(m.viewer)
+        w.key("id"); w.integer(m.id)
+        w.key("cause"); w.string(m.cause.rawValue)
+        switch m.change {
+        case .input(let kind):
+            w.key("kind"); w.string(InputKindName(kind).rawValue)
+            ClientMessageEncoder.writeFields(of: kind, into: &w, exact: true)
+        case .rowOrder(let order):
+            w.key("kind"); w.string("rowOrder")
+            w.key("order")
+            w.beginArray()
+            for section in order {
+                w.beginArray()
+                for id in section { w.integer(id) }
+                w.endArray()
+            }
+            w.endArray()
+        }
+        w.endObject()
+        return w.bytes
+    }
+}
+
+extension ServerMessageDecoder {
+    static func applied(_ r: FieldReader) throws(WireError) -> AppliedMessage {
+        let causeText = try r.string("cause")
+        guard let cause = AppliedCause(rawValue: causeText) else {
+            throw WireError("unknown cause '\(JSONParser.printable(causeText))'")
+        }
+        let kindText = try r.string("kind")
+        let change: AppliedChange
+        if kindText == "rowOrder" {
+            guard case .array(let sections) = try r.required("order") else { throw WireError("field 'order' must be an array") }
+            var order: [[Int]] = []
+            for section in sections {
+                guard case .array(let ids) = section else { throw WireError("field 'order' must hold arrays of row ids") }
+                var row: [Int] = []
+                for id in ids {
+                    guard case .number(let x) = id, x >= 0, x <= Double(ScrollWire.maxSafeInteger), x == x.rounded() else {
+                        throw WireError("field 'order' must hold row ids (integers ≥ 0)")
+                    }
+                    row.append(Int(x))
+                }
+                order.append(row)
+            }
+            change = .rowOrder(order)
+        } else if let name = InputKindName(rawValue: kindText) {
+            change = .input(try ClientMessageDecoder.inputKind(name, r))
+        } else {
+            throw WireError("unknown input kind '\(JSONParser.printable(kindText))'")
+        }
+        return AppliedMessage(after: UInt64(try r.int("after")), time: try r.number("t"),
+                              viewer: try r.optionalString("viewer"), id: UInt64(try r.int("id")),
+                              cause: cause, change: change)
+    }
+}
+
+extension ServerMessageEncoderV2 {
+    /// An `applied` message (version 2, type `09`); numbers exact, as `f64`.
+    public static func applied(_ m: AppliedMessage) -> [UInt8] {
+        var w = BinaryWriter(capacity: 48)
+        w.byte(ServerMessageTypeV2.applied.rawValue)
+        w.uvarint(m.after)
+        w.float64(m.time)
+        w.byte(m.viewer == nil ? 0 : 1)
+        if let viewer = m.viewer { w.string(viewer) }
+        w.uvarint(m.id)
+        w.byte(UInt8(AppliedCause.allCases.firstIndex(of: m.cause) ?? 0))
+        switch m.change {
+        case .rowOrder(let order):
+            w.byte(AppliedCodesV2.rowOrder)
+            w.uvarint(order.count)
+            var previous = -1
+            for section in order {
+                w.uvarint(section.count)
+                for id in section {
+                    w.svarint(id - (previous + 1))
+                    previous = id
+                }
+            }
+        case .input(let kind):
+            w.byte(AppliedCodesV2.code(kind))
+            switch kind {
+            case .pointerDown(let p), .pointerMoved(let p), .pointerUp(let p),
+                 .longPressBegan(let p), .longPressMoved(let p), .longPressEnded(let p):
+                w.float64(p.x); w.float64(p.y)
+            case .pointerCancelled, .longPressCancelled:
+                break
+            case .wheel(let dx, let dy, let mode):
+                w.float64(dx); w.float64(dy); w.byte(AppliedCodesV2.index(mode, in: AppliedCodesV2.modes))
+            case .key(let key):
+                w.byte(AppliedCodesV2.index(key, in: ScrollKey.allCases))
+            case .scrollToRow(let path, let position, let animated):
+                w.uvarint(path.section); w.uvarint(path.row)
+                w.byte(AppliedCodesV2.index(position, in: AppliedCodesV2.positions)); w.byte(animated ? 1 : 0)
+            case .resize(let size):
+                w.float64(size.width); w.float64(size.height)
+            case .reducedMotion(let on):
+                w.byte(on ? 1 : 0)
+            }
+        }
+        return w.bytes
+    }
+}
+
+extension ServerMessageDecoderV2 {
+    static func applied(_ r: inout BinaryReader) throws(WireError) -> AppliedMessage {
+        let after = try r.uvarint("after")
+        let time = try r.float64("t")
+        let flags = try r.byte("flags")
+        guard flags & ~1 == 0 else { throw WireError("flags: reserved bits set in \(flags)") }
+        let viewer = flags & 1 != 0 ? try r.string("viewer") : nil
+        let id = try r.uvarint("id")
+        let causeCode = Int(try r.byte("cause"))
+        guard causeCode < AppliedCause.allCases.count else { throw WireError("unknown cause \(causeCode)") }
+        let cause = AppliedCause.allCases[causeCode]
+        let kindCode = try r.byte("kind")
+        func choice<T>(_ name: String, _ options: [T]) throws(WireError) -> T {
+            let i = Int(try r.byte(name))
+            guard i < options.count else { throw WireError("\(name) \(i) is not one of 0…\(options.count - 1)") }
+            return options[i]
+        }
+        func point() throws(WireError) -> Point { Point(x: try r.float64("x"), y: try r.float64("y")) }
+        let change: AppliedChange
+        switch kindCode {
+        case 1: change = .input(.pointerDown(try point()))
+        case 2: change = .input(.pointerMoved(try point()))
+        case 3: change = .input(.pointerUp(try point()))
+        case 4: change = .input(.pointerCancelled)
+        case 5:
+            change = .input(.wheel(dx: try r.float64("dx"), dy: try r.float64("dy"), mode: try choice("mode", AppliedCodesV2.modes)))
+        case 6: change = .input(.key(try choice("key", ScrollKey.allCases)))
+        case 7:
+            let path = IndexPath(section: try r.uint("section"), row: try r.uint("row"))
+            change = .input(.scrollToRow(path, position: try choice("position", AppliedCodesV2.positions),
+                                         animated: try choice("animated", [false, true])))
+        case 8: change = .input(.longPressBegan(try point()))
+        case 9: change = .input(.longPressMoved(try point()))
+        case 10: change = .input(.longPressEnded(try point()))
+        case 11: change = .input(.longPressCancelled)
+        case 12: change = .input(.resize(Size(width: try r.float64("width"), height: try r.float64("height"))))
+        case 13: change = .input(.reducedMotion(try choice("on", [false, true])))
+        case AppliedCodesV2.rowOrder:
+            var order: [[Int]] = []
+            var previous: Int64 = -1
+            for _ in 0..<(try r.count("order")) {
+                var section: [Int] = []
+                for _ in 0..<(try r.count("order.rows")) {
+                    previous = try BinaryReader.sum(previous + 1, try r.svarint("order.id"), "order.id")
+                    section.append(Int(previous))
+                }
+                order.append(section)
+            }
+            change = .rowOrder(order)
+        default:
+            throw WireError("unknown kind \(kindCode)")
+        }
+        return AppliedMessage(after: after, time: time, viewer: viewer, id: id, cause: cause, change: change)
+    }
+}
