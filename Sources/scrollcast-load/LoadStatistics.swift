@@ -48,6 +48,9 @@ struct LoadStatistics {
     /// At most this many mismatches are described.
     static let mostMismatchExamples = 5
 
+    /// `--replica`: frames compared with the room's native replica, and those not compared.
+    var replica = ReplicaCounts()
+
     /// Most connections joined at one time (counted across threads by `RunCoordinator`).
     var peakConnected = 0
 
@@ -78,6 +81,7 @@ struct LoadStatistics {
         interArrivalJitter.merge(other.interArrivalJitter)
         localLatency.merge(other.localLatency)
         remoteLatency.merge(other.remoteLatency)
+        replica.merge(other.replica)
         identityChecked += other.identityChecked
         identityMismatches += other.identityMismatches
         identityMismatchExamples = Array((identityMismatchExamples + other.identityMismatchExamples).prefix(Self.mostMismatchExamples))

@@ -75,6 +75,11 @@ struct ScrollcastLoad: ParsableCommand {
         valueName: "profile"))
     var link: String?
 
+    @Flag(help: ArgumentHelp(
+        "Check every frame against a native replica of the engine: connections join with 'inputs': true and each room's frames are computed from the relayed inputs and compared byte for byte (sentAt aside); a mismatch fails the run (docs/load-testing.md).",
+        valueName: "replica"))
+    var replica = false
+
     @Option(help: "Seconds to measure, after the ramp.")
     var duration: Double = 10
 
@@ -155,7 +160,7 @@ struct ScrollcastLoad: ParsableCommand {
         let plan = LoadPlan(
             nodes: try emulated.map { try NodeList(urls: $0.address.webSocketURL) } ?? nodes, driverNode: driverNode, wireVersion: wireProtocol.version, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
             script: script, recording: recording, seed: seed, durationSeconds: duration, rampSeconds: ramp,
-            roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount)
+            roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount, replica: replica)
         let outcome: LoadRun.Outcome
         do {
             outcome = try LoadRun(plan: plan).run()
@@ -228,6 +233,10 @@ struct ScrollcastLoad: ParsableCommand {
         if let mismatches = report.identityMismatches, mismatches > 0 {
             let first = report.identityMismatchExamples?.first.map { ", first: \($0)" } ?? ""
             problems.append("identity check failed: \(mismatches) (room, seq) pairs were delivered with different bytes\(first)")
+        }
+        if let replica = report.replica, replica.mismatches > 0 {
+            let first = replica.mismatchExamples.first.map { ", first: \($0)" } ?? ""
+            problems.append("replica check failed: \(replica.mismatches) of \(replica.compared) frames differ from the replica's\(first)")
         }
         guard problems.isEmpty else { throw failure(problems.joined(separator: "; ")) }
     }
