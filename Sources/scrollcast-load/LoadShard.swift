@@ -21,7 +21,8 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
     private let founders: [Int: LoadConnection]
     private var ramp: ConnectionRamp
     private var measurements: ShardMeasurements
-    /// `--replica`: each room's replica and what the checks counted.
+    /// `--replica`: a replica per room and node (keyed `replicaKey`), so each node's viewers are
+    /// checked against the inputs that node relayed, and what the checks counted.
     private var replicas: [Int: RoomReplica] = [:]
     private var replicaCounts = ReplicaCounts()
 
@@ -333,17 +334,19 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
                               on connection: LoadConnection) {
         measurements.frameArrived(seq: seq, sentAt: sentAt, input: input, message: message, on: connection)
         if plan.replica {
-            replicas[connection.roomNumber, default: RoomReplica(room: connection.room, version: plan.wireVersion)]
+            replicas[Self.replicaKey(connection), default: RoomReplica(room: connection.room, node: connection.node, version: plan.wireVersion)]
                 .frame(seq: seq, bytes: message, connection: connection.index, into: &replicaCounts)
         }
     }
 
+    private static func replicaKey(_ connection: LoadConnection) -> Int { connection.roomNumber &* 64 &+ connection.node }
+
     /// `--replica`: the message goes to the room's replica when this connection drives it
     /// (`RoomReplica`); the others' frames are only compared (`frameArrived`).
     private func replicaMessage(_ bytes: UnsafeBufferPointer<UInt8>, binary: Bool, on connection: LoadConnection) {
-        let number = connection.roomNumber
+        let number = Self.replicaKey(connection)
         guard replicas[number]?.drives(connection.index, joining: connection.phase == .joining) ?? true else { return }
-        replicas[number, default: RoomReplica(room: connection.room, version: plan.wireVersion)]
+        replicas[number, default: RoomReplica(room: connection.room, node: connection.node, version: plan.wireVersion)]
             .referenceMessage(bytes, connection: connection.index, into: &replicaCounts)
     }
 }

@@ -1,10 +1,11 @@
 import ScrollReplica
 import ScrollWire
 
-/// `--replica`: one room's native replica of the engine on one client thread, and the check of
-/// every frame the room's connections on that thread receive against it (docs/load-testing.md).
+/// `--replica`: one room's native replica of the engine on one client thread (one per node the
+/// room has viewers on, in a cluster run), and the check of every frame the room's connections
+/// to that node receive against it (docs/benchmarks.md, "Replica check").
 ///
-/// The room's first connection on the thread to receive its snapshot is the reference: its
+/// The first of those connections to receive its snapshot is the reference: its
 /// messages (snapshot, `applied`, `rowMoved`, v2 `texts`, frames), decoded in full and in order,
 /// drive a `ReplicaFollower`, which computes each frame the reference receives from the relayed
 /// inputs and compares the bytes. Every connection's frame (the reference's included) is then
@@ -17,6 +18,8 @@ import ScrollWire
 struct RoomReplica {
     private let version: WireVersion
     private let room: String
+    /// The node whose connections this replica checks (0 with one `--url`).
+    private let node: Int
     /// The reference connection's index, once it has its snapshot.
     private(set) var reference: Int?
     private var follower = ReplicaFollower()
@@ -30,8 +33,9 @@ struct RoomReplica {
     static let keptSeqs: UInt64 = 512
     static let mostParked = 4096
 
-    init(room: String, version: WireVersion) {
+    init(room: String, node: Int = 0, version: WireVersion) {
         self.room = room
+        self.node = node
         self.version = version
     }
 
@@ -126,7 +130,8 @@ struct RoomReplica {
         if replica.elementsEqual(bytes) {
             counts.identical += 1
         } else {
-            counts.mismatch("room \(room) seq \(seq) connection \(connection): replica \(Self.hex(replica)) server \(Self.hex(Array(bytes)))")
+            let who = connection == reference ? "reference connection" : "connection"
+            counts.mismatch("room \(room) seq \(seq) node \(node) \(who) \(connection): replica \(Self.hex(replica)) server \(Self.hex(Array(bytes)))")
         }
     }
 

@@ -76,8 +76,7 @@ struct ScrollcastLoad: ParsableCommand {
     var link: String?
 
     @Flag(help: ArgumentHelp(
-        "Check every frame against a native replica of the engine: connections join with 'inputs': true and each room's frames are computed from the relayed inputs and compared byte for byte (sentAt aside); a mismatch fails the run (docs/load-testing.md).",
-        valueName: "replica"))
+        "Check every frame against a native replica of the engine: connections join with 'inputs': true and each room's frames are computed from the relayed inputs and compared byte for byte (sentAt aside); a mismatch fails the run (docs/benchmarks.md, Replica check)."))
     var replica = false
 
     @Option(help: "Seconds to measure, after the ramp.")

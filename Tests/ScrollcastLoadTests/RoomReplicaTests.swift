@@ -76,7 +76,7 @@ import ScrollWire
         }
         #expect(counts.compared == 20 && counts.mismatches == 1 && counts.identical == 19)
         let example = counts.mismatchExamples.first ?? ""
-        #expect(example.hasPrefix("room r-0 seq 5 connection 1: replica \(RoomReplica.hex(frames[4])) server "))
+        #expect(example.hasPrefix("room r-0 seq 5 node 0 connection 1: replica \(RoomReplica.hex(frames[4])) server "))
     }
 
     @Test func aMismatchAtTheReferenceStopsItsReplicaUntilTheRoomRests() {
