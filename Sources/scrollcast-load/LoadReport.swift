@@ -71,6 +71,9 @@ struct LoadReport: Codable {
     var identityMismatches: UInt64?
     /// The first few mismatches: room, seq and the nodes.
     var identityMismatchExamples: [String]?
+    /// CPU the load process used in the window (all threads), and per frame received (µs).
+    var clientCpuSeconds: Double
+    var clientCpuUsPerFrame: Double
     /// `--replica`: frames checked against the rooms' native replicas (`null` without it).
     var replica: ReplicaReport?
     /// Input-to-frame of local and of remote drivers (`null` when there were none).
@@ -110,6 +113,9 @@ struct LoadReport: Codable {
         inputsRefused = statistics.inputsRefused
         errors = statistics.errors
         errorReasons = statistics.errorReasons
+        clientCpuSeconds = Self.round(statistics.windowCPUSeconds)
+        clientCpuUsPerFrame = statistics.framesReceived > 0
+            ? Self.round(statistics.windowCPUSeconds * 1_000_000 / Double(statistics.framesReceived)) : 0
         if plan.replica { replica = ReplicaReport(statistics.replica) }
         if plan.nodes.isCluster {
             let spread = plan.spread()
@@ -168,6 +174,7 @@ struct LoadReport: Codable {
             ("inter-arrival jitter p50 / p99", "\(ms(interArrivalJitterMs?.p50)) / \(ms(interArrivalJitterMs?.p99))"),
             ("link", link?.model ?? "none (direct)"),
             ("bytes received", "\(bytesReceived)"),
+            ("load tool CPU (window)", String(format: "%.2f s, %.1f µs per frame", clientCpuSeconds, clientCpuUsPerFrame)),
             ("inputs sent / refused", "\(inputsSent) / \(inputsRefused)"),
             ("errors", "\(errors)"),
         ]

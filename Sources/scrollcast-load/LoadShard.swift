@@ -282,7 +282,11 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
             measurements.problem("\(binary ? "binary" : "text") message from the server on \(plan.wireVersion.subprotocol)")
             return
         }
-        if plan.replica { replicaMessage(bytes, binary: binary, on: connection) }
+        if plan.replica {
+            replicaMessage(bytes, binary: binary, on: connection)
+            // Every connection gets every `applied` message; only the reference's replica reads them.
+            if RoomReplica.isApplied(bytes, version: plan.wireVersion) { return }
+        }
         // Frames are read from their fixed front (seq, sentAt, input) without decoding the rest;
         // in version 2 that needs none of the room's texts, so no connection keeps a text table.
         let header = binary ? ServerMessageDecoderV2.frameHeader(bytes) : ServerMessageDecoder.frameHeader(bytes)

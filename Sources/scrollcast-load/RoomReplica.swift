@@ -91,6 +91,16 @@ struct RoomReplica {
         }
     }
 
+    /// Whether `bytes` is an `applied` message, told from its front without decoding it.
+    static func isApplied(_ bytes: UnsafeBufferPointer<UInt8>, version: WireVersion) -> Bool {
+        switch version {
+        case .v2: return bytes.first == ServerMessageTypeV2.applied.rawValue
+        case .v1: return bytes.starts(with: appliedPrefixV1)
+        }
+    }
+
+    private static let appliedPrefixV1 = Array(#"{"type":"applied""#.utf8)
+
     /// Frames still parked when the run ends were never compared.
     func unresolved() -> Int { parked.count }
 
@@ -131,7 +141,7 @@ struct RoomReplica {
             counts.identical += 1
         } else {
             let who = connection == reference ? "reference connection" : "connection"
-            counts.mismatch("room \(room) seq \(seq) node \(node) \(who) \(connection): replica \(Self.hex(replica)) server \(Self.hex(Array(bytes)))")
+            counts.mismatch("room \(room) seq \(seq) node \(node) \(who) \(connection) (replica had matched \(follower.identical) frames, waited \(follower.waited)): replica \(Self.hex(replica)) server \(Self.hex(Array(bytes)))")
         }
     }
 

@@ -76,7 +76,7 @@ import ScrollWire
         }
         #expect(counts.compared == 20 && counts.mismatches == 1 && counts.identical == 19)
         let example = counts.mismatchExamples.first ?? ""
-        #expect(example.hasPrefix("room r-0 seq 5 node 0 connection 1: replica \(RoomReplica.hex(frames[4])) server "))
+        #expect(example.hasPrefix("room r-0 seq 5 node 0 connection 1 (replica had matched 5 frames, waited 0): replica \(RoomReplica.hex(frames[4])) server "))
     }
 
     @Test func aMismatchAtTheReferenceStopsItsReplicaUntilTheRoomRests() {
@@ -93,5 +93,14 @@ import ScrollWire
         Self.frame(&replica, frames[2], seq: 3, connection: 1, counts: &counts)
         // Seq 1 at the reference and seq 2 at connection 1 (the replica's bytes) are identical.
         #expect(counts.identical == 2 && counts.mismatches == 1 && counts.notCompared == 2)
+    }
+
+    @Test func appliedMessagesAreToldFromTheirFront() {
+        let (_, applied, frames) = Self.roomMessages(count: 1)
+        let message = AppliedMessage(after: 0, time: 10, viewer: "v1", id: 1, cause: .input, change: .input(.key(.pageDown)))
+        let v2 = ServerMessageEncoderV2.applied(message)
+        #expect(applied.withUnsafeBufferPointer { RoomReplica.isApplied($0, version: .v1) })
+        #expect(v2.withUnsafeBufferPointer { RoomReplica.isApplied($0, version: .v2) })
+        #expect(!frames[0].withUnsafeBufferPointer { RoomReplica.isApplied($0, version: .v1) })
     }
 }
