@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow bench-cluster bench-links conformance fuzz clean
+.PHONY: deps wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow bench-cluster bench-links bench-isolation conformance fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -73,8 +73,9 @@ bench-engine: deps
 	.build/release/scrollcast-bench-engine
 
 # Load ladder against the release server on this machine, with the loopback probe as the
-# machine's own limit; rewrites docs/benchmarks.md and docs/benchmarks.svg (a few minutes).
-# The durability figures come first, so the ladder's headline stays the last line.
+# machine's own limit, and the same steps against a plain Node `ws` broadcaster (bench/peer_bench.py);
+# rewrites docs/benchmarks.md and docs/benchmarks.svg (a few minutes). The durability figures come
+# first, so the ladder's headline (peer_cpu_ratio_1000) stays the last line.
 bench: deps
 	swift build -c release
 	mkdir -p .build/bench
@@ -92,6 +93,13 @@ bench-durability: release
 bench-wire: deps
 	swift build -c release
 	BENCH_WIRE_ONLY=1 python3 bench/run-ladder.py
+
+# Slow work off the room thread (issue 20): p99 input-to-frame at 1,000 viewers with and without four
+# clients downloading a 100,000-entry recording, and server CPU per frame with 500 small rooms against
+# 10 large ones; puts its section into docs/benchmarks.md. Headline last: isolation_p99_ratio=N.
+bench-isolation: deps
+	swift build -c release
+	python3 bench/isolation.py
 
 clean:
 	rm -rf .build test-artifacts reports

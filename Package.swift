@@ -47,6 +47,8 @@ let package = Package(
             providers: [.apt(["libwebsockets-dev"])]
         ),
         .target(name: "CWebSocketsShim", dependencies: ["CLibWebSockets"]),
+        // libcrypto's SHA-256 for driver-key digests (libssl-dev comes with libwebsockets-dev).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "WebSockets", dependencies: ["CLibWebSockets", "CWebSocketsShim"]),
 
         // Debian's libhiredis-dev (0.14), for the cluster; shims in a regular C target, as above.
@@ -63,7 +65,7 @@ let package = Package(
         .target(
             name: "ScrollcastServer",
             dependencies: [
-                "ScrollEngine", "ScrollWire", "ScrollcastRecording", "WebSockets",
+                "ScrollEngine", "ScrollWire", "ScrollcastRecording", "WebSockets", "CCrypto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -148,6 +150,8 @@ let package = Package(
             dependencies: [
                 "ScrollcastStore", "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollcastRecording",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
     ]

@@ -201,6 +201,17 @@ public func scrollcastReducedMotion(_ on: Int32) -> Int32 {
     }
 }
 
+/// Later frames name input `id` of the viewer named by the `viewerLength` UTF-8 bytes in the input
+/// buffer (a negative `id`: no input), as the frame a replica starts from does.
+@_expose(wasm, "scrollcast_name_input") @_cdecl("scrollcast_name_input")
+public func scrollcastNameInput(_ id: Double, _ viewerLength: Int32) -> Int32 {
+    let viewer = inputBuffer.text(Int(max(viewerLength, 0)))
+    return withReplica { replica in
+        replica.nameInput(id >= 0 && id < 9_007_199_254_740_992 ? AppliedInput(viewer: viewer, id: UInt64(id)) : nil)
+        return ReplicaResult.applied
+    }
+}
+
 nonisolated(unsafe) var savedReplica: EngineReplica?
 
 /// Keeps a copy of the replica (a value: copying shares storage until one of them changes).
@@ -212,10 +223,13 @@ public func scrollcastSave() -> Int32 {
     }
 }
 
-/// Puts the copy `scrollcast_save` kept back in place (it stays saved); -11 without one.
+/// Puts the copy `scrollcast_save` kept back in place (it stays saved), keeping the server's
+/// texts table as it is now; -11 without one.
 @_expose(wasm, "scrollcast_load") @_cdecl("scrollcast_load")
 public func scrollcastLoad() -> Int32 {
-    guard let saved = savedReplica else { return ReplicaResult.noScene }
+    guard var saved = savedReplica else { return ReplicaResult.noScene }
+    // The server's texts are not part of a state: they only grow, and the newest table stays.
+    if let current = replica { saved.serverTexts = current.serverTexts }
     replica = saved
     return ReplicaResult.applied
 }

@@ -31,7 +31,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BIN = ROOT / ".build" / "release"
+BIN = Path(os.environ.get("LINKS_BIN", ROOT / ".build" / "release"))
 os.environ.setdefault("SCROLLCAST_BIN", str(BIN / "scrollcast"))
 sys.path.insert(0, str(ROOT / "Tests" / "e2e"))
 
@@ -53,6 +53,7 @@ SEED = int(os.environ.get("LINKS_SEED", "1"))
 DOC = ROOT / "docs" / "benchmarks.md"
 SECTION = "## Links (make bench-links)"
 LOAD_TOOL = BIN / "scrollcast-load"
+REPLICA_MODES = os.environ.get("LINKS_REPLICA", "on off").split()
 
 
 def log(message):
@@ -63,20 +64,23 @@ def same(a, b) -> bool:
     return a == b or (a is not None and b is not None and abs(a - b) <= 1e-9 * max(1.0, abs(b)))
 
 
-def page_figures(browser, base_url: str, profile: str) -> dict:
-    """Load-to-first-frame, judder and input-to-photon in Chromium through one link."""
+def page_figures(browser, base_url: str, profile: str, replica: str) -> dict:
+    """Load-to-first-frame, judder and input-to-photon in Chromium through one link, with the
+    page's replica `on` (the default) or `off` (server frames only)."""
     loads = []
     for i in range(LOADS):
         context = browser.new_context()
         page = context.new_page()
-        page.goto(f"{base_url}/?room=links-{profile}-load-{i}")
+        page.goto(f"{base_url}/?room=links-{profile}-{replica}-load-{i}&replica={replica}")
         loads.append(first_frame_ms(page))
         context.close()
 
     context = browser.new_context()
     page = context.new_page()
-    sc = ScrollcastPage(page, base_url, f"links-{profile}-fling").open()
+    sc = ScrollcastPage(page, base_url, f"links-{profile}-{replica}-fling").open(f"&replica={replica}")
     sc.wait_idle()
+    if replica == "on":
+        sc.wait("s => s.replica.running", timeout=20000)
     totals = {"motionFrames": 0, "repeats": 0, "skips": 0, "dropped": 0}
     roughness = []
     for _ in range(FLINGS):
@@ -95,9 +99,11 @@ def page_figures(browser, base_url: str, profile: str) -> dict:
     if [s["id"] for s in samples] != [s["id"] for s in recomputed] or any(
             not same(a["ms"], b["ms"]) for a, b in zip(samples, recomputed)):
         raise SystemExit("bench: the page's input-to-photon samples are not the definition's")
+    state = page.evaluate("window.scrollcast.state.replica")
     context.close()
     ms = [s["ms"] for s in samples]
     return {
+        "compared": state.get("compared", 0), "mismatches": state.get("mismatches", 0),
         "load_ms": statistics.median(loads), "loads_ms": loads,
         "judder_pct": 100 * (totals["repeats"] + totals["skips"]) / totals["motionFrames"] if totals["motionFrames"] else None,
         **totals,
@@ -138,22 +144,23 @@ def fmt(value, digits=1):
 
 def table(results: dict) -> list[str]:
     lines = [
-        "| profile | load → first frame (ms) | fling judder (%) | repeats / skips / in motion | dropped by the browser | roughness (pt) "
+        "| profile | page | load → first frame (ms) | fling judder (%) | repeats / skips / in motion | dropped by the browser | roughness (pt) "
         "| input-to-photon p50 / p99 (ms) | load tool input-to-frame p50 / p99 (ms) | inter-arrival jitter p50 / p99 (ms) | emulator timing error p99 (µs) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for profile, r in results.items():
+    for (profile, replica), r in results.items():
+        page = f"replica ({r['compared']} compared, {r['mismatches']} mismatches)" if replica == "on" else "server frames"
         lines.append(
-            f"| `{profile}` | {fmt(r['load_ms'], 0)} | {fmt(r['judder_pct'])} | {r['repeats']} / {r['skips']} / {r['motionFrames']} "
+            f"| `{profile}` | {page} | {fmt(r['load_ms'], 0)} | {fmt(r['judder_pct'])} | {r['repeats']} / {r['skips']} / {r['motionFrames']} "
             f"| {r['dropped']} | {fmt(r['roughness_pt'], 2)} | {fmt(r['photon_p50'], 0)} / {fmt(r['photon_p99'], 0)} ({r['photon_samples']}) "
-            f"| {fmt(r['frame_p50'])} / {fmt(r['frame_p99'])} | {fmt(r['jitter_p50'])} / {fmt(r['jitter_p99'])} | {fmt(r['link_error_p99_us'], 0)} |")
+            f"| {fmt(r.get('frame_p50'))} / {fmt(r.get('frame_p99'))} | {fmt(r.get('jitter_p50'))} / {fmt(r.get('jitter_p99'))} | {fmt(r.get('link_error_p99_us'), 0)} |")
     return lines
 
 
 def section(results: dict, seconds: float, load: tuple[float, float]) -> list[str]:
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     # The load tool emulates the link itself when it can (`--link`), else it goes through the proxy.
-    link_flag = any(r["load_via"] != "proxy" for r in results.values())
+    link_flag = any(r.get("load_via", "proxy") != "proxy" for r in results.values())
     load_via = "--url ws://SERVER/ws --link PROFILE" if link_flag else "--url ws://PROXY/ws"
     return [
         SECTION,
@@ -165,7 +172,10 @@ def section(results: dict, seconds: float, load: tuple[float, float]) -> list[st
         f"{FLINGS} flings (a {6}-step mouse drag up the long table, released, then rest), measured by the page "
         "itself (docs/measures.md) and checked against the Python recomputation from its raw record; then "
         f"`scrollcast-load {load_via} --rooms 1 --viewers {VIEWERS} --drivers 1 --script drag --duration {DURATION:g}`. "
-        "These are the baselines the issue \"engine in the page\" has to beat, not targets.",
+        "Each profile twice: the page running the engine itself (`replica`, the default: docs/wasm.md) and with "
+        "`?replica=off` (`server frames`, as before the engine came to the page); the load tool does not draw, so its "
+        "columns are on the first row only. Targets (issue \"engine in the page\"): judder ≤ 2 % on 4g and ≤ 1 % on "
+        "loopback, input-to-photon p50 ≤ 16.7 ms and p99 ≤ 33.4 ms, load to first frame at most 50 ms slower than `server frames`.",
         "",
         *table(results),
         "",
@@ -219,26 +229,29 @@ def main():
             server = RunningServer("--allowed-origins", "*")   # the page comes with the proxy's origin
             proxy = LinkProxy.start(server.port, profile, seed=SEED)
             try:
-                log(f"{profile}: page through the link on :{proxy.port}")
-                results[profile] = page_figures(browser, f"http://127.0.0.1:{proxy.port}", profile)
+                for replica in REPLICA_MODES:
+                    log(f"{profile}: page (replica {replica}) through the link on :{proxy.port}")
+                    results[(profile, replica)] = page_figures(browser, f"http://127.0.0.1:{proxy.port}", profile, replica)
+                    r = results[(profile, replica)]
+                    log(f"{profile} replica {replica}: judder {fmt(r['judder_pct'])} %, input-to-photon "
+                        f"{fmt(r['photon_p50'], 0)}/{fmt(r['photon_p99'], 0)} ms, load {fmt(r['load_ms'], 0)} ms")
                 log(f"{profile}: scrollcast-load through the link")
-                results[profile].update(load_figures(server, proxy, profile))
+                results[(profile, REPLICA_MODES[0])].update(load_figures(server, proxy, profile))
             finally:
                 proxy.stop()
                 server.stop()
-            r = results[profile]
-            log(f"{profile}: judder {fmt(r['judder_pct'])} %, input-to-photon {fmt(r['photon_p50'], 0)}/{fmt(r['photon_p99'], 0)} ms, "
-                f"load {fmt(r['load_ms'], 0)} ms")
         browser.close()
     print("\n".join(table(results)))
     write_section(section(results, time.monotonic() - began, (load_before, os.getloadavg()[0])))
     log(f"wrote the Links section of {DOC}")
-    for profile, r in results.items():
-        key = profile.replace("-", "_")
+    for (profile, replica), r in results.items():
+        key = f"{profile.replace('-', '_')}_replica_{replica}"
         print(f"links_{key}_load_to_first_frame_ms={fmt(r['load_ms'], 0)}")
+        print(f"links_{key}_judder_pct={fmt(r['judder_pct'])}")
         print(f"links_{key}_input_to_photon_p50_ms={fmt(r['photon_p50'], 0)}")
         print(f"links_{key}_input_to_photon_p99_ms={fmt(r['photon_p99'], 0)}")
-    print(f"links_4g_judder_pct={fmt(results['4g']['judder_pct']) if '4g' in results else '–'}")
+    headline = results.get(("4g", "on"))
+    print(f"links_4g_judder_pct={fmt(headline['judder_pct']) if headline else '–'}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ BENCH_CAPACITY (connections one load process must hold in the capacity check aft
 BENCH_CAPACITY_ROOMS (10: 500 viewers a room, so joins crowd each room), BENCH_LOAD_THREADS (scrollcast-load --threads; default: the tool's own),
 BENCH_PROTOCOL (the ladder's and capacity check's `--protocol`, v2), BENCH_WIRE_VIEWERS (the v1-vs-v2 comparison's
 viewers, 100, in BENCH_ROOMS rooms; 0 skips it), BENCH_WIRE_ONLY (1: run only that comparison, print it, write nothing).
+BENCH_PEER_STEPS (the steps also run against the Node `ws` broadcaster; see bench/peer_bench.py).
 bench/where-the-time-goes.md (profiles and before/after figures, written by hand) is appended to the report.
 Only the standard library is used.
 """
@@ -30,6 +31,9 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import peer_bench  # noqa: E402  (bench/peer_bench.py: the `ws` broadcaster beside each step)
 
 ROOT = Path(__file__).resolve().parent.parent
 RELEASE = ROOT / ".build" / "release"
@@ -114,12 +118,13 @@ class Server:
     (memory only unless a benchmark measures the store); `flags` are added (e.g. a cluster node's
     `--redis URL --node-id ID`)."""
 
-    def __init__(self, data="none", flags=()):
+    def __init__(self, data="none", flags=(), command=None, env=None):
         self.log_file = tempfile.NamedTemporaryFile("w+", prefix="scrollcast-bench-", suffix=".log", delete=False)
+        # `command` runs another server that announces itself the same way (the peer broadcaster).
         self.process = subprocess.Popen(
-            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--public", str(ROOT / "Public"), "--data", str(data),
-             *flags],
-            stdout=subprocess.PIPE, stderr=self.log_file, text=True, cwd=ROOT)
+            command or [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--public", str(ROOT / "Public"),
+                        "--data", str(data), *flags],
+            stdout=subprocess.PIPE, stderr=self.log_file, text=True, cwd=ROOT, env=env)
         first = self.process.stdout.readline()
         match = re.search(r"listening on http://([^:/\s]+):(\d+)", first)
         if not match:
@@ -411,7 +416,8 @@ def targets_section(steps, idle_rss, capacity):
     return lines
 
 
-def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seconds, capacity=None, wire=None):
+def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seconds, capacity=None, wire=None,
+             peer_rows=(), peer_missing=None):
     lines = [
         "# Benchmarks",
         "",
@@ -439,6 +445,7 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
            " is lower than on an idle machine" if max(info['loadavg'], load_average()) > info['cores'] else ""),
         "",
         *targets_section(steps, idle_rss, capacity),
+        *peer_bench.section(list(peer_rows), peer_missing),
         *wire_section(wire),
         "## Engine cost per frame",
         "",
@@ -592,13 +599,14 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         lines += ["`make bench-engine` output:", "", "```", engine_lines.strip(), "```", ""]
     if NOTES.exists():
         lines += [NOTES.read_text().rstrip(), ""]
-    lines += [f"Headline (the last line `make bench` prints): `{headline_line(steps)}`", ""]
+    last = peer_bench.headline(list(peer_rows)) if peer_rows else headline_line(steps)
+    lines += [f"Headline (the last line `make bench` prints): `{last}`", ""]
     return "\n".join(lines)
 
 
 # Sections other benchmarks' runs were pasted into by hand (their figures come from a run of their
 # own, not this one): rewriting the report keeps them as they are.
-KEPT_SECTIONS = ("## Cluster (make bench-cluster)", "## Links (make bench-links)")
+KEPT_SECTIONS = ("## Cluster (make bench-cluster)", "## Links (make bench-links)", "## Isolation (make bench-isolation)")
 
 
 def kept_sections():
@@ -646,12 +654,23 @@ def main():
         return
     server = Server()
     log(f"server pid {server.pid} on port {server.port}")
+    peer_missing = peer_bench.missing() if peer_bench.STEPS else None
+    peer = None if peer_missing or not peer_bench.STEPS else peer_bench.start(Server)
+    if peer_missing:
+        log(f"peer not run: {peer_missing}")
+    elif peer is not None:
+        log(f"peer (node ws broadcaster) pid {peer.pid} on port {peer.port}")
+    peer_rows = []
     try:
         time.sleep(1)
         idle_rss = rss_kib(server.pid)
         steps = []
         for viewers in STEPS:
             step = run_step(server, viewers)
+            if peer is not None and viewers in peer_bench.STEPS:
+                # Right after Scrollcast's step, same load: the two are compared within minutes.
+                peer_rows.append(peer_bench.row(step, run_step(peer, viewers, prefix="peer")))
+                log(peer_bench.lines(peer_rows[-1:])[0])
             frame_bytes = step["report"]["bytesPerFrame"] or 2000
             step["probe"], step["probe_runs"] = run_probe(step["connections"], int(frame_bytes) + ws_header_bytes(int(frame_bytes)))
             step["fraction"] = step["report"]["framesPerSecond"] / step["probe"] if step["probe"] else 0
@@ -668,6 +687,8 @@ def main():
             log(f"capacity: {r['peakConnected']}/{r['connections']} joined, {r['connectFailures']} failures, {r['disconnects']} disconnects")
     finally:
         server.stop()
+        if peer is not None:
+            peer.stop()
     if WIRE_VIEWERS > 0:
         wire = wire_comparison()
     OUT.mkdir(parents=True, exist_ok=True)
@@ -675,7 +696,7 @@ def main():
                f"--script {SCRIPT} --duration {DURATION:g} --ramp {RAMP:g} --protocol {PROTOCOL} --json STEP.json")
     (OUT / "benchmarks.svg").write_text(svg_plot(steps))
     (OUT / "benchmarks.md").write_text(markdown(steps, info, idle_rss, engine_ns, engine_lines, command, time.monotonic() - began,
-                                                capacity, wire))
+                                                capacity, wire, peer_rows, peer_missing))
     log(f"wrote {OUT / 'benchmarks.md'} and {OUT / 'benchmarks.svg'}")
     if engine_ns is not None:
         print(f"engine_ns_per_frame={engine_ns:.0f}")
@@ -691,6 +712,8 @@ def main():
     best = target_step(steps)
     print(f"largest_viewers_within_one_frame={best['viewers'] if best else 0}")
     print(headline_line(steps))
+    if peer_rows:
+        print("\n".join(peer_bench.lines(peer_rows)))
 
 
 if __name__ == "__main__":

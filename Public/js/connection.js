@@ -107,7 +107,9 @@ export function sceneFromLocation(loc = window.location) {
  * "Bad messages"). Browsers may close only with 1000 or 3000–4999. */
 export class Connection {
   constructor({ nodes, nodeIndex = 0, room, scene = null, driverKey = null, lock = false, subprotocols = SUBPROTOCOLS,
-                onMessage, onStatus }) {
+                inputs = false, onMessage, onStatus, onTexts = null }) {
+    this.inputs = inputs;     // ask for `applied` messages (the page's replica, docs/protocol.md "Inputs applied")
+    this.onTexts = onTexts;   // version 2's `texts` bodies, for the replica's copy of the server's table
     this.nodes = nodes;
     this.nodeIndex = nodeIndex;
     this.subprotocols = subprotocols;
@@ -174,6 +176,7 @@ export class Connection {
       if (this.scene) join.scene = this.scene;
       if (this.driverKey) join.driverKey = this.driverKey;
       if (this.lock) join.lock = true;
+      if (this.inputs) join.inputs = true;
       const resume = this.position.request(socket.protocol);
       if (resume) join.resume = resume;
       else join.resumable = true;
@@ -199,8 +202,9 @@ export class Connection {
           }
           return this.dropUnreadable(socket, `a message that does not decode (${error.message})`);
         }
-        // Texts only teach the decoder; frames arrive with them filled in.
-        if (message.type === "texts") return;
+        // Texts only teach the decoder (and the replica); frames arrive with them filled in.
+        if (message.type === "texts") { this.onTexts?.(message.body); return; }
+        if (message.type === "frame") Object.defineProperty(message, "wire", { value: new Uint8Array(event.data) });
       }
       if (!message || typeof message.type !== "string") return;
       this.position.track(message, socket.protocol);

@@ -10,6 +10,7 @@ import { RollingWindow } from "./stats.js";
 import { PageMeasures } from "./measure/page-measures.js";
 import { keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey } from "./driving.js";
 import { ReconnectingIndicator } from "./reconnecting.js";
+import { createReplica } from "./replica/setup.js";
 
 const STATS_WINDOW_MS = 5000;
 
@@ -74,6 +75,7 @@ const state = {
   canvas: { cssWidth: 0, cssHeight: 0, dpr: 1, width: 0, height: 0 },
   errors: [],
   images: { ready: false, background: "none", layers: [] },
+  replica: {},              // the engine in the page: compared, identical, mismatches… (replica/page-replica.js)
 };
 
 let scene = null;
@@ -82,6 +84,9 @@ let redrawWanted = false;     // something besides a new frame changed the pictu
 let rafHandle = 0;
 let laidOutViewport = null;   // the viewport size the phone frame was last fitted to
 let lastOwnAppliedId = null;  // our newest input id a frame named
+
+// The room's engine in the page (null with ?replica=off or without WebAssembly: server frames only).
+const replica = createReplica(state.replica);
 
 const fpsWindow = new RollingWindow(2000);
 // What this viewer saw (docs/measures.md): state.drawn, judder, input-to-photon.
@@ -106,6 +111,8 @@ const connection = new Connection({
   // Holding a key means the room was locked: should it vanish, our rejoin recreates it locked.
   lock: askedLock || Boolean(startKey),
   subprotocols: subprotocolsFromLocation(),
+  inputs: replica !== null,
+  onTexts: (body) => replica?.texts(body),
   onMessage: handleMessage,
   onStatus: handleStatus,
 });
@@ -117,6 +124,7 @@ const sender = new InputSender({
     state.lastInputId = message.id;
     state.inputsByKind[message.kind] = (state.inputsByKind[message.kind] ?? 0) + 1;
     measures.inputSent(message);
+    if (replica?.ownInput(message, performance.now())) scheduleDraw();
     return true;
   },
 });
@@ -206,7 +214,8 @@ function handleMessage(message) {
     case "resumed": return adoptResume(message);
     case "frame": return receiveFrame(message);
     case "presence": return setPresence(message.viewers, message.driver);
-    case "rowMoved": return applyRowMove(message);
+    case "rowMoved": replica?.rowMoved(message); return applyRowMove(message);
+    case "applied": replica?.applied(message); return scheduleDraw();
     case "refused": return handleRefused(message);
     case "error":
       state.errors.push(String(message.message ?? ""));
@@ -217,6 +226,7 @@ function handleMessage(message) {
 }
 
 function adoptSnapshot(message) {
+  replica?.snapshot(message);
   scene = message.scene ?? {};
   state.snapshots += 1;
   state.viewer = message.viewer ?? null;
@@ -239,6 +249,7 @@ function adoptSnapshot(message) {
 
 /** Back where we were: the scene, order and picture stay; the rowMoved and frame that follow bring them up to date. */
 function adoptResume(message) {
+  replica?.resumed(message);
   state.resumes += 1;
   state.viewer = message.viewer ?? null;
   input.connectionReset();
@@ -298,6 +309,14 @@ function receiveFrame(frame) {
     state.ownInputsApplied += 1;
   }
   state.framesReceived += 1;
+  // With the replica running, the server's frame is checked, not drawn (on a mismatch it is).
+  const verdict = replica?.serverFrame(frame, performance.now());
+  if (verdict === "identical" || verdict === "started") {
+    if (frame.animating === false) controls.announcePosition(frame);
+    if (verdict === "started") { state.lastFrame = frame; replica.continueNumbering(frame.seq); }
+    return scheduleDraw();
+  }
+  replica?.continueNumbering(frame.seq);
   if (pendingFrame) state.framesSkipped += 1;
   pendingFrame = frame;
   scheduleDraw();
@@ -332,6 +351,7 @@ function handleRefused(message) {
   state.refusedCount += 1;
   state.lastRefused = message;
   input.refused(message.input ?? null);
+  replica?.refused(message.input);
   measures.refused(message.input);
   if (message.code === "locked" && state.driveMode !== "key") {
     state.driveMode = "watch";
@@ -354,9 +374,11 @@ function scheduleDraw() {
 
 function drawNow(vsync) {
   rafHandle = 0;
-  const frame = pendingFrame;
-  pendingFrame = null;
   const now = performance.now();
+  // The replica's picture at the room time this display frame stands for; else the server's newest.
+  const own = replica?.running ? replica.frameAt(vsync) : null;
+  const frame = own ?? pendingFrame;
+  pendingFrame = null;
   if (frame) {
     renderer.draw(frame);
     state.lastFrame = frame;
@@ -402,6 +424,9 @@ function updateStats() {
   state.judder = measures.judder;
   state.inputToPhoton = measures.inputToPhoton;
   measures.show(document.getElementById("judder"), document.getElementById("photon"));
+  const r = state.replica;
+  document.getElementById("replica-stats").textContent = !r.enabled ? "replica off"
+    : `replica ${r.running ? "on" : "waiting"}: ${r.identical}/${r.compared} identical, ${r.mismatches} mismatches`;
 }
 
 /** Sizes the phone frame to the room's aspect ratio within the stage, and the canvas to match. */

@@ -4,7 +4,14 @@
 // titles, panel labels): a snapshot replaces them, a `texts` message adds to them, frames name them.
 
 const PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"];
-const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed"];
+const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed", "applied"];
+// `applied` (docs/protocol.md, "Inputs applied"): causes and kinds by their codes.
+const CAUSES = ["input", "leave", "unavailable", "takeBack", "state"];
+const KINDS = [null, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
+  "longPressBegan", "longPressMove", "longPressEnd", "longPressCancel", "resize", "reducedMotion", "rowOrder", "rest"];
+const KEYS = ["arrowUp", "arrowDown", "pageUp", "pageDown", "space", "shiftSpace", "home", "end"];
+const POSITIONS = ["none", "top", "middle", "bottom"];
+const MODES = ["pixel", "line", "page"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads the pieces of a message in order; throws on anything the doc refuses. */
@@ -99,8 +106,12 @@ export class WireV2Decoder {
         const texts = this.texts(r);
         r.end();
         this.apply(texts);
-        return { type: "texts", ...texts };
+        const message = { type: "texts", ...texts };
+        // The bytes after the type byte, for a replica keeping the server's table (replica/).
+        Object.defineProperty(message, "body", { value: r.bytes.subarray(1), enumerable: false });
+        return message;
       }
+      case "applied": message = this.applied(r); break;
       case "rowMoved":
         message = { type: "rowMoved", rowId: r.svar(), from: { s: r.uvar(), r: r.uvar() }, to: { s: r.uvar(), r: r.uvar() },
                     by: r.str(), version: r.uvar() };
@@ -193,7 +204,9 @@ export class WireV2Decoder {
       rowCount += rows.length;
       sections.push({ title, headerHeight: sectionHeaderHeight, rows });
     }
+    const textsStart = r.offset;
     const texts = this.texts(r);
+    const textsBody = r.bytes.subarray(textsStart, r.offset);
     this.reset();
     this.apply(texts);
     const frame = this.frame(r);
@@ -201,6 +214,50 @@ export class WireV2Decoder {
     message.frame = frame;
     if (driverKey !== null) message.driverKey = driverKey;
     if (resumePoint) Object.assign(message, resumePoint);
+    Object.defineProperty(message, "textsBody", { value: textsBody, enumerable: false });
+    return message;
+  }
+
+  /** An `applied` message, as version 1's JSON has it. */
+  applied(r) {
+    const choice = (options) => {
+      const value = options[r.u8()];
+      if (value === undefined || value === null) throw new Error("unknown code in applied");
+      return value;
+    };
+    const message = { type: "applied", after: r.uvar(), t: r.f64() };
+    const flags = this.flags(r, 0x01);
+    message.viewer = flags & 1 ? r.str() : null;
+    message.id = r.uvar();
+    message.cause = choice(CAUSES);
+    const kind = choice(KINDS);
+    message.kind = kind;
+    switch (kind) {
+      case "pointerCancel": case "longPressCancel": break;
+      case "wheel": Object.assign(message, { dx: r.f64(), dy: r.f64(), mode: choice(MODES) }); break;
+      case "key": message.key = choice(KEYS); break;
+      case "scrollToRow":
+        Object.assign(message, { section: r.uvar(), row: r.uvar(), position: choice(POSITIONS), animated: choice([false, true]) });
+        break;
+      case "resize": Object.assign(message, { width: r.f64(), height: r.f64() }); break;
+      case "reducedMotion": message.on = choice([false, true]); break;
+      case "rest": message.offset = r.f64(); break;
+      case "rowOrder": {
+        const order = [];
+        let previous = -1;
+        for (let n = r.uvar(), i = 0; i < n; i++) {
+          const rows = [];
+          for (let m = r.uvar(), j = 0; j < m; j++) {
+            previous = sum(previous + 1, r.svar());
+            rows.push(previous);
+          }
+          order.push(rows);
+        }
+        message.order = order;
+        break;
+      }
+      default: Object.assign(message, { x: r.f64(), y: r.f64() });
+    }
     return message;
   }
 

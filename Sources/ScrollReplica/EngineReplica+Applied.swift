@@ -13,6 +13,8 @@ extension EngineReplica {
         case (_, .input(let kind)):
             return apply(InputEvent(id: message.id, time: message.time, kind: kind), viewer: message.viewer ?? "",
                          namesFrames: message.namesFrames)
+        case (_, .rest):
+            return .applied
         case (_, .rowOrder(let order)):
             return reorderAtRest(order, at: message.time)
                 ? .applied : .rejected(.unexpected("the row order is not a rearrangement of the rows"))
@@ -45,6 +47,12 @@ extension EngineReplica {
         var table = serverTexts
         return ServerMessageEncoderV2.frame(frame, input: lastApplied, sentAt: sentAt, texts: &table,
                                             ahead: { WireTextTable.upcoming(around: frame, in: sections) }).frame
+    }
+
+    /// Makes later frames name `input` (a frame's `input`), as the room's do after the frame a
+    /// replica starts from.
+    public mutating func nameInput(_ input: AppliedInput?) {
+        lastApplied = input
     }
 
     /// Reduced motion on or off, nothing else changed (a replica restoring the room's state).

@@ -16,10 +16,10 @@ public struct EngineReplica: Sendable {
     /// Which texts table frames are encoded against.
     public private(set) var textsSource: Texts = .own
     /// The input the next frame names (`frame.input` in the protocol): the last one applied.
-    public private(set) var lastApplied: AppliedInput?
+    public internal(set) var lastApplied: AppliedInput?
     /// The server's texts table as a version-2 client received it (`receiveServerTexts`), which
     /// `serverFrameBytes` encodes against; the own table (`texts`) is for drawing.
-    public internal(set) var serverTexts = WireTextTable()
+    public var serverTexts = WireTextTable()
 
     /// Where the texts table comes from.
     public enum Texts: Sendable {

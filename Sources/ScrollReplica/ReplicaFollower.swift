@@ -23,6 +23,8 @@ public struct ReplicaFollower: Sendable {
     private var sceneName = ""
     private var order: [[Int]] = []
     private var reducedMotion = false
+    /// The exact offset of the latest frame at rest the server told of (`applied` `rest`).
+    private var rest: (seq: UInt64, offset: Double)?
     /// `applied` messages received and not yet applied to the replica, in order.
     private var pending: [AppliedMessage] = []
 
@@ -63,6 +65,7 @@ public struct ReplicaFollower: Sendable {
     /// An `applied` message.
     public mutating func applied(_ message: AppliedMessage) {
         if case .input(.reducedMotion(let on)) = message.change { reducedMotion = on }
+        if case .rest(let offset) = message.change { rest = (message.after, offset) }
         guard message.cause != .state else { return }
         pending.append(message)
     }
@@ -108,8 +111,13 @@ public struct ReplicaFollower: Sendable {
     private mutating func start(at frame: FrameMessage) -> Bool {
         guard !frame.animating, frame.phase == ScrollPhase.idle.rawValue, frame.lifted == nil, frame.placeholder == nil,
               var fresh = EngineReplica(sceneNamed: sceneName),
-              fresh.restore(order: order, viewport: frame.viewport, restingAt: frame.offset, reducedMotion: reducedMotion)
+              // The exact offset (frames round it to 0.01 pt, and motion from a rounded start can
+              // round differently later).
+              fresh.restore(order: order, viewport: frame.viewport,
+                            restingAt: rest.flatMap { $0.seq == frame.seq ? $0.offset : nil } ?? frame.offset,
+                            reducedMotion: reducedMotion)
         else { return false }
+        fresh.nameInput(frame.input)
         replica = fresh
         return true
     }

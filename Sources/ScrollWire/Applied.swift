@@ -23,6 +23,9 @@ public enum AppliedChange: Sendable, Equatable {
     /// The rows put back in this order (ids per section), the content at rest where it was
     /// (`ScrollScene.reorderedAtRest`).
     case rowOrder([[Int]])
+    /// (Cause `state`) the room is at rest with its content exactly at `offset` (frames round it
+    /// to 0.01 pt): where a replica starting at frame `after` restores it.
+    case rest(offset: Double)
 }
 
 /// An `applied` message (docs/protocol.md, "Inputs applied"): a change the room made to its
@@ -54,6 +57,7 @@ public struct AppliedMessage: Sendable, Equatable {
 /// Input kinds and their choices as version 2 writes them in `applied` (one byte each).
 enum AppliedCodesV2 {
     static let rowOrder: UInt8 = 14
+    static let rest: UInt8 = 15
     static let modes: [WheelDeltaMode] = [.pixel, .line, .page]
     static let positions: [ScrollPosition] = [.none, .top, .middle, .bottom]
 
@@ -106,6 +110,9 @@ extension ServerMessageEncoder {
                 w.endArray()
             }
             w.endArray()
+        case .rest(let offset):
+            w.key("kind"); w.string("rest")
+            w.key("offset"); w.exactNumber(offset)
         }
         w.endObject()
         return w.bytes
@@ -135,6 +142,8 @@ extension ServerMessageDecoder {
                 order.append(row)
             }
             change = .rowOrder(order)
+        } else if kindText == "rest" {
+            change = .rest(offset: try r.number("offset"))
         } else if let name = InputKindName(rawValue: kindText) {
             change = .input(try ClientMessageDecoder.inputKind(name, r))
         } else {
@@ -158,6 +167,9 @@ extension ServerMessageEncoderV2 {
         w.uvarint(m.id)
         w.byte(UInt8(AppliedCause.allCases.firstIndex(of: m.cause) ?? 0))
         switch m.change {
+        case .rest(let offset):
+            w.byte(AppliedCodesV2.rest)
+            w.float64(offset)
         case .rowOrder(let order):
             w.byte(AppliedCodesV2.rowOrder)
             w.uvarint(order.count)
@@ -243,6 +255,8 @@ extension ServerMessageDecoderV2 {
                 order.append(section)
             }
             change = .rowOrder(order)
+        case AppliedCodesV2.rest:
+            change = .rest(offset: try r.float64("offset"))
         default:
             throw WireError("unknown kind \(kindCode)")
         }

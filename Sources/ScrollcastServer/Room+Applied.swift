@@ -33,10 +33,28 @@ extension Room {
         channel.send(appliedForms(message, speaking: nil), to: .inputWatchers)
     }
 
+    /// Whether `frame` shows the room at rest, where a replica can start (docs/protocol.md).
+    func showsRest(_ frame: EffectFrame) -> Bool {
+        !frame.isAnimating && frame.phase == .idle && frame.liftedRow == nil && frame.placeholder == nil && claim == nil
+    }
+
+    /// Frame `frame` (just numbered) shows the room at rest: the watchers learn its exact offset.
+    func relayRest(of frame: EffectFrame) {
+        guard inputWatchers > 0, showsRest(frame) else { return }
+        relay(AppliedMessage(after: frame.sequence, time: frame.time, viewer: nil, id: 0, cause: .state,
+                             change: .rest(offset: frame.contentOffset)))
+    }
+
     /// After a watcher's snapshot (or resume): the state a snapshot does not carry (reduced
-    /// motion, when on), then what the room applied since the frame the snapshot shows.
+    /// motion, when on; the exact offset when at rest), then what the room applied since the
+    /// frame the snapshot shows.
     func sendAppliedState(to id: String, version: WireVersion) {
         var messages: [AppliedMessage] = []
+        let restKnown = appliedSinceFrame.contains { if case .rest = $0.change { true } else { false } }
+        if !restKnown, showsRest(lastFrame) {
+            messages.append(AppliedMessage(after: lastFrame.sequence, time: lastFrame.time, viewer: nil, id: 0,
+                                           cause: .state, change: .rest(offset: lastFrame.contentOffset)))
+        }
         if scene.isReducedMotion {
             messages.append(AppliedMessage(after: sequence, time: max(now, lastFrame.time), viewer: nil, id: 0,
                                            cause: .state, change: .input(.reducedMotion(true))))

@@ -74,6 +74,10 @@ public final class Room: RoomEndpoint {
     /// Set once another node runs the room: late store completions must not announce anything.
     private var abandoned = false
 
+    /// Called whenever `nextTickDue` may have changed (the registry keeps rooms' deadlines in
+    /// a queue rather than asking every room).
+    var tickDueMayHaveChanged: () -> Void = {}
+
     /// Room time (ms) since which the room has had no viewers, or nil while it has some.
     public private(set) var emptySince: Double?
 
@@ -365,9 +369,12 @@ public final class Room: RoomEndpoint {
     private func requestFrame() {
         let current = now
         if pacer.inputArrived(at: current) { emitFrame(at: current, for: .input) }
+        tickDueMayHaveChanged()
     }
 
     private func emitFrame(at current: Double, for reason: FramePacer.Reason) {
+        // Marks only: the deadline is read once the room is done (frame sent or skipped).
+        tickDueMayHaveChanged()
         let frameTime = Self.frameTime(max(now, lastInputTime))
         var frame = scene.frame(at: frameTime)
         // Time alone changed nothing a viewer would see (e.g. the hold before a row lifts): no frame.
@@ -400,6 +407,7 @@ public final class Room: RoomEndpoint {
         lastFrame = frame
         lastFrameInput = lastApplied
         lastFrameSentAt = sentAt
+        relayRest(of: frame)
         channel.sendFrame(message, sequence: sequence)
         if !frame.isAnimating, claim == nil { checkpoint(offset: frame.contentOffset) }
     }
@@ -480,11 +488,13 @@ public final class Room: RoomEndpoint {
             broadcastPresence(except: joiner, at: current)
         } else {
             presencePending = true
+            tickDueMayHaveChanged()
         }
     }
 
     private func broadcastPresence(except excluded: String?, at time: Double) {
         presencePending = false
+        tickDueMayHaveChanged()
         guard viewers.contains(where: { $0.id != excluded }) else { return }
         lastPresenceTime = time
         let (count, driver, locked) = (viewers.count, claim?.viewer, isLocked)

@@ -6,6 +6,11 @@ public final class RoomRegistry {
     private let limits: ServerLimits
     private let services: RoomServices
     private var rooms: [String: Room] = [:]
+    private var deadlines = RoomDeadlines()
+    /// Rooms whose deadline is within this of a tick's time are ticked by it: timers fire on a
+    /// whole-ms grid, so rooms due in the same millisecond share one wake-up (each room's own
+    /// `FramePacer.timerSlack` still decides whether its frame is due).
+    static let tickWindow = 1.0
 
     /// A registry making rooms from `services`.
     public init(limits: ServerLimits, services: RoomServices) {
@@ -36,22 +41,48 @@ public final class RoomRegistry {
     public func room(named name: String) -> Room? { rooms[name] }
 
     /// The room called `name`: the live one; else the stored one, restored with its scene, row
-    /// order, lock and resting offset; else a new one showing scene `sceneName` (the catalogue's default when
-    /// nil), locked with `lockKey` if given. A live or restored room keeps its own scene and lock
-    /// whatever the join asks.
-    public func roomForJoin(named name: String, lockKey: String?,
-                            sceneName: String? = nil) throws(JoinFailure) -> (room: Room, origin: Origin) {
+    /// order, lock and resting offset; else a new one showing scene `sceneName` (the catalogue's
+    /// default when nil), locked with `lockKey` if given. A live or restored room keeps its own
+    /// scene and lock whatever the join asks. `completion` runs on the room thread: at once for a
+    /// live room or a store that loads at once; else when the store's read comes back, the rooms
+    /// running meanwhile. Joins of a room being loaded wait on that one load; the first join's
+    /// scene and lock make the room if the store has none, and only that join gets `.created`.
+    public func roomForJoin(named name: String, lockKey: String?, sceneName: String? = nil,
+                            completion: @escaping (Result<(room: Room, origin: Origin), JoinFailure>) -> Void) {
         // A name the catalogue lacks is an error even for a live room: the client asked for
         // something that does not exist, whichever room it joins.
         let requestedScene = sceneName ?? services.scenes.defaultName
-        guard services.scenes.contains(requestedScene) else { throw .unknownScene(requestedScene) }
-        if let room = rooms[name] { return (room, .live) }
-        guard rooms.count < limits.maxRooms else { throw .tooManyRooms(limit: limits.maxRooms) }
+        guard services.scenes.contains(requestedScene) else { return completion(.failure(.unknownScene(requestedScene))) }
+        if let room = rooms[name] { return completion(.success((room, .live))) }
+        if loads[name] != nil {
+            loads[name]?.append { result in completion(result.map { ($0.room, .live) }) }
+            return
+        }
+        guard rooms.count + loads.count < limits.maxRooms else { return completion(.failure(.tooManyRooms(limit: limits.maxRooms))) }
+        loads[name] = [completion]
+        services.store.loadRoom(named: name) { [self] stored in
+            let waiting = loads.removeValue(forKey: name) ?? []
+            let made = Result { () throws(JoinFailure) in
+                try makeLiveRoom(named: name, stored: stored, lockKey: lockKey, sceneName: requestedScene)
+            }
+            for (index, completion) in waiting.enumerated() {
+                completion(index == 0 ? made : made.map { ($0.room, $0.origin == .created ? .live : $0.origin) })
+            }
+        }
+    }
+
+    /// Rooms whose store read has not come back yet, with the joins waiting for each.
+    private var loads: [String: [(Result<(room: Room, origin: Origin), JoinFailure>) -> Void]] = [:]
+
+    /// Number of rooms being loaded for a join.
+    public var loadingCount: Int { loads.count }
+
+    private func makeLiveRoom(named name: String, stored loaded: Result<StoredRoom?, RoomStoreError>, lockKey: String?,
+                              sceneName: String) throws(JoinFailure) -> (room: Room, origin: Origin) {
         let stored: StoredRoom?
-        do {
-            stored = try services.store.loadRoom(named: name)
-        } catch {
-            throw .storeUnavailable(error.message)
+        switch loaded {
+        case .success(let value): stored = value
+        case .failure(let error): throw .storeUnavailable(error.message)
         }
         guard let lease = services.ownership.acquire(room: name) else { throw .ownedElsewhere(room: name) }
         let room: Room
@@ -59,11 +90,11 @@ public final class RoomRegistry {
         if let stored, let restored = restore(stored, lease: lease) {
             (room, origin) = (restored, .restored)
         } else {
-            let settings = RoomSettings(name: name, sceneName: requestedScene,
+            let settings = RoomSettings(name: name, sceneName: sceneName,
                                         driverKeyDigest: lockKey.map(DriverKey.digest(of:)))
             services.store.roomCreated(settings)
-            // The catalogue was checked above.
-            let configuration = services.scenes.configuration(named: requestedScene)!
+            // The catalogue was checked when the join came.
+            let configuration = services.scenes.configuration(named: sceneName)!
             (room, origin) = (makeRoom(settings, configuration: configuration, rowMoveVersion: 0, lease: lease), .created)
         }
         rooms[name] = room
@@ -72,19 +103,27 @@ public final class RoomRegistry {
     }
 
     /// The earliest time (on the room clock's own scale, ms) at which some room wants `tick()`,
-    /// or nil when every room is idle.
+    /// or nil when every room is idle. O(log rooms): from the deadline queue.
     public var nextTickDeadline: Double? {
-        var earliest: Double?
-        for room in rooms.values {
-            if let deadline = room.nextTickDeadline, deadline < earliest ?? .infinity { earliest = deadline }
-        }
-        return earliest
+        deadlines.earliest(isLive: isLive)
     }
 
-    /// Ticks every room that wants a tick; each sends what is due by now.
+    /// Ticks the rooms due by now (within `tickWindow`); each sends what is due. Rooms not due
+    /// are not looked at.
     public func tick() {
-        for room in rooms.values where room.nextTickDue != nil { room.tick() }
+        let due = deadlines.takeDue(by: services.clock.nowMilliseconds() + Self.tickWindow, isLive: isLive)
+        for room in due {
+            room.tick()
+            // Looked at again even if the tick sent nothing (due a fraction of a ms later).
+            deadlines.roomMayHaveMoved(room)
+        }
     }
+
+    /// Entries in the deadline queue, stale ones included (tests: it holds rooms that want a
+    /// tick, not every room).
+    var queuedDeadlines: Int { deadlines.count }
+
+    private func isLive(_ room: Room) -> Bool { rooms[room.name] === room }
 
     /// The store's own upkeep, and whether it writes (the `scrollcast_store_writable` gauge).
     /// Once a second, from housekeeping.
@@ -102,6 +141,7 @@ public final class RoomRegistry {
         guard !expired.isEmpty else { return }
         for room in expired {
             rooms[room.name] = nil
+            deadlines.roomMayHaveMoved(room)
             room.close()
             services.store.roomEvicted(named: room.name)
             services.ownership.release(room.lease)
@@ -136,6 +176,7 @@ public final class RoomRegistry {
     /// the room to another (fencing), so nothing of it may reach the store or its viewers.
     public func abandon(named name: String) {
         guard let room = rooms.removeValue(forKey: name) else { return }
+        deadlines.roomMayHaveMoved(room)
         room.abandon()
         services.metrics.rooms.record(rooms.count)
     }
@@ -156,8 +197,10 @@ public final class RoomRegistry {
 
     private func makeRoom(_ settings: RoomSettings, configuration: SceneConfiguration, rowMoveVersion: Int,
                           restingOffset: Double? = nil, lease: RoomLease, firstSequence: UInt64 = 0) -> Room {
-        Room(name: settings.name, sceneName: settings.sceneName, configuration: configuration,
+        let room = Room(name: settings.name, sceneName: settings.sceneName, configuration: configuration,
              driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion, restingOffset: restingOffset,
              lease: lease, firstSequence: firstSequence, framePeriod: limits.tickMilliseconds, services: services)
+        room.tickDueMayHaveChanged = { [unowned self, unowned room] in deadlines.roomMayHaveMoved(room) }
+        return room
     }
 }

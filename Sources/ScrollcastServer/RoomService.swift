@@ -22,6 +22,7 @@ public final class RoomService {
     /// Origins allowed to open a WebSocket; nil: any. Known once the port is.
     private var allowedOrigins: Set<String>? = []
     private let cluster: RoomClusterNode?
+    private let exports: RecordingExports
 
     /// A service for rooms made from `services`, with its timers on `scheduler`. Origins are
     /// checked against `allowedOrigins` (nil: the server's own address once it is bound). With
@@ -42,8 +43,12 @@ public final class RoomService {
         self.store = services.store
         self.scenes = services.scenes
         self.framePeriod = limits.tickMilliseconds
+        exports = RecordingExports(limits: limits, scenes: services.scenes, metrics: services.metrics, logger: logger)
         if let cluster {
             hub.directory = cluster.makeDirectory(registry: registry, roomsChanged: { [weak self] in self?.roomsChanged() })
+        } else {
+            hub.directory = LocalRoomDirectory(registry: registry, roomsChanged: { [weak self] in self?.roomsChanged() },
+                                               logger: logger)
         }
     }
 
@@ -92,10 +97,7 @@ public final class RoomService {
         timers.roomsChanged()
     }
 
-    /// `GET /metrics` (Prometheus text format), `GET /healthz` and `GET /recording?room=NAME`
-    /// (the room's latest life as a recording, docs/recording.md); nil for any other path.
-    /// `query` is the request's query string, its arguments already URL-decoded and joined
-    /// with "&" (e.g. `room=demo`).
+    /// `GET /metrics` (Prometheus text format) and `GET /healthz`; nil for any other path.
     public func respond(method: String, path: String, query: String = "") -> HTTPReply? {
         guard method == "GET" || method == "HEAD" else { return nil }
         switch path {
@@ -103,33 +105,30 @@ public final class RoomService {
             return HTTPReply(contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
         case "/metrics":
             return HTTPReply(contentType: "text/plain; version=0.0.4; charset=utf-8", body: prometheus.emitToBuffer())
-        case RecordingRoute.path:
-            return recording(query: query)
         default:
             return nil
         }
     }
 
-    /// The room's latest life, read whole from the store (after its queued writes) on the room
-    /// thread: the rooms wait while a long life is read.
-    private func recording(query: String) -> HTTPReply {
+    /// The routes answered later and in pieces: `GET /recording?room=NAME` (the room's latest
+    /// life as a recording, docs/recording.md), `query` being the request's query string, its
+    /// arguments already URL-decoded and joined with "&" (e.g. `room=demo`). Returns what to
+    /// call with the response's writer, at once, on the room thread; nil for any other path.
+    public func streamedRoute(method: String, path: String, query: String = "") -> ((HTTPBodyWriter) -> Void)? {
+        guard method == "GET" || method == "HEAD", path == RecordingRoute.path else { return nil }
+        return { [self] writer in recording(query: query, into: writer) }
+    }
+
+    /// Starts the export of the room's latest life: read and encoded by a worker, never on the
+    /// room thread, which only asks the store for a reader.
+    private func recording(query: String, into writer: HTTPBodyWriter) {
         guard let room = RecordingRoute.room(inQuery: query) else {
-            return .text(status: 400, "name the room: \(RecordingRoute.path)?room=NAME (\(ScrollWire.roomNameRule))")
+            return writer.send(.text(status: 400, "name the room: \(RecordingRoute.path)?room=NAME (\(ScrollWire.roomNameRule))"))
         }
         guard let source = store as? RoomLogSource else {
-            return .text(status: 404, "no recordings here: this server keeps its rooms in memory only (--data none) or in a cluster's Redis, and neither keeps whole room logs; run a single node with --data PATH to record rooms")
+            return writer.send(.text(status: 404, "no recordings here: this server keeps its rooms in memory only (--data none) or in a cluster's Redis, and neither keeps whole room logs; run a single node with --data PATH to record rooms"))
         }
-        do {
-            guard let life = try source.roomLife(named: room, life: nil) else {
-                return .text(status: 404, "no room '\(room)' in the store")
-            }
-            let recording = try life.recording(scenes: scenes, framePeriod: framePeriod)
-            return HTTPReply(contentType: RecordingRoute.contentType, body: RecordingEncoder.encode(recording),
-                             headers: [("content-disposition", "attachment; filename=\"\(RecordingRoute.fileName(room: room, life: life.life))\"")])
-        } catch {
-            logger.warning("recording failed", metadata: ["room": "\(room)", "error": "\(error.message)"])
-            return .text(status: 500, "cannot make the recording of room '\(room)': \(error.message)")
-        }
+        exports.start(room: room, reader: source.latestLifeReader(room: room), into: writer)
     }
 
     static func origins(configured: [String]?, host: String, port: Int) -> Set<String>? {

@@ -14,6 +14,11 @@ public struct ServerLimits: Sendable, Hashable {
     public var inputBurst: Double = 120
     /// Frames per second while a room animates (1…240).
     public var framesPerSecond = 60
+    /// Most `GET /recording` exports running at once; one more is answered 503 with
+    /// `Retry-After: retryAfterSeconds`.
+    public var maxRecordingExports = 2
+    /// What a refused export's `Retry-After` says, seconds.
+    public var recordingExportRetryAfterSeconds = 5
 
     /// The defaults of protocol v1.
     public init() {}

@@ -32,6 +32,12 @@ public final class ServerMetrics: @unchecked Sendable {
     package let resumes: Metrics.Counter
     /// Joins that asked to resume and got a snapshot (another life, beyond the history, …).
     package let resumesRefused: Metrics.Counter
+    /// `GET /recording` exports running now.
+    let recordingExports: Metrics.Gauge
+    /// Exports answered 503 because the limit of them were running.
+    let recordingExportsRefused: Metrics.Counter
+    /// The most bytes one export has had waiting for its client at once, since the start.
+    let recordingExportBufferPeak: Metrics.Gauge
 
     /// Metric names, as they appear on `/metrics`.
     public enum Name {
@@ -61,6 +67,12 @@ public final class ServerMetrics: @unchecked Sendable {
         public static let resumes = "scrollcast_resumes_total"
         /// Counter of joins that asked to resume and got a snapshot.
         public static let resumesRefused = "scrollcast_resume_snapshots_total"
+        /// Gauge of recording exports running.
+        public static let recordingExports = "scrollcast_recording_exports"
+        /// Counter of recording exports refused with 503 (too many running).
+        public static let recordingExportsRefused = "scrollcast_recording_exports_refused_total"
+        /// Gauge: the most bytes one export has held unsent at once (its backpressure bound).
+        public static let recordingExportBufferPeak = "scrollcast_recording_export_buffer_peak_bytes"
     }
 
     /// Metrics made by `factory`.
@@ -79,6 +91,11 @@ public final class ServerMetrics: @unchecked Sendable {
         frameEncodeTime = Metrics.Timer(label: Name.frameEncodeTime, factory: factory)
         resumes = Metrics.Counter(label: Name.resumes, factory: factory)
         resumesRefused = Metrics.Counter(label: Name.resumesRefused, factory: factory)
+        recordingExports = Metrics.Gauge(label: Name.recordingExports, factory: factory)
+        recordingExports.record(0)
+        recordingExportsRefused = Metrics.Counter(label: Name.recordingExportsRefused, factory: factory)
+        recordingExportBufferPeak = Metrics.Gauge(label: Name.recordingExportBufferPeak, factory: factory)
+        recordingExportBufferPeak.record(0)
     }
 
     /// A Prometheus factory over `registry` whose encode-time histogram has buckets fine enough

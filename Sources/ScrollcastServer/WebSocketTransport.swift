@@ -1,3 +1,4 @@
+import Glibc
 import ScrollWire
 internal import WebSockets
 
@@ -26,6 +27,11 @@ final class WebSocketTransport: WebSocketServerDelegate, RoomScheduler, @uncheck
         // Origins are checked by the service, because the default ("our own address") needs the
         // bound port, known only after binding.
         socketConfiguration.allowedOrigins = nil
+        // Writes at once are still being measured (bench/where-the-time-goes.md §7), so they are
+        // opt-in for benchmarks: SCROLLCAST_WRITE_AT_ONCE=1.
+        if let value = getenv("SCROLLCAST_WRITE_AT_ONCE"), String(cString: value) == "1" {
+            socketConfiguration.writesAtOnce = true
+        }
         let server = WebSocketServer(configuration: socketConfiguration, delegate: self)
         self.server = server
         let port = try server.start()
@@ -75,12 +81,34 @@ final class WebSocketTransport: WebSocketServerDelegate, RoomScheduler, @uncheck
         service.closed(ViewerID(connection))
     }
 
+    func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String)
+        -> ((HTTPResponseStream) -> Void)? {
+        service.streamedRoute(method: method, path: path, query: query).map { start in
+            { stream in start(StreamWriter(stream: stream)) }
+        }
+    }
+
     func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse? {
         service.respond(method: method, path: path, query: query).map {
             HTTPResponse(status: $0.status, contentType: $0.contentType, body: $0.body,
                          headers: [("cache-control", "no-store")] + $0.headers)
         }
     }
+}
+
+/// A streamed response of the library as the room layer's `HTTPBodyWriter`; like every
+/// dynamic route it is never cached.
+private struct StreamWriter: HTTPBodyWriter {
+    let stream: HTTPResponseStream
+
+    var wantsBody: Bool { stream.wantsBody }
+    var peakBufferedBytes: Int { stream.peakBufferedBytes }
+    func begin(status: Int, contentType: String, headers: [(String, String)]) {
+        stream.begin(status: status, contentType: contentType, headers: [("cache-control", "no-store")] + headers)
+    }
+    func write(_ bytes: [UInt8]) -> Bool { stream.write(bytes) }
+    func finish() { stream.finish() }
+    func abort() { stream.abort() }
 }
 
 /// A viewer's WebSocket connection as a `ViewerSink`.

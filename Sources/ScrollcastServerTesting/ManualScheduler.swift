@@ -37,6 +37,9 @@ public final class ManualScheduler: RoomScheduler, @unchecked Sendable {
     /// Timers waiting to fire.
     public var pendingTimers: Int { timers.count }
 
+    /// Timers that have fired so far: the wake-ups a real service thread would have had.
+    public private(set) var firedTimers = 0
+
     /// When the earliest timer is due, or nil when none waits.
     public var nextDue: Double? { timers.map(\.due).min() }
 
@@ -46,6 +49,7 @@ public final class ManualScheduler: RoomScheduler, @unchecked Sendable {
         for work in handedOver.withLock({ queue in defer { queue.removeAll() }; return queue }) { work() }
         while let index = earliestDueIndex() {
             let timer = timers.remove(at: index)
+            firedTimers += 1
             timer.work()
         }
     }

@@ -60,34 +60,87 @@ public final class SQLiteRoomStore: RoomStore {
     /// The stored room, with its row order, move version and resting offset; nil if the file
     /// has no such room, or has one unused for longer than `retention.roomTTL` (which the next
     /// compaction deletes). A room it returns starts a new life. One row is read, not the log.
+    /// Reads on the calling thread (the room thread): joins use the asynchronous form.
     public func loadRoom(named name: String) throws(RoomStoreError) -> StoredRoom? {
+        try adopt(try Self.readRoom(named: name, database: database, writer: writer), named: name)
+    }
+
+    /// `loadRoom` with the read on `readers` (after the room's queued writes, if any), and
+    /// `completion` on the room thread, through the scheduler: a join waiting for its room
+    /// stalls no other room.
+    public func loadRoom(named name: String, completion: @escaping (Result<StoredRoom?, RoomStoreError>) -> Void) {
+        // The completion and the store belong to the room thread; they only travel through the
+        // reader queue and are used back on the room thread.
+        let back = UncheckedSendable((store: self, completion: completion))
+        let (database, writer, scheduler) = (database, writer, UncheckedSendable(scheduler))
+        // Counted as live meanwhile, so a compaction queued during the read keeps the room.
+        loading[name, default: 0] += 1
+        readers.async {
+            let read = Result { () throws(RoomStoreError) in try Self.readRoom(named: name, database: database, writer: writer) }
+            scheduler.value.execute {
+                let (store, completion) = back.value
+                store.loading[name, default: 1] -= 1
+                if store.loading[name] == 0 { store.loading[name] = nil }
+                completion(read.flatMap { row in Result { () throws(RoomStoreError) in try store.adopt(row, named: name) } })
+            }
+        }
+    }
+
+    /// Rooms whose asynchronous load has not come back (room thread), with how many loads.
+    private var loading: [String: Int] = [:]
+
+    /// Where asynchronous loads read (reads run side by side; SQLite in WAL mode lets them).
+    private let readers = DispatchQueue(label: "scrollcast.store.reader", qos: .userInitiated, attributes: .concurrent)
+
+    /// The room's row as the file has it (after writing the room's own queued operations, so it
+    /// is never older than the room last was). Any thread.
+    private static func readRoom(named name: String, database: RoomDatabase, writer: RoomWriter) throws(RoomStoreError) -> RoomRow? {
         if writer.hasUnwritten(room: name) { writer.drain() }
-        let row: Row?
         do {
-            row = try database.pool.read { db in
+            return try database.pool.read { db in
                 try Row.fetchOne(db.cachedStatement(sql: """
                     SELECT name, sceneName, driverKeyDigest, rowOrder, rowMoveVersion, restingOffset, life, lastUsedAt
                     FROM room WHERE name = ?
-                    """), arguments: [name])
+                    """), arguments: [name]).map { row in
+                    RoomRow(name: row["name"], sceneName: row["sceneName"], driverKeyDigest: row["driverKeyDigest"],
+                            rowOrder: row["rowOrder"], rowMoveVersion: row["rowMoveVersion"],
+                            restingOffset: row["restingOffset"], life: row["life"], lastUsedAt: row["lastUsedAt"])
+                }
             }
         } catch {
             throw RoomStoreError("reading room '\(name)' from \(database.path) failed: \(error)")
         }
+    }
+
+    /// What `readRoom` found, made the room's new life (room thread).
+    private func adopt(_ row: RoomRow?, named name: String) throws(RoomStoreError) -> StoredRoom? {
         guard let row else { return nil }
-        if let ttl = retention.roomTTL, (row["lastUsedAt"] as Date) < now().addingTimeInterval(-ttl) {
+        if let ttl = retention.roomTTL, row.lastUsedAt < now().addingTimeInterval(-ttl) {
             // Expired: made afresh, in a life after the old one's.
-            lives[name] = row["life"] as Int
+            lives[name] = row.life
             return nil
         }
-        guard let order = RowOrderCoding.decode(row["rowOrder"]) else {
+        guard let order = RowOrderCoding.decode(row.rowOrder) else {
             throw RoomStoreError("room '\(name)' in \(database.path) has an unreadable row order")
         }
-        let life = (row["life"] as Int) + 1
+        let life = row.life + 1
         lives[name] = life
         writer.enqueue(.restored(room: name, life: life, at: now()))
-        let settings = RoomSettings(name: row["name"], sceneName: row["sceneName"], driverKeyDigest: row["driverKeyDigest"])
-        return StoredRoom(settings: settings, rowOrder: order, rowMoveVersion: row["rowMoveVersion"],
-                          restingOffset: row["restingOffset"])
+        let settings = RoomSettings(name: row.name, sceneName: row.sceneName, driverKeyDigest: row.driverKeyDigest)
+        return StoredRoom(settings: settings, rowOrder: order, rowMoveVersion: row.rowMoveVersion,
+                          restingOffset: row.restingOffset)
+    }
+
+    /// A `room` row, as read on whichever thread read it.
+    private struct RoomRow: Sendable {
+        var name: String
+        var sceneName: String
+        var driverKeyDigest: String?
+        var rowOrder: String
+        var rowMoveVersion: Int
+        var restingOffset: Double?
+        var life: Int
+        var lastUsedAt: Date
     }
 
     /// Records a new room (or one whose stored state no longer fits its scene, starting afresh).
@@ -157,7 +210,7 @@ public final class SQLiteRoomStore: RoomStore {
     public func compact(at date: Date? = nil) {
         let date = date ?? now()
         lastCompaction = date
-        writer.enqueue(.compact(RoomCompaction(at: date, retention: retention, live: Set(lives.keys))))
+        writer.enqueue(.compact(RoomCompaction(at: date, retention: retention, live: Set(lives.keys).union(loading.keys))))
     }
 
     /// Transactions the writer has committed.
@@ -197,6 +250,12 @@ extension SQLiteRoomStore: RoomLogSource {
     public func roomLife(named name: String, life: Int?) throws(RoomStoreError) -> RoomLife? {
         writer.drain()
         return try database.roomLife(named: name, life: life)
+    }
+
+    /// A reader that drains the queued writes and reads the log in batches on the export's
+    /// worker: nothing of it runs on the room thread.
+    public func latestLifeReader(room name: String) -> RoomLifeReader {
+        SQLiteLifeReader(database: database, writer: writer, room: name)
     }
 }
 

@@ -6,7 +6,7 @@ import ScrollcastServer
 struct RelayEnvelopeTests {
     @Test("an envelope decodes to what was encoded, for every audience and absent forms")
     func roundTrip() {
-        let audiences: [Audience] = [.everyone, .viewer("n1/v3"), .everyoneExcept("n2/v1")]
+        let audiences: [Audience] = [.everyone, .viewer("n1/v3"), .everyoneExcept("n2/v1"), .inputWatchers]
         for audience in audiences {
             let envelope = RelayEnvelope(kind: .frame, epoch: 7, sequence: 1234, publishedAt: 1_763_900_000_123.5,
                                          node: "127.0.0.1:8081", audience: audience, v1: Array("{\"type\":\"frame\"}".utf8),
@@ -55,6 +55,11 @@ struct ClusterTextFormTests {
     func nodeMessage() {
         let roster = NodeMessage.roster(room: "r", node: "n1", viewers: [.init(id: "n1/v1", version: 2, generation: 3, key: nil)])
         #expect(NodeMessage.decode(roster.encoded()) == roster)
+        // A viewer that asked for `applied` messages keeps asking on the owner node.
+        let watcher = NodeMessage.RosterViewer(id: "n1/v2", version: 2, generation: 1, key: nil, inputs: true)
+        let watching = NodeMessage.roster(room: "r", node: "n1", viewers: [watcher])
+        #expect(NodeMessage.decode(watching.encoded()) == watching)
+        #expect(watcher.joinRequest(room: "r").inputs)
         let input = NodeMessage.input(room: "r", node: "n1", viewer: "n1/v1", text: "{\"type\":\"input\"}")
         #expect(NodeMessage.decode(input.encoded()) == input)
         #expect(NodeMessage.decode(Array("{}".utf8)) == nil)

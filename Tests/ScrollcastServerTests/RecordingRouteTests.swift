@@ -3,6 +3,7 @@ import Testing
 import ScrollEngine
 import ScrollWire
 import ScrollcastRecording
+import ScrollcastServerTesting
 @testable import ScrollcastServer
 
 /// `GET /recording?room=NAME`, and recordings made from a room's log replaying to the very
@@ -35,7 +36,7 @@ struct RecordingRouteTests {
         let h = Harness(store: store)
         let (a, b) = try Self.session(h)
 
-        let reply = try #require(h.service.respond(method: "GET", path: "/recording", query: "room=demo"))
+        let reply = try h.download("room=demo")
         #expect(reply.status == 200)
         #expect(reply.contentType == "application/x-ndjson; charset=utf-8")
         #expect(reply.headers.contains { $0.0 == "content-disposition" && $0.1 == #"attachment; filename="demo-life-1.scrollcast.jsonl""# })
@@ -64,7 +65,7 @@ struct RecordingRouteTests {
         h.tick(3)
         h.service.closed(driver)
         h.tick(30)
-        let reply = try #require(h.service.respond(method: "GET", path: "/recording", query: "room=demo"))
+        let reply = try h.download("room=demo")
         let recording = try RecordingDecoder.decode(reply.body)
         #expect(recording.entries.contains { if case .cancel(_, let e) = $0 { e.kind == .pointerCancelled } else { false } })
         let replayed = try Replay.frames(of: recording, configuration: Harness.smallScene(), sentAt: Harness.sentAt)
@@ -81,7 +82,7 @@ struct RecordingRouteTests {
         let (driver, sink) = h.viewer(joining: "kept")
         h.input(1, t: 0, "wheel", #""dx":0,"dy":3,"mode":"line""#, from: driver)
         h.tick(30)
-        let reply = try #require(h.service.respond(method: "GET", path: "/recording", query: "room=kept"))
+        let reply = try h.download("room=kept")
         let recording = try RecordingDecoder.decode(reply.body)
         #expect(recording.header.rowOrder == order && recording.header.rowMoveVersion == 4)
         #expect(try Replay.frames(of: recording, configuration: Harness.smallScene(), sentAt: Harness.sentAt) == Self.frames(sink))
@@ -90,7 +91,7 @@ struct RecordingRouteTests {
     @Test func aServerWithoutWholeLogsSaysSo() throws {
         let h = Harness()
         _ = h.viewer()
-        let reply = try #require(h.service.respond(method: "GET", path: "/recording", query: "room=demo"))
+        let reply = try h.download("room=demo")
         #expect(reply.status == 404)
         #expect(String(decoding: reply.body, as: UTF8.self).contains("--data none"))
     }
@@ -99,15 +100,16 @@ struct RecordingRouteTests {
                       ("x=1", 400, "name the room"), ("x=1&room=nobody", 404, "no room 'nobody'")])
     func badOrUnknownRoomsAreAnsweredClearly(_ query: String, _ status: Int, _ words: String) throws {
         let h = Harness(store: WholeLogStore())
-        let reply = try #require(h.service.respond(method: "GET", path: "/recording", query: query))
+        let reply = try h.download(query)
         #expect(reply.status == status)
         #expect(String(decoding: reply.body, as: UTF8.self).contains(words))
     }
 
     @Test func otherMethodsAndPathsAreNotTheRoutes() {
         let h = Harness(store: WholeLogStore())
-        #expect(h.service.respond(method: "POST", path: "/recording", query: "room=demo") == nil)
-        #expect(h.service.respond(method: "GET", path: "/recordings", query: "room=demo") == nil)
+        #expect(h.service.streamedRoute(method: "POST", path: "/recording", query: "room=demo") == nil)
+        #expect(h.service.streamedRoute(method: "GET", path: "/recordings", query: "room=demo") == nil)
+        #expect(h.service.respond(method: "GET", path: "/recording", query: "room=demo") == nil)
     }
 
     @Test func aLogWithoutItsBeginningIsRefused() {
@@ -116,5 +118,18 @@ struct RecordingRouteTests {
         #expect(throws: RoomStoreError("the log of room 'r' life 2 starts at frame 7, not 1: its beginning is missing, so it cannot be replayed")) {
             try life.recording(scenes: Harness.catalogue(demo: Harness.smallScene), framePeriod: nil)
         }
+    }
+}
+
+extension Harness {
+    /// `GET /recording?QUERY` through the streamed route, waited for (its worker runs on its
+    /// own thread).
+    func download(_ query: String) throws -> HTTPReply {
+        let start = try #require(service.streamedRoute(method: "GET", path: "/recording", query: query))
+        let writer = CollectingBodyWriter()
+        start(writer)
+        let (reply, aborted) = try #require(writer.wait())
+        #expect(!aborted)
+        return reply
     }
 }

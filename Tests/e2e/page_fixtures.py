@@ -87,6 +87,10 @@ class ScrollcastPage:
         self.room = room
 
     def open(self, extra_query: str = "") -> "ScrollcastPage":
+        # These tests check the page drawing server frames (as before the engine came to the
+        # page); tests of the replica ask for it (`&replica=on`, test_page_replica*.py).
+        if "replica=" not in extra_query:
+            extra_query += "&replica=off"
         self.page.goto(f"{self.base_url}/?room={self.room}{extra_query}")
         self.wait("s => s.joined && s.framesDrawn >= 1 && s.lastFrame !== null")
         self.page.wait_for_function("window.scrollcast.state.images.ready")

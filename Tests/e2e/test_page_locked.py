@@ -97,7 +97,7 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     # A watcher with the plain link: its drag is refused, the page says why, its frames stay put.
     ctx_w = browser.new_context()
     page_w = artifacts.watch(ctx_w.new_page(), "watcher")
-    page_w.goto(watch_link)
+    page_w.goto(watch_link + "&replica=off")   # server frames: the picture's seq must not move
     watcher = _ready(ScrollcastPage(page_w, base, locked_room))
     # The snapshot says the room is locked: the page says "watch only" before any input is refused.
     watcher.wait("s => s.driveMode === 'watch'")

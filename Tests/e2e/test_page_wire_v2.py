@@ -66,8 +66,8 @@ def test_the_page_decoder_reads_the_docs_examples_as_the_doc_says(page, page_ser
     # The v2 snapshot is version 1's snapshot example, but for its protocol number.
     v1_snapshot = next(b for b in json_blocks if b.get("type") == "snapshot")
     assert decoded[0] == {**v1_snapshot, "protocol": 2}
-    for v1, v2 in zip([b for b in json_blocks if b.get("type") in ("rowMoved", "presence", "refused", "error")],
-                      [m for m in decoded if m["type"] in ("rowMoved", "presence", "refused", "error")]):
+    for v1, v2 in zip([b for b in json_blocks if b.get("type") in ("rowMoved", "presence", "refused", "error", "applied")],
+                      [m for m in decoded if m["type"] in ("rowMoved", "presence", "refused", "error", "applied")]):
         assert v1 == v2
     # Anything cut short or with bytes after its end is refused.
     errors = page.evaluate("""async (frame) => {

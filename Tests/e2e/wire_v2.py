@@ -11,7 +11,12 @@ from __future__ import annotations
 import struct
 
 PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"]
-TYPES = {1: "snapshot", 2: "frame", 3: "texts", 4: "rowMoved", 5: "presence", 6: "refused", 7: "error", 8: "resumed"}
+TYPES = {1: "snapshot", 2: "frame", 3: "texts", 4: "rowMoved", 5: "presence", 6: "refused", 7: "error", 8: "resumed",
+         9: "applied"}
+APPLIED_CAUSES = ["input", "leave", "unavailable", "takeBack", "state"]
+APPLIED_KINDS = [None, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
+                 "longPressBegan", "longPressMove", "longPressEnd", "longPressCancel", "resize", "reducedMotion",
+                 "rowOrder", "rest"]
 MAX_SAFE = 2**53 - 1
 
 
@@ -119,9 +124,49 @@ class WireV2Decoder:
             message.update(life=r.uvar(), moves=r.uvar(), **{"from": r.uvar()}, seq=r.uvar())
             if key is not None:
                 message["driverKey"] = key
+        elif kind == "applied":
+            message = self._applied(r)
         else:
             message = {"type": "error", "message": r.str()}
         r.end()
+        return message
+
+    @staticmethod
+    def _applied(r: "Reader") -> dict:
+        """An `applied` message (docs/protocol.md, "Inputs applied"), as version 1's JSON has it."""
+        message = {"type": "applied", "after": r.uvar(), "t": r.f64()}
+        flags = r.u8()
+        message["viewer"] = r.str() if flags & 1 else None
+        message["id"] = r.uvar()
+        message["cause"] = APPLIED_CAUSES[r.u8()]
+        kind = APPLIED_KINDS[r.u8()]
+        message["kind"] = kind
+        if kind in ("pointerCancel", "longPressCancel"):
+            pass
+        elif kind == "wheel":
+            message.update(dx=r.f64(), dy=r.f64(), mode=["pixel", "line", "page"][r.u8()])
+        elif kind == "key":
+            message["key"] = ["arrowUp", "arrowDown", "pageUp", "pageDown", "space", "shiftSpace", "home", "end"][r.u8()]
+        elif kind == "scrollToRow":
+            message.update(section=r.uvar(), row=r.uvar(), position=["none", "top", "middle", "bottom"][r.u8()],
+                           animated=bool(r.u8()))
+        elif kind == "resize":
+            message.update(width=r.f64(), height=r.f64())
+        elif kind == "reducedMotion":
+            message["on"] = bool(r.u8())
+        elif kind == "rest":
+            message["offset"] = r.f64()
+        elif kind == "rowOrder":
+            order, previous = [], -1
+            for _ in range(r.uvar()):
+                rows = []
+                for _ in range(r.uvar()):
+                    previous = previous + 1 + r.svar()
+                    rows.append(previous)
+                order.append(rows)
+            message["order"] = order
+        else:
+            message.update(x=r.f64(), y=r.f64())
         return message
 
     def _apply(self, rows, sections, labels):

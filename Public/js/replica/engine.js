@@ -3,8 +3,7 @@
 // `loadEngine()` fetches Public/wasm/scrollcast-engine.wasm and returns a ReplicaEngine: a room's
 // scene that applies the inputs the room applied and gives, for any room time, the v2 frame the
 // server would send (the same bytes, `sentAt` aside). It computes nothing itself: every number
-// comes from the Swift engine. Not loaded by the page yet (the page only draws server frames);
-// the replica that draws from it comes with the relayed inputs.
+// comes from the Swift engine. The page's replica (page-replica.js) drives it.
 
 /** Input kind codes of the boundary (InputCode.Kind in Sources/ScrollReplica). */
 export const InputKind = Object.freeze({
@@ -134,9 +133,10 @@ export class ReplicaEngine {
    * boundary's numbers {kind, a, b, c, d} (see inputNumbers). Returns {code} and, for a row
    * move, {moved: {rowId, from: [section, row], to: [section, row]}}.
    */
-  apply(input, id, time, viewer) {
+  apply(input, id, time, viewer, namesFrames = true) {
     const length = this.#putText(viewer);
-    const code = this.#call(() => this.exports.scrollcast_apply(
+    const call = namesFrames ? this.exports.scrollcast_apply : this.exports.scrollcast_apply_unnamed;
+    const code = this.#call(() => call(
       input.kind, id, time, input.a ?? 0, input.b ?? 0, input.c ?? 0, input.d ?? 0, length));
     if (code !== Result.rowMoved) return {code};
     const m = new Int32Array(this.exports.memory.buffer, this.exports.scrollcast_output(), 5);
@@ -160,6 +160,49 @@ export class ReplicaEngine {
       contentOffset: this.exports.scrollcast_content_offset(),
       isAnimating: this.exports.scrollcast_is_animating() === 1,
     };
+  }
+
+  /** Puts the rows back at rest in `order` (row ids per section) at room time `time`. */
+  reorder(order, time) {
+    const words = this.#putOrder(order);
+    return this.#call(() => this.exports.scrollcast_reorder(words, time));
+  }
+
+  /** Later frames name `input` ({viewer, id}, or null), as the frame a replica starts from does. */
+  nameInput(input) {
+    const length = this.#putText(input ? input.viewer : "");
+    return this.#call(() => this.exports.scrollcast_name_input(input ? input.id : -1, length));
+  }
+
+  /** Reduced motion on or off without an input (the room's state a snapshot does not carry). */
+  setReducedMotion(on) {
+    return this.#call(() => this.exports.scrollcast_reduced_motion(on ? 1 : 0));
+  }
+
+  /** Keeps a copy of the replica; `load()` puts it back (it stays kept). */
+  save() { return this.#call(() => this.exports.scrollcast_save()); }
+  load() { return this.#call(() => this.exports.scrollcast_load()); }
+
+  /** The server's texts (a `texts` message without its type byte, or a snapshot's texts part). */
+  serverTexts(body, replace) {
+    const address = this.exports.scrollcast_input(body.length);
+    new Uint8Array(this.exports.memory.buffer, address, body.length).set(body);
+    return this.#call(() => this.exports.scrollcast_server_texts(body.length, replace ? 1 : 0));
+  }
+
+  /** The frame at `t` encoded against the server's texts: the server's bytes for `sequence`. */
+  serverFrame(t, sequence, sentAt) {
+    const length = this.#call(() => this.exports.scrollcast_server_frame(t, sequence, sentAt));
+    if (length < 0) throw new Error(`no scene (code ${length})`);
+    return new Uint8Array(this.exports.memory.buffer, this.exports.scrollcast_output(), length);
+  }
+
+  #putOrder(order) {
+    const words = [order.length];
+    for (const section of order) words.push(section.length, ...section);
+    const address = this.exports.scrollcast_input(words.length * 4);
+    new Int32Array(this.exports.memory.buffer, address, words.length).set(words);
+    return words.length;
   }
 
   #putText(text) {

@@ -8,6 +8,10 @@ import ScrollEngine
 public protocol RoomStore: AnyObject {
     /// What is stored of room `name`, to restore it on its first join; nil if nothing is.
     func loadRoom(named name: String) throws(RoomStoreError) -> StoredRoom?
+    /// `loadRoom` for a join: a store that reads a file or a network reads on its own thread
+    /// and calls `completion` on the room thread (through the `RoomScheduler`), so the rooms
+    /// never wait for it. The default calls `loadRoom` and `completion` at once.
+    func loadRoom(named name: String, completion: @escaping (Result<StoredRoom?, RoomStoreError>) -> Void)
     /// A room was created (not restored) with these settings.
     func roomCreated(_ settings: RoomSettings)
     /// Appends to the room's log. Must not block the room thread.
@@ -37,6 +41,10 @@ public protocol RoomStore: AnyObject {
 }
 
 extension RoomStore {
+    /// Loads on the calling thread, and completes at once.
+    public func loadRoom(named name: String, completion: @escaping (Result<StoredRoom?, RoomStoreError>) -> Void) {
+        completion(Result { () throws(RoomStoreError) in try loadRoom(named: name) })
+    }
     /// A store that never fails to write.
     public var isAcceptingWrites: Bool { true }
     /// A store that keeps no resting offsets.

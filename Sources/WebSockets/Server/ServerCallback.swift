@@ -18,8 +18,9 @@ func serverCallback(
         let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
         return server.handleHTTP(wsi, path: path)
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        return server.writePendingHTTPBody(wsi)
+        return server.writeStream(wsi) ?? server.writePendingHTTPBody(wsi)
     case LWS_CALLBACK_CLOSED_HTTP:
+        server.forgetStream(wsi)
         server.pendingHTTPBodies[wsi] = nil
         server.pendingUpgrades[wsi] = nil
         server.requestHeads.forget(wsi)
@@ -127,6 +128,9 @@ extension WebSocketServer {
             $0.openConnections += 1
             $0.connectionsOpened += 1
         }
+        // Whatever the delegate sends now waits for the first writeable callback, after lws's own.
+        receivingWSI = wsi
+        defer { receivingWSI = nil }
         delegate.server(self, didOpen: id, request: request, subprotocol: negotiatedSubprotocol(wsi, request))
         return 0
     }
@@ -144,6 +148,8 @@ extension WebSocketServer {
         guard let state = connectionsByWSI[wsi] else { return -1 }
         // Closing already: the rest of a refused message (or anything after it) is dropped unread.
         if state.pendingClose != nil { return 0 }
+        receivingWSI = wsi
+        defer { receivingWSI = nil }
         let final = lws_is_final_fragment(wsi) != 0
         let binary = lws_frame_is_binary(wsi) != 0
         let id = state.id

@@ -10,6 +10,9 @@ extension WebSocketServer {
         }
         let method = WebSocketServer.method(of: wsi)
         let query = LWS.queryString(wsi)
+        if let start = delegate.server(self, streamResponseTo: method, path: path, query: query) {
+            return beginStream(wsi, includeBody: method != "HEAD", start)
+        }
         if let response = delegate.server(self, respondTo: method, path: path, query: query) {
             return respond(wsi, response, includeBody: method != "HEAD")
         }
@@ -28,22 +31,7 @@ extension WebSocketServer {
 
     /// Writes headers now and the body on the next HTTP_WRITEABLE.
     func respond(_ wsi: OpaquePointer, _ response: HTTPResponse, includeBody: Bool) -> Int32 {
-        let names = response.headers.map { strdup($0.0.hasSuffix(":") ? $0.0 : $0.0 + ":") }
-        let values = response.headers.map { strdup($0.1) }
-        defer {
-            names.forEach { free($0) }
-            values.forEach { free($0) }
-        }
-        let failed = response.contentType.withCString { contentType in
-            names.map { UnsafePointer($0) }.withUnsafeBufferPointer { namePointers in
-                values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
-                    scws_http_write_headers(
-                        wsi, UInt32(clamping: response.status), contentType, UInt64(response.body.count),
-                        namePointers.baseAddress, valuePointers.baseAddress, Int32(names.count))
-                }
-            }
-        }
-        guard failed == 0 else { return -1 }
+        guard writeHead(wsi, response, contentLength: UInt64(response.body.count)) == 0 else { return -1 }
         guard includeBody, !response.body.isEmpty else {
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         }

@@ -22,8 +22,11 @@ public final class WebSocketServer: @unchecked Sendable {
     var pendingUpgrades: [OpaquePointer: UpgradeRequest] = [:]
     var pendingHTTPBodies: [OpaquePointer: [UInt8]] = [:]
     var requestHeads = RequestHeadMeter()
+    let httpStreams = HTTPStreamTable()
     var nextConnectionNumber: UInt64 = 0
     var isShuttingDown = false
+    /// The connection whose RECEIVE callback is running (nothing is written to it at once).
+    var receivingWSI: OpaquePointer?
 
     /// Creates a server; nothing is bound until `start()`.
     public init(configuration: WebSocketServerConfiguration, delegate: any WebSocketServerDelegate) {
@@ -41,6 +44,7 @@ public final class WebSocketServer: @unchecked Sendable {
         pendingUpgrades.removeAll()
         pendingHTTPBodies.removeAll()
         requestHeads.forgetAll()
+        cancelAllStreams()
         for state in remaining {
             statsBox.withLock { $0.openConnections -= 1 }
             delegate.server(self, didClose: state.id, code: state.closeCode, reason: state.closeReason)
@@ -117,6 +121,7 @@ public final class WebSocketServer: @unchecked Sendable {
             // (without this it lingered until the idle timeout, up to a minute).
             lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, Int32(WebSocketServer.stuckPeerGraceSeconds))
         } else {
+            if writeAtOnceIfIdle(state, message) { return }
             state.reliable.append(message)
         }
         lws_callback_on_writable(state.wsi)
@@ -130,6 +135,7 @@ public final class WebSocketServer: @unchecked Sendable {
         requireServiceThread("sendLatest")
         guard let state = connections[connection], state.pendingClose == nil, !state.peerClosed else { return false }
         let replaced = state.latest != nil
+        if !replaced, writeAtOnceIfIdle(state, message) { return false }
         state.latest = message
         if replaced {
             // The slot was full, so a writeable callback is already requested.

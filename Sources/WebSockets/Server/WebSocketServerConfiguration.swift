@@ -40,6 +40,12 @@ public struct WebSocketServerConfiguration: Sendable {
     /// its final "trailer" inflate) on compressed input that any client can send; a 4 KiB message
     /// of one repeated letter was enough (Tests/e2e/test_reliability_input.py).
     public var permessageDeflate = false
+    /// Write a message the moment it is sent when its connection is idle (nothing queued, nothing
+    /// buffered in lws), instead of waiting for a writeable callback (see DirectWrite.swift). Off by
+    /// default until a quiet-machine `make bench-slow` and ladder confirm it: under overload it gave up
+    /// the latest-slot merging (bench/where-the-time-goes.md §7). `scrollcast` reads
+    /// SCROLLCAST_WRITE_AT_ONCE=1 to turn it on.
+    public var writesAtOnce = false
 
     /// A configuration for the application protocol given by `subprotocols` and
     /// `maxMessageBytes`, which have no sensible defaults here; everything else starts at its

@@ -22,6 +22,11 @@ public protocol WebSocketServerDelegate: AnyObject, Sendable {
     /// Dynamic HTTP routes (e.g. /metrics, /healthz), asked before static files; nil falls through
     /// to static files and then 404. Default: nil.
     func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse?
+    /// Dynamic routes answered later and in pieces, asked before `respondTo`: a function the
+    /// server calls at once with the response's `HTTPResponseStream`, to hand it to whatever
+    /// produces the response (on another thread); nil: not such a route. Default: nil.
+    func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String)
+        -> ((HTTPResponseStream) -> Void)?
 }
 
 extension WebSocketServerDelegate {
@@ -35,6 +40,11 @@ extension WebSocketServerDelegate {
     }
     /// No dynamic routes.
     public func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse? {
+        nil
+    }
+    /// No streamed routes.
+    public func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String)
+        -> ((HTTPResponseStream) -> Void)? {
         nil
     }
 }

@@ -12,6 +12,9 @@ public struct WebSocketServerStats: Sendable, Equatable {
     public var messagesReceived = 0
     /// Payload bytes of those messages.
     public var bytesReceived = 0
+    /// Messages written the moment they were sent because their connection was idle (no writeable
+    /// callback waited for); counted in `messagesSent` too.
+    public var messagesWrittenAtOnce = 0
     /// Latest-slot messages replaced before they were sent (skipped frames).
     public var latestReplaced = 0
     /// Connections closed because their reliable queue overflowed.

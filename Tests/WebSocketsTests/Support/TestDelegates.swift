@@ -20,6 +20,7 @@ final class TestServerDelegate: WebSocketServerDelegate, @unchecked Sendable {
     var echo = false
     var decide: (@Sendable (UpgradeRequest) -> UpgradeDecision)?
     var routes: [String: HTTPResponse] = [:]
+    var streamRoutes: [String: (HTTPResponseStream) -> Void] = [:]
     var onOpen: ((WebSocketServer, ConnectionID) -> Void)?
     var onReceive: ((WebSocketServer, ConnectionID, InboundMessage) -> Void)?
 
@@ -44,6 +45,10 @@ final class TestServerDelegate: WebSocketServerDelegate, @unchecked Sendable {
     }
     func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse? {
         routes[path]
+    }
+    func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String)
+        -> ((HTTPResponseStream) -> Void)? {
+        streamRoutes[path]
     }
 
     func openedIDs() -> [ConnectionID] {

@@ -1,0 +1,290 @@
+// The room's engine running in the page (docs/wasm.md, "The replica in the page"). It applies
+// what the server says it applied (`applied` messages) and this page's own inputs at once
+// (predicted with the server's time mapping), draws the frame at the room time each display
+// frame stands for, and checks every server frame against its own at the same room time: the
+// bytes (version 2) or the decoded frame (version 1). It computes nothing itself; every number
+// comes from the Swift engine in WebAssembly. A mismatch puts the page back on server frames
+// until the room next comes to rest, where the replica starts again from the server's state.
+
+import { inputNumbers, Result } from "./engine.js";
+import { WireV2Decoder } from "../wire-v2.js";
+import { RoomClock } from "./room-clock.js";
+import { TimeMapper, GESTURE_STARTS } from "./time-mapper.js";
+
+const MISMATCHES_KEPT = 10;
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(" ");
+
+/** Whether a frame shows the room at rest: a replica can start from it (docs/protocol.md). */
+export function atRest(frame) {
+  return frame.animating === false && frame.phase === "idle" && !frame.lifted && !frame.placeholder;
+}
+
+export class PageReplica {
+  /** `stats` is the object the page shows as window.scrollcast.state.replica. */
+  constructor(stats) {
+    this.engine = null;
+    this.stats = Object.assign(stats, {
+      enabled: true, running: false, compared: 0, identical: 0, mismatches: 0, starts: 0,
+      predicted: 0, drawn: 0, lastMismatch: null, mismatchLog: [], error: null,
+    });
+    this.clock = new RoomClock();
+    this.mapper = new TimeMapper();
+    this.session = null;      // {sceneName, order, bodies (v2 texts since the snapshot), viewer}
+    this.created = false;
+    this.log = [];            // applied messages not yet in the saved base state, in order
+    this.predictions = [];    // own inputs the server has not applied yet: {id, clientTime, time, numbers, sentClock}
+    this.reducedMotion = false;
+    this.rest = null;         // {seq, offset}: the exact offset of the latest frame at rest
+    this.lastServerFrame = null;
+    this.dirty = false;       // the working state must be rebuilt (base + log + predictions)
+    this.latestInputTime = -Infinity;
+    this.decoder = new WireV2Decoder();   // the replica's own texts, for drawing its frames
+    this.pictureSeq = 0;
+  }
+
+  get running() { return this.stats.running; }
+
+  /** The WebAssembly engine arrived (it loads while the page already draws server frames). */
+  attachEngine(engine) {
+    this.engine = engine;
+    if (this.session) this.#createScene();
+    if (this.lastServerFrame) this.#tryStart(this.lastServerFrame);
+  }
+
+  /** The engine failed to load or trapped: server frames from now on. */
+  disable(reason) {
+    this.stats.enabled = false;
+    this.stats.running = false;
+    this.stats.error = String(reason);
+  }
+
+  /** A snapshot (its frame comes next through `serverFrame`). */
+  snapshot(message) {
+    this.session = { sceneName: message.sceneName ?? "demo", viewer: message.viewer,
+                     order: (message.scene?.sections ?? []).map((s) => [...(s.rows ?? [])]),
+                     bodies: message.textsBody ? [message.textsBody.slice()] : [] };
+    this.log = [];
+    this.predictions = [];
+    this.reducedMotion = false;
+    this.mapper.reset();
+    this.clock.reset();
+    this.stats.running = false;
+    this.created = false;
+    if (this.engine) this.#createScene();
+  }
+
+  /** After `resumed`: what was applied meanwhile is unknown, so start again at the next rest. */
+  resumed(message) {
+    if (this.session) this.session.viewer = message.viewer;
+    this.log = [];
+    this.predictions = [];
+    this.stats.running = false;
+  }
+
+  texts(body) {
+    if (!this.session) return;
+    this.session.bodies.push(body.slice());
+    if (this.created) this.#call(() => this.engine.serverTexts(body, false));
+  }
+
+  rowMoved(move) {
+    const order = this.session?.order;
+    const source = order?.[move.from?.s];
+    const target = order?.[move.to?.s];
+    if (!source || !target) return;
+    const index = source[move.from.r] === move.rowId ? move.from.r : source.indexOf(move.rowId);
+    if (index < 0) return;
+    source.splice(index, 1);
+    target.splice(Math.min(Math.max(0, move.to.r), target.length), 0, move.rowId);
+  }
+
+  applied(message) {
+    if (message.kind === "reducedMotion") this.reducedMotion = message.on === true;
+    if (message.kind === "rest") this.rest = { seq: message.after, offset: message.offset };
+    if (message.cause === "state") return;
+    this.log.push(message);
+    if (message.cause === "input" && message.viewer === this.session?.viewer) {
+      const index = this.predictions.findIndex((p) => p.id === message.id);
+      if (index >= 0) {
+        const [own] = this.predictions.splice(index, 1);
+        this.clock.inputApplied(own.sentClock, message.t);
+        this.mapper.confirm(own.clientTime, message.t);
+        // Later predictions keep their intervals from the server's time.
+        for (const later of this.predictions.slice(index)) {
+          later.time = message.t + (later.clientTime - own.clientTime);
+        }
+      }
+    }
+    this.dirty = true;
+  }
+
+  /** The server refused our input `id`: it was never applied. */
+  refused(id) {
+    const before = this.predictions.length;
+    this.predictions = this.predictions.filter((p) => p.id !== id);
+    if (this.predictions.length !== before) this.dirty = true;
+  }
+
+  /**
+   * This page sent `message` (an input) at page time `now`: apply it at once, at the room time
+   * the server is expected to give it. Returns true when the replica drew it into its state.
+   */
+  ownInput(message, now) {
+    if (!this.running) return false;
+    const numbers = inputNumbers(message);
+    if (!numbers) return false;
+    const clock = this.clock.displayTime(now);
+    if (clock === null) return false;
+    // The server's present is never before the last time it applied; nor are our own inputs.
+    const last = this.predictions.length ? this.predictions[this.predictions.length - 1].time : -Infinity;
+    const present = Math.max(clock, this.latestInputTime, last);
+    const time = Math.max(last, this.mapper.map(message.t, present, this.latestInputTime, GESTURE_STARTS.has(message.kind)));
+    const own = { id: message.id, clientTime: message.t, time, numbers, sentClock: this.clock.arrivalTime(now) };
+    this.predictions.push(own);
+    if (!this.dirty) this.#applyPrediction(own);
+    this.stats.predicted += 1;
+    return true;
+  }
+
+  /**
+   * A server frame (`frame.wire` its version-2 bytes, if any) arrived at page time `now`. Returns
+   * "waiting" (replica not running; draw the server frame), "started", "identical" or "mismatch".
+   */
+  serverFrame(frame, now) {
+    this.clock.frameArrived(frame.t, now);
+    this.lastServerFrame = frame;
+    if (!this.stats.enabled || !this.engine) return "waiting";
+    if (!this.running) {
+      this.log = this.log.filter((m) => m.after >= frame.seq);
+      return this.#tryStart(frame) ? "started" : "waiting";
+    }
+    let verdict;
+    try {
+      this.engine.load();
+      const later = [];
+      for (const message of this.log) {
+        if (message.after < frame.seq) this.#applyApplied(message); else later.push(message);
+      }
+      this.log = later;
+      this.engine.save();
+      verdict = this.#compare(frame);
+      this.#rebuildOnTopOfBase();
+    } catch (error) {
+      this.disable(error);
+      return "mismatch";
+    }
+    return verdict;
+  }
+
+  /** The replica's frame at the room time page time `now` stands for, decoded; null when not running. */
+  frameAt(now) {
+    if (!this.running) return null;
+    const time = this.clock.displayTime(now);
+    if (time === null) return null;
+    try {
+      if (this.dirty) { this.engine.load(); this.#rebuildOnTopOfBase(); }
+      const drawTime = Math.max(time, this.latestInputTime);
+      this.pictureSeq += 1;
+      const result = this.engine.frame(drawTime, this.pictureSeq, 0);
+      if (result.texts) this.decoder.decode(result.texts.slice().buffer);
+      const frame = this.decoder.decode(result.bytes.slice().buffer);
+      this.stats.drawn += 1;
+      return frame;
+    } catch (error) {
+      this.disable(error);
+      return null;
+    }
+  }
+
+  /** The picture numbers of own frames go on from the server frame shown before them. */
+  continueNumbering(seq) { this.pictureSeq = Math.max(this.pictureSeq, seq); }
+
+  #compare(frame) {
+    this.stats.compared += 1;
+    let mine, theirs;
+    if (frame.wire) {
+      mine = this.engine.serverFrame(frame.t, frame.seq, frame.sentAt);
+      theirs = frame.wire;
+      if (mine.length === theirs.length && mine.every((b, i) => b === theirs[i])) {
+        this.stats.identical += 1;
+        return "identical";
+      }
+      mine = hex(mine);
+      theirs = hex(theirs);
+    } else {
+      const result = this.engine.frame(frame.t, frame.seq, frame.sentAt);
+      if (result.texts) this.decoder.decode(result.texts.slice().buffer);
+      mine = JSON.stringify(this.decoder.decode(result.bytes.slice().buffer));
+      theirs = JSON.stringify(frame);
+      if (mine === theirs) {
+        this.stats.identical += 1;
+        return "identical";
+      }
+    }
+    this.stats.mismatches += 1;
+    this.stats.lastMismatch = { seq: frame.seq, replica: mine, server: theirs };
+    this.stats.mismatchLog.push(this.stats.lastMismatch);
+    if (this.stats.mismatchLog.length > MISMATCHES_KEPT) this.stats.mismatchLog.shift();
+    console.warn(`scrollcast replica: frame ${frame.seq} differs from the server's; drawing server frames until the room rests`);
+    this.stats.running = false;
+    this.log = [];
+    this.predictions = [];
+    return "mismatch";
+  }
+
+  #createScene() {
+    const code = this.#call(() => this.engine.create(this.session.sceneName));
+    if (code !== Result.applied) return this.disable(`no replica of scene ${this.session.sceneName}`);
+    this.session.bodies.forEach((body, i) => this.#call(() => this.engine.serverTexts(body, i === 0)));
+    this.decoder.reset();
+    this.created = true;
+  }
+
+  #tryStart(frame) {
+    if (!this.created || !atRest(frame) || !this.stats.enabled) return false;
+    // The exact resting offset when the server told it (frames round it to 0.01 pt).
+    const offset = this.rest?.seq === frame.seq ? this.rest.offset : frame.offset;
+    const ok = this.#call(() => this.engine.restore(this.session.order, frame.viewport, offset));
+    if (ok !== Result.applied) return false;
+    this.#call(() => this.engine.setReducedMotion(this.reducedMotion));
+    this.#call(() => this.engine.nameInput(frame.input ?? null));
+    this.#call(() => this.engine.save());
+    this.latestInputTime = frame.t;
+    this.stats.running = true;
+    this.stats.starts += 1;
+    this.dirty = true;
+    return true;
+  }
+
+  /** The working state: the base (just loaded) plus the log and our predictions. */
+  #rebuildOnTopOfBase() {
+    for (const message of this.log) this.#applyApplied(message);
+    for (const own of this.predictions) this.#applyPrediction(own);
+    this.dirty = false;
+  }
+
+  #applyApplied(message) {
+    if (message.kind === "rowOrder") {
+      this.engine.reorder(message.order, message.t);
+    } else {
+      const numbers = inputNumbers(message);
+      if (numbers) this.engine.apply(numbers, message.id, message.t, message.viewer ?? "", message.cause === "input");
+    }
+    this.latestInputTime = Math.max(this.latestInputTime, message.t);
+  }
+
+  #applyPrediction(own) {
+    const { code } = this.engine.apply(own.numbers, own.id, own.time, this.session.viewer);
+    if (code >= 0) this.latestInputTime = Math.max(this.latestInputTime, own.time);
+    else this.stats.refusedPredictions = [...(this.stats.refusedPredictions ?? []).slice(-9), { id: own.id, code, time: own.time }];
+  }
+
+  #call(f) {
+    try {
+      return f();
+    } catch (error) {
+      this.disable(error);
+      return null;
+    }
+  }
+}

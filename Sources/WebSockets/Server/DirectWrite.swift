@@ -1,0 +1,46 @@
+internal import CLibWebSockets
+internal import CWebSocketsShim
+
+/// Writing a message at once when its connection is idle, instead of queueing it and waiting for a
+/// writeable callback.
+///
+/// The callback costs a round trip through lws's event loop for every message: `lws_callback_on_writable`
+/// sets POLLOUT, the next `poll()` (which scans every socket) reports it, lws clears POLLOUT again and
+/// calls back. For a frame to an idle viewer that round trip was most of what the server spent beside
+/// `send()` itself. A connection is idle when nothing of ours waits for it (reliable queue, latest
+/// slot, an unfinished compressed message, a close) and lws holds none of its bytes either; then the
+/// message goes to `send()` now, and what the kernel does not take lws keeps and sends first, asking
+/// for a writeable callback itself, so the connection is busy again and the next frames wait in the
+/// latest slot as before (a slow reader still gets only the newest frame).
+///
+/// Never at once:
+/// - to the connection whose RECEIVE callback is running: lws may owe it a pong for a ping in the
+///   same read, and a reply written now would overtake it (Autobahn 5.6, 5.19, 5.20);
+/// - with permessage-deflate: lws may keep a compressed message half emitted, which only the
+///   writeable callback finishes.
+extension WebSocketServer {
+    /// Writes `message` now if `state` is idle; false (nothing done) when it must be queued.
+    func writeAtOnceIfIdle(_ state: ServerConnection, _ message: OutboundMessage) -> Bool {
+        guard configuration.writesAtOnce, !configuration.permessageDeflate,
+              state.reliable.isEmpty, state.latest == nil, state.compressing == nil,
+              state.pendingClose == nil, !state.peerClosed, !state.closeHandedOver,
+              receivingWSI != state.wsi,
+              lws_partial_buffered(state.wsi) == 0
+        else { return false }
+        guard LWS.write(state.wsi, message.storage, count: message.count, isText: message.isText) else {
+            // The socket is gone (reset, broken pipe). Outside a callback there is no -1 to return,
+            // so lws is asked to close it on its next pass; nothing more is written meanwhile.
+            state.peerClosed = true
+            state.reliable.removeAll()
+            state.latest = nil
+            scws_kill_async(state.wsi)
+            return true
+        }
+        statsBox.withLock {
+            $0.messagesSent += 1
+            $0.bytesSent += message.count
+            $0.messagesWrittenAtOnce += 1
+        }
+        return true
+    }
+}
