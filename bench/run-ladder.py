@@ -606,7 +606,8 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
 
 # Sections other benchmarks' runs were pasted into by hand (their figures come from a run of their
 # own, not this one): rewriting the report keeps them as they are.
-KEPT_SECTIONS = ("## Cluster (make bench-cluster)", "## Links (make bench-links)", "## Isolation (make bench-isolation)")
+KEPT_SECTIONS = ("## Cluster (make bench-cluster)", "## Links (make bench-links)", "## Isolation (make bench-isolation)",
+                 "## Replica check (scrollcast-load --replica)")
 
 
 def kept_sections():

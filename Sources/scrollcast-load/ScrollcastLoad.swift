@@ -29,6 +29,12 @@ struct ScrollcastLoad: ParsableCommand {
             remote ones, and an identity check: every connection's frame bytes are hashed per \
             room and seq, and a seq whose bytes differ between connections (any nodes) fails \
             the run, naming room, seq and nodes.
+
+            --replica: every connection joins with inputs: true; per room (and node) a native \
+            replica of the engine, fed the relayed applied inputs, computes each frame, and every \
+            connection's frame must equal it byte for byte (sentAt aside). The report counts \
+            frames compared, identical, mismatched and not compared; a mismatch fails the run, \
+            naming room, seq, node, connection and both frames in hex.
             """)
 
     @Option(help: ArgumentHelp(

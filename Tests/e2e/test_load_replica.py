@@ -28,31 +28,32 @@ def _assert_replica_held(report: dict, stdout: str) -> None:
     assert re.search(r"replica compared / identical / mismatches\s+(\d+) / \1 / 0\n", stdout), stdout
 
 
-@pytest.mark.parametrize("protocol", ["v2", "v1"])
-def test_every_frame_equals_the_replicas(server_factory, tmp_path, protocol):
+@pytest.mark.parametrize("protocol,link", [("v2", None), ("v1", None), ("v2", "4g")], ids=["v2", "v1", "v2-4g"])
+def test_every_frame_equals_the_replicas(server_factory, tmp_path, protocol, link):
     server = server_factory()
     report_path = tmp_path / "replica.json"
+    link_args = ("--link", link) if link else ()
     result = run_load("--url", server.ws_url, "--rooms", "2", "--viewers", "3", "--drivers", "1",
                       "--script", "mixed", "--seed", "7", "--duration", "4", "--ramp", "0", "--replica",
-                      "--protocol", protocol, "--room-prefix", f"rep{protocol}", "--json", str(report_path))
+                      "--protocol", protocol, "--room-prefix", f"rep{protocol}{link or ''}", *link_args,
+                      "--json", str(report_path))
     assert result.returncode == 0, result.stderr
     report = json.loads(report_path.read_text())
     _assert_replica_held(report, result.stdout)
-    # Without --replica the report says so (null), and nobody asked for inputs.
-    assert report["inputsRefused"] == 0
+    assert report["inputsSent"] > 0 and report["inputsRefused"] == 0
+    assert (report["link"] is not None) == bool(link)
 
 
 def test_every_node_relays_the_inputs_its_replica_needs(cluster, tmp_path):
-    """Each node's viewers are checked against a replica fed by that node's relayed inputs. With
-    --ramp 0 every replica starts at the snapshot, at rest. A replica that must start at a later
-    frame at rest (a viewer joining while the room moves) diverged now and then on this branch
-    (docs/benchmarks.md, "Replica check"): a known issue of the follower's late start, not
-    exercised here."""
+    """Each node's viewers are checked against a replica fed by that node's relayed inputs. The
+    viewers after the founder join while the driver plays, so their replicas start at a later
+    frame at rest. (Before the roster kept a viewer's 'inputs' wish, a node's replica here lost
+    inputs and diverged in most runs.)"""
     report_path = tmp_path / "replica-cluster.json"
     urls = [cluster.ws(i) for i in range(3)]
     result = run_load("--url", ",".join(urls), "--rooms", "3", "--viewers", "3", "--drivers", "1",
                       "--driver-node", "alternate", "--script", "mixed", "--seed", "3", "--duration", "4",
-                      "--ramp", "0", "--replica", "--room-prefix", "repcl", "--json", str(report_path))
+                      "--replica", "--room-prefix", "repcl", "--json", str(report_path))
     assert result.returncode == 0, result.stderr
     report = json.loads(report_path.read_text())
     _assert_replica_held(report, result.stdout)
