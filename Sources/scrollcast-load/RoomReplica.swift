@@ -164,7 +164,7 @@ struct ReplicaCounts: Equatable {
     var mismatches: UInt64 = 0
     var notCompared: UInt64 = 0
     var mismatchExamples: [String] = []
-    static let mostMismatchExamples = 5
+    static let mostMismatchExamples = LoadStatistics.mostMismatchExamples
 
     var compared: UInt64 { identical + mismatches }
 

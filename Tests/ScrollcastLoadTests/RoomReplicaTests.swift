@@ -31,6 +31,16 @@ import ScrollWire
         bytes.withUnsafeBufferPointer { replica.referenceMessage($0, connection: 0, into: &counts) }
     }
 
+    /// A room's replica whose reference has its snapshot and the wheel input, and the frames to come.
+    static func started(frames count: Int) -> (RoomReplica, ReplicaCounts, [[UInt8]]) {
+        let (snapshot, applied, frames) = roomMessages(count: count)
+        var replica = RoomReplica(room: "r-0", version: .v1)
+        var counts = ReplicaCounts()
+        reference(&replica, snapshot, counts: &counts)
+        reference(&replica, applied, counts: &counts)
+        return (replica, counts, frames)
+    }
+
     static func frame(_ replica: inout RoomReplica, _ bytes: [UInt8], seq: Int, connection: Int, counts: inout ReplicaCounts) {
         if connection == 0 { reference(&replica, bytes, counts: &counts) }
         bytes.withUnsafeBufferPointer { replica.frame(seq: UInt64(seq), bytes: $0, connection: connection, into: &counts) }
@@ -63,11 +73,7 @@ import ScrollWire
     }
 
     @Test func anAlteredFrameIsAMismatchWithBothFramesInHex() {
-        let (snapshot, applied, frames) = Self.roomMessages(count: 10)
-        var replica = RoomReplica(room: "r-0", version: .v1)
-        var counts = ReplicaCounts()
-        Self.reference(&replica, snapshot, counts: &counts)
-        Self.reference(&replica, applied, counts: &counts)
+        var (replica, counts, frames) = Self.started(frames: 10)
         for (index, bytes) in frames.enumerated() {
             let seq = index + 1
             Self.frame(&replica, bytes, seq: seq, connection: 0, counts: &counts)
@@ -80,11 +86,7 @@ import ScrollWire
     }
 
     @Test func aMismatchAtTheReferenceStopsItsReplicaUntilTheRoomRests() {
-        let (snapshot, applied, frames) = Self.roomMessages(count: 6)
-        var replica = RoomReplica(room: "r-0", version: .v1)
-        var counts = ReplicaCounts()
-        Self.reference(&replica, snapshot, counts: &counts)
-        Self.reference(&replica, applied, counts: &counts)
+        var (replica, counts, frames) = Self.started(frames: 6)
         Self.frame(&replica, frames[0], seq: 1, connection: 0, counts: &counts)
         Self.frame(&replica, Self.altered(frames[1]), seq: 2, connection: 0, counts: &counts)
         Self.frame(&replica, frames[1], seq: 2, connection: 1, counts: &counts)
