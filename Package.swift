@@ -108,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "scrollcast-load",
             dependencies: [
-                "WebSockets", "ScrollWire", "ScrollEngine", "ScrollcastRecording", "LinkEmulator",
+                "WebSockets", "ScrollWire", "ScrollEngine", "ScrollReplica", "ScrollcastRecording", "LinkEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
@@ -140,7 +140,7 @@ let package = Package(
             dependencies: ["ScrollcastCluster", "ScrollcastServer", "ScrollcastServerTesting", "ScrollWire", "Redis", "RedisTesting"]
         ),
         // The load generator's pure parts (URL lists, where connections go, the identity check).
-        .testTarget(name: "ScrollcastLoadTests", dependencies: ["scrollcast-load"]),
+        .testTarget(name: "ScrollcastLoadTests", dependencies: ["scrollcast-load", "ScrollEngine", "ScrollWire", "ScrollReplica"]),
         .testTarget(name: "ScrollcastRecordingTests", dependencies: ["ScrollcastRecording", "ScrollEngine", "ScrollWire"]),
         .testTarget(
             name: "ScrollcastServerTests",

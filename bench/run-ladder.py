@@ -536,6 +536,24 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "keeping a room's last 256 seqs (fewer past about 10,000 rooms), and compares it with what the",
         "room's other connections got for that `seq`.",
         "",
+        "`--replica` checks every frame against a native replica of the engine (the ScrollReplica code",
+        "the page's WebAssembly runs, docs/wasm.md): every connection joins with `\"inputs\": true` and",
+        "receives the `applied` messages (docs/protocol.md, \"Inputs applied\"). Per room and node, on",
+        "the room's client thread, the first connection to get its snapshot is the reference: its",
+        "messages, decoded in order, drive a `ReplicaFollower`, which starts at the snapshot (or the",
+        "first frame at rest after it), applies the relayed inputs and computes each frame the",
+        "reference receives. Every frame of every connection to that node (the reference's",
+        "included) is compared byte for byte (`sentAt` aside: the server's is used) with the",
+        "replica's frame for its `seq`; a connection ahead of the reference waits for it. One engine",
+        "run per frame of a room and node, not per connection: the protocol gives every viewer of a",
+        "room the same bytes for a `seq`, so that replica frame is what each connection must have",
+        "received, and each connection's own bytes are still compared. Not compared (`notCompared`):",
+        "frames while the reference's replica is not running (the room in motion at its snapshot,",
+        "or after a mismatch until the next frame at rest), and `seq`s the reference itself skipped",
+        "(the server's latest-frame slot). Counts cover the whole run from each snapshot (ramp",
+        "included); works with `--protocol v1|v2`, `--link PROFILE` and `--url A,B,C`. A load",
+        "connection never resumes, so `resumed` does not arise.",
+        "",
         "It prints one progress line per second on stderr (redrawn in place on a terminal), a table",
         "at the end, and with `--json PATH` a report with these fields:",
         "",
@@ -560,6 +578,7 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "| `interArrivalJitterMs` | `{count, p50, p99, max}` of \\|arrival gap − `sentAt` gap\\| of successive frames at a connection (docs/links.md) |",
         "| `link` | with `--link PROFILE` (emulated network, docs/links.md): profile, model, seed, the emulator's `timingErrorUs` `{count, p50, p99, max}`, `cpuSeconds`, `cpuPercent`, chunks, stalls; `null` without |",
         "| `bytesReceived` | all message bytes received in the window |",
+        "| `clientCpuSeconds`, `clientCpuUsPerFrame` | CPU the load process itself used in the window (all its threads, the in-process link included), and that per frame received |",
         "| `inputsSent`, `inputsRefused` | driver inputs in the window, and those the server refused |",
         "| `errors`, `errorReasons` | every problem seen, counted by reason |",
         "| `urls`, `nodeConnections` | cluster runs only, like the fields below (absent with one URL): the nodes, and the connections planned on each |",
@@ -568,10 +587,11 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "| `latencyLocalMs`, `latencyRemoteMs` | `latencyMs` of those two groups (`null` for an empty one) |",
         "| `identityChecked` | (room, `seq`) pairs whose frame reached connections on at least two nodes, over the whole run (ramp included) |",
         "| `identityMismatches`, `identityMismatchExamples` | pairs whose bytes differed between two connections (any nodes), and the first five, naming room, `seq` and nodes |",
+        "| `replica` | with `--replica`: `{compared, identical, mismatches, notCompared, mismatchExamples}`, the last the first five mismatches with room, `seq`, node, connection and both frames' bytes in hex; `null` without |",
         "",
         "The exit status is non-zero when a connection failed or was dropped, when no frame arrived,",
-        "when drivers ran but no input was answered, or when two connections got different bytes for",
-        "one room's `seq`; a server that is not there is reported as",
+        "when drivers ran but no input was answered, when two connections got different bytes for",
+        "one room's `seq`, or when a frame differed from the replica's (`--replica`); a server that is not there is reported as",
         "`no server at URL: connection refused` before any WebSocket is opened.",
         "",
     ]
@@ -586,7 +606,8 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
 
 # Sections other benchmarks' runs were pasted into by hand (their figures come from a run of their
 # own, not this one): rewriting the report keeps them as they are.
-KEPT_SECTIONS = ("## Cluster (make bench-cluster)", "## Links (make bench-links)", "## Isolation (make bench-isolation)")
+KEPT_SECTIONS = ("## Cluster (make bench-cluster)", "## Links (make bench-links)", "## Isolation (make bench-isolation)",
+                 "## Replica check (scrollcast-load --replica)")
 
 
 def kept_sections():

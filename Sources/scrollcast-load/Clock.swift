@@ -15,6 +15,13 @@ enum Clock {
         return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
     }
 
+    /// CPU seconds this whole process has used (every thread), for the tool's own cost per frame.
+    static func processCPUSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
+    }
+
     /// Milliseconds since the Unix epoch, as the server stamps `sentAt`.
     static func wallMs() -> Double {
         var now = timespec()

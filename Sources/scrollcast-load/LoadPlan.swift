@@ -22,6 +22,9 @@ struct LoadPlan: Sendable {
     var keptUpMs: Double
     /// Client threads (one WebSocket client each); rooms are dealt out to them round robin.
     var threads: Int
+    /// `--replica`: every connection asks for the applied inputs and its frames are checked
+    /// against a native replica of the engine (`RoomReplica`).
+    var replica = false
 
     var connectionsPerRoom: Int { viewersPerRoom + driversPerRoom }
     var placement: NodePlacement { NodePlacement(nodes: nodes.count, driverNode: driverNode) }

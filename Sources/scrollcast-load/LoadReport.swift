@@ -71,6 +71,11 @@ struct LoadReport: Codable {
     var identityMismatches: UInt64?
     /// The first few mismatches: room, seq and the nodes.
     var identityMismatchExamples: [String]?
+    /// CPU the load process used in the window (all threads), and per frame received (µs).
+    var clientCpuSeconds: Double
+    var clientCpuUsPerFrame: Double
+    /// `--replica`: frames checked against the rooms' native replicas (`null` without it).
+    var replica: ReplicaReport?
     /// Input-to-frame of local and of remote drivers (`null` when there were none).
     var latencyLocalMs: LatencySummary?
     var latencyRemoteMs: LatencySummary?
@@ -108,6 +113,10 @@ struct LoadReport: Codable {
         inputsRefused = statistics.inputsRefused
         errors = statistics.errors
         errorReasons = statistics.errorReasons
+        clientCpuSeconds = Self.round(statistics.windowCPUSeconds)
+        clientCpuUsPerFrame = statistics.framesReceived > 0
+            ? Self.round(statistics.windowCPUSeconds * 1_000_000 / Double(statistics.framesReceived)) : 0
+        if plan.replica { replica = ReplicaReport(statistics.replica) }
         if plan.nodes.isCluster {
             let spread = plan.spread()
             urls = plan.nodes.addresses.map(\.webSocketURL)
@@ -132,7 +141,7 @@ struct LoadReport: Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         var object = try JSONSerialization.jsonObject(with: encoder.encode(self)) as! [String: Any]
-        var nullable = ["skippedFrames", "latencyMs", "fanoutMs", "interArrivalJitterMs", "link"]
+        var nullable = ["skippedFrames", "latencyMs", "fanoutMs", "interArrivalJitterMs", "link", "replica"]
         if urls != nil { nullable += ["latencyLocalMs", "latencyRemoteMs"] }
         for key in nullable where object[key] == nil { object[key] = NSNull() }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
@@ -165,6 +174,7 @@ struct LoadReport: Codable {
             ("inter-arrival jitter p50 / p99", "\(ms(interArrivalJitterMs?.p50)) / \(ms(interArrivalJitterMs?.p99))"),
             ("link", link?.model ?? "none (direct)"),
             ("bytes received", "\(bytesReceived)"),
+            ("load tool CPU (window)", String(format: "%.2f s, %.1f µs per frame", clientCpuSeconds, clientCpuUsPerFrame)),
             ("inputs sent / refused", "\(inputsSent) / \(inputsRefused)"),
             ("errors", "\(errors)"),
         ]
@@ -178,6 +188,11 @@ struct LoadReport: Codable {
             rows.append(("identity checked / mismatches", "\(identityChecked ?? 0) / \(identityMismatches ?? 0)"))
             for example in identityMismatchExamples ?? [] { rows.append(("  mismatch", example)) }
         }
+        if let replica {
+            rows.append(("replica compared / identical / mismatches", "\(replica.compared) / \(replica.identical) / \(replica.mismatches)"))
+            rows.append(("replica not compared", "\(replica.notCompared)  (the room's reference connection had no replica running for that seq)"))
+            for example in replica.mismatchExamples { rows.append(("  replica mismatch", example)) }
+        }
         if let link {
             let error = link.timingErrorUs
             rows.append(("link timing error p50 / p99 / max", "\(error.p50) / \(error.p99) / \(error.max) µs over \(error.count) chunks"))
@@ -190,5 +205,24 @@ struct LoadReport: Codable {
         }
         let width = rows.map { $0.0.count }.max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
+    }
+}
+
+/// `--replica`'s counts in the report: every frame received from the snapshot on (ramp
+/// included) is either compared with the replica (identical or a mismatch) or not compared.
+struct ReplicaReport: Codable, Equatable {
+    var compared: UInt64
+    var identical: UInt64
+    var mismatches: UInt64
+    var notCompared: UInt64
+    /// The first few mismatches: room, seq, connection, and both frames' bytes in hex.
+    var mismatchExamples: [String]
+
+    init(_ counts: ReplicaCounts) {
+        compared = counts.compared
+        identical = counts.identical
+        mismatches = counts.mismatches
+        notCompared = counts.notCompared
+        mismatchExamples = counts.mismatchExamples
     }
 }

@@ -21,6 +21,10 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
     private let founders: [Int: LoadConnection]
     private var ramp: ConnectionRamp
     private var measurements: ShardMeasurements
+    /// `--replica`: a replica per room and node (keyed `replicaKey`), so each node's viewers are
+    /// checked against the inputs that node relayed, and what the checks counted.
+    private var replicas: [Int: RoomReplica] = [:]
+    private var replicaCounts = ReplicaCounts()
 
     private var stopping = false
     private var finished = false
@@ -30,7 +34,13 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
     private static let settleLimitMs = 30_000.0
 
     /// What this shard counted; read it after `shutdown`.
-    var statistics: LoadStatistics { measurements.statistics }
+    var statistics: LoadStatistics {
+        var statistics = measurements.statistics
+        statistics.replica = replicaCounts
+        // Frames still waiting for their room's reference connection were never compared.
+        statistics.replica.notCompared += UInt64(replicas.values.reduce(0) { $0 + $1.unresolved() })
+        return statistics
+    }
     /// How long this shard's measurement window was open; read it after `shutdown`.
     var measuredSeconds: Double { measurements.measuredSeconds }
 
@@ -215,7 +225,7 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
             client.close(id, code: .normal, reason: "load test done")
             return
         }
-        let join = JoinRequest(room: connection.room, client: "scrollcast-load/1 \(connection.role.rawValue)")
+        let join = JoinRequest(room: connection.room, client: "scrollcast-load/1 \(connection.role.rawValue)", inputs: plan.replica)
         client.send(OutboundMessage(text: ClientMessageEncoder.join(join)), on: id)
     }
 
@@ -272,11 +282,16 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
             measurements.problem("\(binary ? "binary" : "text") message from the server on \(plan.wireVersion.subprotocol)")
             return
         }
+        if plan.replica {
+            replicaMessage(bytes, binary: binary, on: connection)
+            // Every connection gets every `applied` message; only the reference's replica reads them.
+            if RoomReplica.isApplied(bytes, version: plan.wireVersion) { return }
+        }
         // Frames are read from their fixed front (seq, sentAt, input) without decoding the rest;
         // in version 2 that needs none of the room's texts, so no connection keeps a text table.
         let header = binary ? ServerMessageDecoderV2.frameHeader(bytes) : ServerMessageDecoder.frameHeader(bytes)
         if let header {
-            measurements.frameArrived(seq: header.seq, sentAt: header.sentAt, input: header.input, message: bytes, on: connection)
+            frameArrived(seq: header.seq, sentAt: header.sentAt, input: header.input, message: bytes, on: connection)
             return
         }
         let decoded: ServerMessage
@@ -309,7 +324,7 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
             if connection.role == .driver { startScript(connection) }
         case .frame(let frame):
             // A frame another encoder wrote (the fast path only knows the server's own layout).
-            measurements.frameArrived(seq: frame.seq, sentAt: frame.sentAt, input: frame.input, message: bytes, on: connection)
+            frameArrived(seq: frame.seq, sentAt: frame.sentAt, input: frame.input, message: bytes, on: connection)
         case .refused(let input, _, _):
             measurements.inputRefused(input, on: connection)
         case .error(let message):
@@ -317,5 +332,25 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
         case .rowMoved, .presence, .resumed, .applied:
             break // nothing to measure
         }
+    }
+
+    private func frameArrived(seq: UInt64, sentAt: Double, input: AppliedInput?, message: UnsafeBufferPointer<UInt8>,
+                              on connection: LoadConnection) {
+        measurements.frameArrived(seq: seq, sentAt: sentAt, input: input, message: message, on: connection)
+        if plan.replica {
+            replicas[Self.replicaKey(connection), default: RoomReplica(room: connection.room, node: connection.node, version: plan.wireVersion)]
+                .frame(seq: seq, bytes: message, connection: connection.index, into: &replicaCounts)
+        }
+    }
+
+    private static func replicaKey(_ connection: LoadConnection) -> Int { connection.roomNumber &* 64 &+ connection.node }
+
+    /// `--replica`: the message goes to the room's replica when this connection drives it
+    /// (`RoomReplica`); the others' frames are only compared (`frameArrived`).
+    private func replicaMessage(_ bytes: UnsafeBufferPointer<UInt8>, binary: Bool, on connection: LoadConnection) {
+        let number = Self.replicaKey(connection)
+        guard replicas[number]?.drives(connection.index, joining: connection.phase == .joining) ?? true else { return }
+        replicas[number, default: RoomReplica(room: connection.room, node: connection.node, version: plan.wireVersion)]
+            .referenceMessage(bytes, connection: connection.index, into: &replicaCounts)
     }
 }

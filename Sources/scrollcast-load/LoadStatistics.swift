@@ -48,6 +48,13 @@ struct LoadStatistics {
     /// At most this many mismatches are described.
     static let mostMismatchExamples = 5
 
+    /// `--replica`: frames compared with the room's native replica, and those not compared.
+    var replica = ReplicaCounts()
+
+    /// CPU seconds the whole load process used during the measurement window (every thread's
+    /// window is the same one, so merging keeps the largest).
+    var windowCPUSeconds = 0.0
+
     /// Most connections joined at one time (counted across threads by `RunCoordinator`).
     var peakConnected = 0
 
@@ -78,6 +85,8 @@ struct LoadStatistics {
         interArrivalJitter.merge(other.interArrivalJitter)
         localLatency.merge(other.localLatency)
         remoteLatency.merge(other.remoteLatency)
+        replica.merge(other.replica)
+        windowCPUSeconds = max(windowCPUSeconds, other.windowCPUSeconds)
         identityChecked += other.identityChecked
         identityMismatches += other.identityMismatches
         identityMismatchExamples = Array((identityMismatchExamples + other.identityMismatchExamples).prefix(Self.mostMismatchExamples))

@@ -29,6 +29,12 @@ struct ScrollcastLoad: ParsableCommand {
             remote ones, and an identity check: every connection's frame bytes are hashed per \
             room and seq, and a seq whose bytes differ between connections (any nodes) fails \
             the run, naming room, seq and nodes.
+
+            --replica: every connection joins with inputs: true; per room (and node) a native \
+            replica of the engine, fed the relayed applied inputs, computes each frame, and every \
+            connection's frame must equal it byte for byte (sentAt aside). The report counts \
+            frames compared, identical, mismatched and not compared; a mismatch fails the run, \
+            naming room, seq, node, connection and both frames in hex.
             """)
 
     @Option(help: ArgumentHelp(
@@ -74,6 +80,10 @@ struct ScrollcastLoad: ParsableCommand {
         "Put an emulated link between the connections and the server (docs/links.md): \(LinkProfile.all.map(\.name).joined(separator: ", ")). The emulator runs in this process on its own thread; its timing error and CPU are in the report. One --url only.",
         valueName: "profile"))
     var link: String?
+
+    @Flag(help: ArgumentHelp(
+        "Check every frame against a native replica of the engine: connections join with 'inputs': true and each room's frames are computed from the relayed inputs and compared byte for byte (sentAt aside); a mismatch fails the run (docs/benchmarks.md, Replica check)."))
+    var replica = false
 
     @Option(help: "Seconds to measure, after the ramp.")
     var duration: Double = 10
@@ -155,7 +165,7 @@ struct ScrollcastLoad: ParsableCommand {
         let plan = LoadPlan(
             nodes: try emulated.map { try NodeList(urls: $0.address.webSocketURL) } ?? nodes, driverNode: driverNode, wireVersion: wireProtocol.version, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
             script: script, recording: recording, seed: seed, durationSeconds: duration, rampSeconds: ramp,
-            roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount)
+            roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount, replica: replica)
         let outcome: LoadRun.Outcome
         do {
             outcome = try LoadRun(plan: plan).run()
@@ -228,6 +238,10 @@ struct ScrollcastLoad: ParsableCommand {
         if let mismatches = report.identityMismatches, mismatches > 0 {
             let first = report.identityMismatchExamples?.first.map { ", first: \($0)" } ?? ""
             problems.append("identity check failed: \(mismatches) (room, seq) pairs were delivered with different bytes\(first)")
+        }
+        if let replica = report.replica, replica.mismatches > 0 {
+            let first = replica.mismatchExamples.first.map { ", first: \($0)" } ?? ""
+            problems.append("replica check failed: \(replica.mismatches) of \(replica.compared) frames differ from the replica's\(first)")
         }
         guard problems.isEmpty else { throw failure(problems.joined(separator: "; ")) }
     }

@@ -11,6 +11,7 @@ struct ShardMeasurements {
     /// How long the window was open, once it has closed.
     private(set) var measuredSeconds = 0.0
     private var windowStartMs = 0.0
+    private var windowStartCPU = 0.0
     /// A connection "keeps up" while its frames arrive within this many ms of their `sentAt`.
     private let keptUpMs: Double
 
@@ -35,11 +36,15 @@ struct ShardMeasurements {
     mutating func openWindow(atMs now: Double) {
         measuring = true
         windowStartMs = now
+        windowStartCPU = Clock.processCPUSeconds()
     }
 
     /// Closes the window at `now` (monotonic ms); closing it again changes nothing.
     mutating func closeWindow(atMs now: Double) {
-        if measuring { measuredSeconds = (now - windowStartMs) / 1000 }
+        if measuring {
+            measuredSeconds = (now - windowStartMs) / 1000
+            statistics.windowCPUSeconds = Clock.processCPUSeconds() - windowStartCPU
+        }
         measuring = false
     }
 
