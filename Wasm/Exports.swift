@@ -209,7 +209,7 @@ public func scrollcastReducedMotion(_ on: Int32) -> Int32 {
 /// buffer (a negative `id`: no input), as the frame a replica starts from does.
 @_expose(wasm, "scrollcast_name_input") @_cdecl("scrollcast_name_input")
 public func scrollcastNameInput(_ id: Double, _ viewerLength: Int32) -> Int32 {
-    let viewer = inputBuffer.text(Int(max(viewerLength, 0)))
+    guard let viewer = inputBuffer.text(Int(max(viewerLength, 0))) else { return ReplicaResult.badArgument }
     return withReplica { replica in
         replica.nameInput(id >= 0 && id < 9_007_199_254_740_992 ? AppliedInput(viewer: viewer, id: UInt64(id)) : nil)
         return ReplicaResult.applied
