@@ -14,7 +14,7 @@ deps:
 # The engine as WebAssembly for the page (docs/wasm.md), rebuilt when an engine, wire or replica
 # source changes; every build, the demo and the tests make it, so CI fails when it stops compiling.
 WASM := Public/wasm/scrollcast-engine.wasm
-WASM_SOURCES := $(shell find Sources/ScrollEngine Sources/ScrollWire Sources/ScrollReplica Wasm -name '*.swift') scripts/build-wasm.sh
+WASM_SOURCES := $(shell find Sources/ScrollEngine Sources/ScrollWire Sources/ScrollReplica Wasm -name '*.swift') Wasm/allocator.c scripts/build-wasm.sh
 $(WASM): $(WASM_SOURCES)
 	scripts/build-wasm.sh $@
 

@@ -41,8 +41,10 @@ struct Buffer {
         Array(UnsafeBufferPointer(start: base, count: max(0, min(count, capacity))))
     }
 
-    func text(_ count: Int) -> String {
-        String(decoding: bytes(count), as: UTF8.self)
+    /// The first `count` bytes as text, nil when they are not UTF-8. (Validating, not repairing
+    /// as `String(decoding:)` would: repair brings ~2 KB of string code into the module.)
+    func text(_ count: Int) -> String? {
+        String(validating: bytes(count), as: UTF8.self)
     }
 
     mutating func put(_ parts: [UInt8]...) {
@@ -83,7 +85,9 @@ public func scrollcastOutput() -> Int32 { outputBuffer.address }
 /// `seed-table`), at rest at the top, with an empty texts table. 0, or -11 for an unknown name.
 @_expose(wasm, "scrollcast_create") @_cdecl("scrollcast_create")
 public func scrollcastCreate(_ nameLength: Int32) -> Int32 {
-    guard let created = EngineReplica(sceneNamed: inputBuffer.text(Int(nameLength))) else { return ReplicaResult.noScene }
+    guard let name = inputBuffer.text(Int(nameLength)), let created = EngineReplica(sceneNamed: name) else {
+        return ReplicaResult.noScene
+    }
     replica = created
     return ReplicaResult.applied
 }
@@ -155,7 +159,7 @@ func applyInput(_ kind: Int32, _ id: Double, _ time: Double, _ a: Double, _ b: D
                 _ c: Double, _ d: Double, _ viewerLength: Int32, namesFrames: Bool) -> Int32 {
     guard id >= 0, id < 9_007_199_254_740_992, id == id.rounded(.towardZero) else { return ReplicaResult.badArgument }
     guard let input = InputCode(kind: Int(kind), a: a, b: b, c: c, d: d).kindValue else { return ReplicaResult.unknownInput }
-    let viewer = inputBuffer.text(Int(viewerLength))
+    guard let viewer = inputBuffer.text(Int(viewerLength)) else { return ReplicaResult.badArgument }
     return withReplica { replica in
         let outcome = replica.apply(InputEvent(id: UInt64(id), time: time, kind: input), viewer: viewer,
                                     namesFrames: namesFrames)
@@ -205,7 +209,7 @@ public func scrollcastReducedMotion(_ on: Int32) -> Int32 {
 /// buffer (a negative `id`: no input), as the frame a replica starts from does.
 @_expose(wasm, "scrollcast_name_input") @_cdecl("scrollcast_name_input")
 public func scrollcastNameInput(_ id: Double, _ viewerLength: Int32) -> Int32 {
-    let viewer = inputBuffer.text(Int(max(viewerLength, 0)))
+    guard let viewer = inputBuffer.text(Int(max(viewerLength, 0))) else { return ReplicaResult.badArgument }
     return withReplica { replica in
         replica.nameInput(id >= 0 && id < 9_007_199_254_740_992 ? AppliedInput(viewer: viewer, id: UInt64(id)) : nil)
         return ReplicaResult.applied

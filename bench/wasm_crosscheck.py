@@ -7,7 +7,6 @@ Any mismatch ends the run with the script seed, frame and bytes. Headline last."
 
 from __future__ import annotations
 
-import gzip
 import sys
 import time
 from pathlib import Path
@@ -18,12 +17,12 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from server_helpers import RunningServer  # noqa: E402
 from wasm_crosscheck import WASM, cross_check, describe_mismatch  # noqa: E402
+from wasm_size import describe_sizes, module_sizes  # noqa: E402
 
 
 def main() -> int:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
-    wasm = WASM.read_bytes()
-    print(f"wasm module: {len(wasm)} bytes, {len(gzip.compress(wasm, 9))} gzipped")
+    print(f"wasm module: {describe_sizes(WASM)}")
     server = RunningServer()
     total = {"scripts": 0, "steps": 0, "frames": 0, "wasm_ms": 0.0}
     started = time.monotonic()
@@ -50,6 +49,9 @@ def main() -> int:
           f"wasm engine in Chromium: {total['wasm_ms'] / 1000:.1f} s, "
           f"{1000 * total['wasm_ms'] / max(total['steps'], 1):.1f} us a step")
     print(f"steps compared: {total['steps']} ({total['frames']} frames), mismatches: 0")
+    plain, gzipped = module_sizes(WASM)
+    print(f"wasm_module_bytes={plain}")
+    print(f"wasm_module_gzipped_bytes={gzipped}")
     print(f"wasm_crosscheck_identical_scripts={total['scripts']}")
     return 0
 

@@ -64,17 +64,17 @@ public enum DemoScene {
         let spacing = (15 * 60) / max(perDay, 1)
         let jitter = ((id * 37) % 4) * 5
         let minutes = 22 * 60 + 40 - slot * spacing - jitter
-        let detail = twoDigits(minutes / 60) + ":" + twoDigits((minutes % 60) / 5 * 5)
+        let detail = joinedText(twoDigits(minutes / 60), ":", twoDigits((minutes % 60) / 5 * 5))
         let activity = activities[(id * 7 + slot) % activities.count]
         let place = places[(id * 5 + 3) % places.count]
         let companion = people[(id * 3 + slot) % people.count]
-        let subtitle = id % 3 == 0 ? place : place + " · with " + companion
+        let subtitle = id % 3 == 0 ? place : joinedText(place, " · with ", companion)
         return TableRow(id: id, title: activity, subtitle: subtitle, group: group, detail: detail,
                         height: heights[(id * 11 + slot) % heights.count])
     }
 
     private static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0" + String(value) : String(value)
+        value < 10 ? joinedText("0", String(value)) : String(value)
     }
 }
 
@@ -98,10 +98,10 @@ private struct DemoDate {
                             "September", "October", "November", "December"]
 
     /// "Mon 3 Nov"
-    var shortTitle: String { Self.weekdayShort[weekday] + " " + String(day) + " " + Self.monthShort[month - 1] }
+    var shortTitle: String { joinedText(Self.weekdayShort[weekday], " ", String(day), " ", Self.monthShort[month - 1]) }
     /// "Monday 3 November 2025"
     var longTitle: String {
-        Self.weekdayLong[weekday] + " " + String(day) + " " + Self.monthLong[month - 1] + " " + String(year)
+        joinedText(Self.weekdayLong[weekday], " ", String(day), " ", Self.monthLong[month - 1], " ", String(year))
     }
 
     var previousDay: DemoDate {

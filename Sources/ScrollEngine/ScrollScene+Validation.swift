@@ -32,11 +32,11 @@ extension ScrollScene {
         let source = gesture.source
         switch kind {
         case .pointerDown:
-            guard source == nil else { throw .unexpected("pointerDown while a \(source!.rawValue) is already down") }
+            guard source == nil else { throw .unexpected(joinedText("pointerDown while a ", source!.rawValue, " is already down")) }
         case .pointerMoved, .pointerUp, .pointerCancelled:
             guard source == .pointer else { throw .unexpected("pointer event with no pointer down") }
         case .longPressBegan:
-            guard source == nil else { throw .unexpected("longPressBegan while a \(source!.rawValue) is already down") }
+            guard source == nil else { throw .unexpected(joinedText("longPressBegan while a ", source!.rawValue, " is already down")) }
         case .longPressMoved, .longPressEnded, .longPressCancelled:
             guard source == .longPress else { throw .unexpected("long-press event with no long press begun") }
         default:

@@ -46,7 +46,12 @@ def test_a_bad_call_is_refused_and_leaves_the_engine_usable(page, page_server):
         const unknown = engine.create("tomorrow");
         const created = engine.create("seed-table");
         const order = engine.order();
+        // A viewer name that is not UTF-8 (a lone continuation byte), through the raw export.
+        const raw = engine.exports, notUTF8 = raw.scrollcast_input(1);
+        new Uint8Array(raw.memory.buffer)[notUTF8] = 0x80;
+        const badViewer = raw.scrollcast_apply(6, 1, 0, 0, 0, 0, 0, 1);
         return {
+            badViewer,
             before, unknown, created, rows: order.flat().length,
             lostRow: engine.restore([order[0].slice(1)], {width: 390, height: 844}, 0),
             badKind: engine.apply({kind: 99}, 1, 0, "v").code,
@@ -59,7 +64,7 @@ def test_a_bad_call_is_refused_and_leaves_the_engine_usable(page, page_server):
     }""")
     assert codes["before"] == -11 and codes["unknown"] == -11 and codes["created"] == 0
     assert codes["rows"] == 20 and codes["lostRow"] == -12
-    assert (codes["badKind"], codes["badKey"], codes["badId"]) == (-10, -10, -12)
+    assert (codes["badKind"], codes["badKey"], codes["badId"], codes["badViewer"]) == (-10, -10, -12, -12)
     assert codes["applied"] == 0 and codes["backwards"] == -1
     # `end` scrolled the seed table (880 pt of rows in 844 pt under a 44 pt inset) from -44 to its bottom.
     assert codes["atEnd"] > 0

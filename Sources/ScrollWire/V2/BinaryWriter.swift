@@ -50,8 +50,7 @@ struct BinaryWriter {
 
     /// A string: its UTF-8 length as a varint, then the bytes.
     mutating func string(_ s: String) {
-        var s = s
-        s.withUTF8 { utf8 in
+        withUTF8Bytes(s) { utf8 in
             uvarint(utf8.count)
             bytes.append(contentsOf: utf8)
         }

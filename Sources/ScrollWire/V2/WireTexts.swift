@@ -97,10 +97,9 @@ public struct WireTextTable: Sendable, Equatable {
         }
 
         func hash(into hasher: inout Hasher) {
-            var title = title, detail = detail
-            title.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            withUTF8Bytes(title) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
             hasher.combine(UInt8(0xFF))  // never in UTF-8: separates the two texts
-            detail.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            withUTF8Bytes(detail) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         }
     }
 
@@ -286,9 +285,8 @@ extension WirePrecision {
 /// Whether two texts have the same UTF-8 bytes: the wire's notion of "the same text" (a text
 /// spelled differently goes out again, as its bytes differ). Unlike `==` it does no Unicode
 /// normalization, which also keeps the standard library's normalization tables out of the
-/// WebAssembly engine (docs/wasm.md); through `withUTF8`, as the encoder reads texts anyway.
+/// WebAssembly engine (docs/wasm.md); through `withUTF8Bytes`, as the encoder reads texts anyway.
 package func sameUTF8(_ a: String?, _ b: String) -> Bool {
-    guard var a else { return false }
-    var b = b
-    return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
+    guard let a else { return false }
+    return withUTF8Bytes(a) { x in withUTF8Bytes(b) { y in x.elementsEqual(y) } }
 }
