@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollWire
 
 /// What a room's channel needs of its node: a way to publish, and whether the room's lease can

@@ -1,7 +1,7 @@
 import Logging
 import Metrics
 import Redis
-import ScrollcastServer
+import ScrollcastRooms
 
 /// This server's part in a cluster (docs/cluster.md): one owner per room by lease, the owner
 /// publishing each message once for the other nodes, the other nodes forwarding their viewers'

@@ -1,5 +1,5 @@
 import ScrollcastRecording
-import ScrollcastServer
+import ScrollcastRooms
 
 
 /// The room store of a cluster: each room's settings, row order, resting offset and last

@@ -1,3 +1,4 @@
+@_exported import ScrollcastRooms
 import Logging
 import Metrics
 import Prometheus

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
-import ScrollcastServer
+import ScrollcastRooms
 
 /// A `RoomStore` in an SQLite file (`--data PATH`): rooms survive eviction and restarts with
 /// their scene, lock (as the key's digest), row order and resting offset, and each room's log is

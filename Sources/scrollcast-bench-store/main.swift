@@ -6,7 +6,7 @@
 import Dispatch
 import Foundation
 import ScrollEngine
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollcastServerTesting
 import ScrollcastStore
 

@@ -3,7 +3,7 @@ import ScrollEngine
 @testable import ScrollWire
 import ScrollReplica
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// `applied` messages (docs/protocol.md, "Inputs applied"): a native replica of the engine
 /// (`ReplicaFollower`) fed only from what a viewer that joined with `inputs: true` receives

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 @Suite("Driving: claims, refusals, disconnects")
 struct ClaimTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// A deterministic generator, so a test can check exactly which bytes become the key.
 private struct CountingGenerator: RandomNumberGenerator {

@@ -1,5 +1,5 @@
 import Testing
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// The frame clock's rules (docs/design.md, "Frame clock") on a pacer alone, with no room.
 @Suite("Frame pacer")

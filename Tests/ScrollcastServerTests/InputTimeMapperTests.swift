@@ -1,5 +1,5 @@
 import Testing
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 @Suite("Client time → room time")
 struct InputTimeMapperTests {

@@ -3,7 +3,7 @@ import Testing
 import ScrollEngine
 import ScrollWire
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 @Suite("Ownership, relay and scene catalogue seams")
 struct OwnershipAndRelayTests {

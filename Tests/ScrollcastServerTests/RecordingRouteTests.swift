@@ -4,7 +4,7 @@ import ScrollEngine
 import ScrollWire
 import ScrollcastRecording
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// `GET /recording?room=NAME`, and recordings made from a room's log replaying to the very
 /// frames its viewers received.

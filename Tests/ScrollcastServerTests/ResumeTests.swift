@@ -2,7 +2,7 @@ import Testing
 import ScrollEngine
 import ScrollWire
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// Resuming in the room layer (docs/protocol.md, "Resuming"), in memory with the manual clock: a
 /// viewer cut mid-fling, while a row moves, comes back with `resumed`, the move and the latest

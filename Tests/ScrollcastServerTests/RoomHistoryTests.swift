@@ -1,7 +1,7 @@
 import Testing
 import ScrollEngine
 import ScrollWire
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// The room's history for resumes on its own: what it replays, when it answers with a snapshot
 /// instead, and that it stays within its limits.

@@ -3,7 +3,7 @@ import Testing
 import ScrollEngine
 import ScrollWire
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// What rooms put through the `RoomStore` interface, and what they take back from it.
 @Suite("Room store seam")

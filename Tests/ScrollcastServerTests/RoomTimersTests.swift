@@ -1,6 +1,6 @@
 import Testing
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// The frame timer and housekeeping, run by the scheduler as the server runs them, with the
 /// manual scheduler standing in for the transport's service thread.

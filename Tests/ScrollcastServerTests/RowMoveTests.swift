@@ -1,6 +1,6 @@
 import Testing
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 @Suite("Row moves")
 struct RowMoveTests {

@@ -1,7 +1,7 @@
 import Testing
 import ScrollEngine
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// `join`'s `scene`: chosen by the join that creates a room, reported in every snapshot.
 @Suite("Scene selection")

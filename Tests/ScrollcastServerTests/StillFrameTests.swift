@@ -1,6 +1,6 @@
 import Testing
 import ScrollWire
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// docs/protocol.md, `frame`: a room sends a frame for input and when something a viewer would
 /// see changes, never the same picture again because time passed.

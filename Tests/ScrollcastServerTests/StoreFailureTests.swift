@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ScrollEngine
 import ScrollWire
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// What a room does while its store cannot write (disk full, file made read-only): moves are
 /// refused `unavailable` before they are applied, scrolling goes on, and a move whose commit

@@ -1,6 +1,6 @@
 import Testing
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// The frame timer from the queue of room deadlines: one wake-up serves every room due in the
 /// same millisecond, and a room's input never makes the timer look at the idle rooms.

@@ -2,7 +2,7 @@ import Testing
 import ScrollEngine
 import ScrollWire
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// Protocol version 2 in the room layer: a connection's subprotocol picks its version, each frame
 /// is encoded once per version in use, texts reach version-2 viewers before the frames that need

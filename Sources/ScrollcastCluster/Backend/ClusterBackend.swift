@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// What a cluster node needs of the shared broker (docs/cluster.md, "The backend seam"): leases
 /// with fencing, a publish per room, a channel per node, and the rooms' durable state. Redis

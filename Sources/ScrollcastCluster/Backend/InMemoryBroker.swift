@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// What Redis holds for a cluster, in memory, with the same rules as `ClusterScripts` (leases
 /// with epochs and TTLs, the dead-holder rule, fencing): a whole cluster inside one test, every

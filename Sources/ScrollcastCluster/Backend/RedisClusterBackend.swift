@@ -1,6 +1,6 @@
 import Logging
 import Redis
-import ScrollcastServer
+import ScrollcastRooms
 
 /// The cluster's backend on one Redis (docs/cluster.md): leases and fenced writes are the Lua
 /// scripts of `ClusterScripts` (run by `EVALSHA`), rooms publish on their channels, nodes on

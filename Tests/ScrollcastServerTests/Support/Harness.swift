@@ -5,7 +5,8 @@ import Prometheus
 import ScrollEngine
 import ScrollWire
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
+import ScrollcastServer
 
 /// The room layer with a manual clock and scheduler, a small scene catalogue, an in-memory store
 /// and its own metrics registry.

@@ -1,4 +1,4 @@
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// An in-memory store that keeps each room's whole log and how its life began, and hands it out
 /// as a `RoomLogSource` (as `SQLiteRoomStore` does), for the recording route.
