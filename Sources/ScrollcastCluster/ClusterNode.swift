@@ -8,10 +8,9 @@ import ScrollcastRooms
 /// rosters and inputs to it, and a node with viewers of a room whose owner died taking it over.
 /// Each room's part is a `RoomLink` (a state machine); the broker is a `ClusterBackend`.
 ///
-/// All state here is touched only on the room thread: the backend hands every reply and event
-/// there (Redis's threads only hop through the scheduler), which is why the class may be
-/// `@unchecked Sendable`.
-public final class ClusterNode: RoomClusterNode, @unchecked Sendable {
+/// All state here is on the room actor (it is a `RoomClusterNode`): the backend hands every
+/// reply and event there (Redis's threads only hop through the scheduler).
+public final class ClusterNode: RoomClusterNode {
     /// This node's settings.
     public let configuration: ClusterConfiguration
     let backend: any ClusterBackend

@@ -18,7 +18,7 @@ final class ClusterRoomStore: RoomStore {
     private var writeFailed = false
 
     /// Log lines per write: Lua's `unpack` takes a few thousand values at most.
-    static let linesPerAppend = 500
+    nonisolated static let linesPerAppend = 500
 
     init(node: ClusterNode, logLength: Int, onWriteFailure: @escaping (String) -> Void) {
         self.node = node

@@ -5,7 +5,7 @@ import ScrollWire
 /// The room layer as a transport sees it: viewers come and go, send messages, and ask for the
 /// dynamic HTTP routes. It owns the registry, the hub and the timers; a transport adapter turns
 /// its own events into these calls, all on the room thread.
-public final class RoomService {
+@RoomActor public final class RoomService {
     /// The live rooms.
     public let registry: RoomRegistry
     /// The viewers' connections.

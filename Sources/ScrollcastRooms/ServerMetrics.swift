@@ -2,7 +2,7 @@ import Metrics
 
 /// The server's metrics, created from a factory handed in (so tests can each use their own
 /// Prometheus registry instead of the process-wide bootstrap).
-public final class ServerMetrics: @unchecked Sendable {
+public final class ServerMetrics: Sendable {
     /// Open viewer connections.
     let viewers: Metrics.Gauge
     /// Live rooms.

@@ -11,7 +11,7 @@ import ScrollcastServerTesting
 /// wheel, keys, scroll-to-row, resize, reduced motion, a row move, and the cancel the room gives
 /// a driver that leaves mid-gesture. Viewers that did not ask receive no `applied` message.
 @Suite("Applied inputs and the replica")
-struct AppliedReplicaTests {
+@RoomActor struct AppliedReplicaTests {
     /// Feeds `sink`'s messages, in order, to a follower; returns it and the mismatches (seq and
     /// both byte strings in hex).
     static func follow(_ sink: RecordingViewerSink, _ version: WireVersion) throws -> (ReplicaFollower, [String]) {

@@ -3,7 +3,7 @@ import Testing
 @testable import ScrollcastRooms
 
 @Suite("Driving: claims, refusals, disconnects")
-struct ClaimTests {
+@RoomActor struct ClaimTests {
     @Test func aDragClaimsTheRoomAndOthersAreRefusedNotMixedIn() throws {
         let h = Harness()
         let (first, a) = h.viewer()

@@ -3,7 +3,7 @@ import ScrollcastServerTesting
 @testable import ScrollcastRooms
 
 @Suite("Frames and fan-out")
-struct FanOutTests {
+@RoomActor struct FanOutTests {
     @Test func joinerGetsSnapshotFirstAndNothingElseWhileIdle() throws {
         let h = Harness()
         let (_, sink) = h.viewer()

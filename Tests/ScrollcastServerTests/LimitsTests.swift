@@ -2,7 +2,7 @@ import Testing
 @testable import ScrollcastRooms
 
 @Suite("Limits and protocol errors")
-struct LimitsTests {
+@RoomActor struct LimitsTests {
     @Test func viewersBeyondTheLimitAreClosedWith1013() throws {
         var limits = ServerLimits()
         limits.maxViewers = 2

@@ -6,7 +6,7 @@ import ScrollcastServerTesting
 @testable import ScrollcastRooms
 
 @Suite("Ownership, relay and scene catalogue seams")
-struct OwnershipAndRelayTests {
+@RoomActor struct OwnershipAndRelayTests {
     @Test func aRoomMadeAgainAfterEvictionHasAHigherEpoch() throws {
         var limits = ServerLimits()
         limits.roomGraceMilliseconds = 1_000

@@ -8,7 +8,7 @@ import ScrollcastServerTesting
 /// is encoded once per version in use, texts reach version-2 viewers before the frames that need
 /// them, and viewers of both versions see the same motion.
 @Suite("Wire version 2 in rooms")
-struct WireV2Tests {
+@RoomActor struct WireV2Tests {
     /// The frames in `messages`, by seq.
     static func frames(_ messages: [ServerMessage]) -> [UInt64: FrameMessage] {
         var frames: [UInt64: FrameMessage] = [:]

@@ -7,7 +7,7 @@ import ScrollcastRooms
 ///
 /// Every reply and every event comes back on the room thread, never inside the call that asked
 /// for it (a reply is a round trip, even in memory).
-protocol ClusterBackend: AnyObject {
+@RoomActor protocol ClusterBackend: AnyObject {
     /// Connects, subscribes to node `nodeID`'s own channel, and from then on reports to `events`.
     func start(nodeID: String, events: any ClusterBackendEvents)
     /// Closes the connections. Thread-safe; call once the server has stopped.
@@ -43,7 +43,7 @@ protocol ClusterBackend: AnyObject {
 }
 
 /// What the backend reports to its node, on the room thread.
-protocol ClusterBackendEvents: AnyObject {
+@RoomActor protocol ClusterBackendEvents: AnyObject {
     /// A message on this node's channel.
     func backendReceived(nodeMessage payload: [UInt8])
     /// A message on room `room`'s channel.
