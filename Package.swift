@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ScrollWire", targets: ["ScrollWire"]),
         .library(name: "WebSockets", targets: ["WebSockets"]),
         .library(name: "Redis", targets: ["Redis"]),
+        .library(name: "ScrollcastRooms", targets: ["ScrollcastRooms"]),
         .library(name: "ScrollcastServer", targets: ["ScrollcastServer"]),
         .library(name: "ScrollcastServerTesting", targets: ["ScrollcastServerTesting"]),
         .library(name: "TestSupport", targets: ["TestSupport"]),
@@ -66,10 +67,23 @@ let package = Package(
         // transport and Redis tests use it without depending on the room layer.
         .target(name: "TestSupport"),
 
+        // The room layer (docs/design.md): interfaces, rooms, hub, registry, timers and the
+        // in-memory implementations. No transport: the engine, the wire format, recordings
+        // (engine and wire only), swift-log, swift-metrics, and libcrypto's SHA-256 for
+        // driver-key digests (a system library, not libwebsockets).
+        .target(
+            name: "ScrollcastRooms",
+            dependencies: [
+                "ScrollEngine", "ScrollWire", "ScrollcastRecording", "CCrypto",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
+        // The server: the libwebsockets adapter and Prometheus, over the room layer.
         .target(
             name: "ScrollcastServer",
             dependencies: [
-                "ScrollEngine", "ScrollWire", "ScrollcastRecording", "WebSockets", "CCrypto",
+                "ScrollcastRooms", "ScrollEngine", "ScrollWire", "ScrollcastRecording", "WebSockets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -77,12 +91,12 @@ let package = Package(
         ),
         // Test doubles for the room layer (a manual clock and scheduler), as NIOEmbedded is for NIO.
         // Also the home of the recording viewer sink; re-exports TestSupport.
-        .target(name: "ScrollcastServerTesting", dependencies: ["ScrollcastServer", "ScrollWire", "TestSupport"]),
+        .target(name: "ScrollcastServerTesting", dependencies: ["ScrollcastRooms", "ScrollWire", "TestSupport"]),
         // Durable rooms: a RoomStore over SQLite (GRDB), written off the room thread.
         .target(
             name: "ScrollcastStore",
             dependencies: [
-                "ScrollcastServer", "ScrollEngine",
+                "ScrollcastRooms", "ScrollEngine",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -90,7 +104,7 @@ let package = Package(
         .target(
             name: "ScrollcastCluster",
             dependencies: [
-                "ScrollcastServer", "ScrollEngine", "ScrollWire", "ScrollcastRecording", "Redis",
+                "ScrollcastRooms", "ScrollEngine", "ScrollWire", "ScrollcastRecording", "Redis",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
@@ -123,7 +137,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "scrollcast-bench-store",
-            dependencies: ["ScrollEngine", "ScrollcastServer", "ScrollcastServerTesting", "ScrollcastStore"]
+            dependencies: ["ScrollEngine", "ScrollcastRooms", "ScrollcastServerTesting", "ScrollcastStore"]
         ),
         // libFuzzer target for the protocol decoders (`make fuzz`); a corpus replayer otherwise.
         .executableTarget(name: "scrollwire-fuzz", dependencies: ["ScrollWire"]),
@@ -145,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "ScrollcastServerTests",
             dependencies: [
-                "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollWire", "ScrollcastRecording", "ScrollReplica",
+                "ScrollcastRooms", "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollWire", "ScrollcastRecording", "ScrollReplica",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

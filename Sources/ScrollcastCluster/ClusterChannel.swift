@@ -1,9 +1,9 @@
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollWire
 
 /// What a room's channel needs of its node: a way to publish, and whether the room's lease can
 /// be trusted right now.
-protocol RoomPublishing: AnyObject {
+@RoomActor protocol RoomPublishing: AnyObject {
     /// Publishes `envelope` on the room's channel under `lease` (frames record their seq).
     func publish(_ envelope: RelayEnvelope, under lease: RoomLease)
     /// False while this node cannot be sure it still holds `lease`: its connection to Redis is

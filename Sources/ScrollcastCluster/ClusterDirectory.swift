@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// `RoomDirectory` of a cluster node: every viewer joins its room's link here, which runs the
 /// room or reaches the node that does.

@@ -1,7 +1,7 @@
 import Metrics
 
 /// What a node reports of its part in the cluster on `/metrics`.
-public final class ClusterMetrics: @unchecked Sendable {
+public final class ClusterMetrics: Sendable {
     let roomsOwned: Metrics.Gauge
     let framesPublished: Metrics.Counter
     let framesRelayed: Metrics.Counter

@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// The leases this node holds: claimed for the links, renewed every `renewMilliseconds`,
 /// checked by every publish and write (fencing), given back when a room leaves memory here.

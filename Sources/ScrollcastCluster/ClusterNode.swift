@@ -1,17 +1,16 @@
 import Logging
 import Metrics
 import Redis
-import ScrollcastServer
+import ScrollcastRooms
 
 /// This server's part in a cluster (docs/cluster.md): one owner per room by lease, the owner
 /// publishing each message once for the other nodes, the other nodes forwarding their viewers'
 /// rosters and inputs to it, and a node with viewers of a room whose owner died taking it over.
 /// Each room's part is a `RoomLink` (a state machine); the broker is a `ClusterBackend`.
 ///
-/// All state here is touched only on the room thread: the backend hands every reply and event
-/// there (Redis's threads only hop through the scheduler), which is why the class may be
-/// `@unchecked Sendable`.
-public final class ClusterNode: RoomClusterNode, @unchecked Sendable {
+/// All state here is on the room actor (it is a `RoomClusterNode`): the backend hands every
+/// reply and event there (Redis's threads only hop through the scheduler).
+public final class ClusterNode: RoomClusterNode {
     /// This node's settings.
     public let configuration: ClusterConfiguration
     let backend: any ClusterBackend

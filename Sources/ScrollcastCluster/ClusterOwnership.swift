@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// `RoomOwnership` of a cluster node. Leases are taken by the node's links (a claim is a
 /// round trip to Redis, which `acquire` must not wait for); the registry only gives them back

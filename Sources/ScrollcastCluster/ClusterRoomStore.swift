@@ -1,5 +1,5 @@
 import ScrollcastRecording
-import ScrollcastServer
+import ScrollcastRooms
 
 
 /// The room store of a cluster: each room's settings, row order, resting offset and last
@@ -18,7 +18,7 @@ final class ClusterRoomStore: RoomStore {
     private var writeFailed = false
 
     /// Log lines per write: Lua's `unpack` takes a few thousand values at most.
-    static let linesPerAppend = 500
+    nonisolated static let linesPerAppend = 500
 
     init(node: ClusterNode, logLength: Int, onWriteFailure: @escaping (String) -> Void) {
         self.node = node

@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollWire
 
 /// What a room's owner publishes on the room's channel, for the nodes with viewers of it: a

@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// How a room run here holds a viewer connected to another node: the room's channel sees this
 /// sink and publishes instead of writing. Nothing is written through it directly.

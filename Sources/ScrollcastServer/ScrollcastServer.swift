@@ -1,3 +1,4 @@
+@_exported import ScrollcastRooms
 import Logging
 import Metrics
 import Prometheus
@@ -28,9 +29,8 @@ public struct ScrollcastServerConfiguration: Sendable {
 }
 
 /// The Scrollcast server: static page, `/ws` viewers in rooms, `/metrics` and `/healthz`, all on
-/// one port. The transport's service thread is the room thread: all room state is touched only
-/// there, which is why this class may be `@unchecked Sendable`.
-public final class ScrollcastServer: @unchecked Sendable {
+/// one port. The transport's service thread is the room thread: the room actor's executor.
+public final class ScrollcastServer: Sendable {
     private let configuration: ScrollcastServerConfiguration
     private let transport = WebSocketTransport()
     private let service: RoomService
@@ -42,7 +42,7 @@ public final class ScrollcastServer: @unchecked Sendable {
     /// `store` is called once, with the room thread's scheduler (the transport), through which a
     /// store that writes on its own thread hands completions back. With `cluster` (called once,
     /// likewise), the node's store, ownership and relay replace `store` and `ownership`.
-    public init(configuration: ScrollcastServerConfiguration,
+    @RoomActor public init(configuration: ScrollcastServerConfiguration,
                 metricsFactory: any MetricsFactory, prometheus: PrometheusCollectorRegistry,
                 logger: Logger, clock: RoomClock = MonotonicRoomClock(),
                 wallClock: @escaping WallClock = systemWallClock,
@@ -62,7 +62,7 @@ public final class ScrollcastServer: @unchecked Sendable {
     }
 
     /// Binds and starts serving; returns the bound port.
-    public func start() throws -> Int {
+    @RoomActor public func start() throws -> Int {
         MemoryTuning.returnLargeBuffersToTheSystem()
         return try transport.start(configuration, service: service)
     }

@@ -5,7 +5,7 @@ internal import WebSockets
 /// The one place the room layer meets the WebSocket library: it runs a `WebSocketServer`,
 /// turns its events into `RoomService` calls, gives viewers sinks over their connections, and
 /// serves as the room thread's scheduler (the library's service thread and its timers).
-final class WebSocketTransport: WebSocketServerDelegate, RoomScheduler, @unchecked Sendable {
+nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomScheduler, @unchecked Sendable {
     // Set once in `start`, before the library calls back; read only on the service thread.
     private var server: WebSocketServer!
     private var service: RoomService!
@@ -34,14 +34,18 @@ final class WebSocketTransport: WebSocketServerDelegate, RoomScheduler, @uncheck
         }
         let server = WebSocketServer(configuration: socketConfiguration, delegate: self)
         self.server = server
+        RoomActor.executor.install(ServiceThread(server: server))
         let port = try server.start()
-        server.execute { [self] in self.service.started(port: port) }
+        server.execute { [self] in RoomActor.assumeIsolated { self.service.started(port: port) } }
         return port
     }
 
     /// Closes every viewer with `reason` and stops; returns when stopped. Thread-safe.
     func shutdown(_ reason: CloseReason) {
         server?.shutdown(code: WebSockets.CloseCode(reason), reason: reason.reason)
+        // Nothing runs on the service thread any more: the room actor goes back to a queue of
+        // its own (for closing the store and the cluster node).
+        RoomActor.executor.installOwnQueue()
     }
 
     // MARK: RoomScheduler
@@ -57,39 +61,47 @@ final class WebSocketTransport: WebSocketServerDelegate, RoomScheduler, @uncheck
     // MARK: WebSocketServerDelegate
 
     func server(_ server: WebSocketServer, shouldAccept request: UpgradeRequest) -> UpgradeDecision {
-        service.refusal(forOrigin: request.origin).map { .reject(reason: $0) } ?? .accept
+        RoomActor.assumeIsolated { service.refusal(forOrigin: request.origin).map { .reject(reason: $0) } ?? .accept }
     }
 
     func server(_ server: WebSocketServer, didOpen connection: ConnectionID, request: UpgradeRequest, subprotocol: String?) {
-        service.opened(ViewerID(connection), sink: ConnectionSink(server: server, connection: connection),
-                       subprotocol: subprotocol)
+        RoomActor.assumeIsolated {
+            service.opened(ViewerID(connection), sink: ConnectionSink(server: server, connection: connection),
+                           subprotocol: subprotocol)
+        }
     }
 
     /// Text arrives as the library's bytes, straight into the decoder: no String in between.
     func server(_ server: WebSocketServer, didReceiveText utf8: UnsafeRawBufferPointer, from connection: ConnectionID) {
-        service.receivedText(utf8, from: ViewerID(connection))
+        // Read only inside this call, on this thread, before the library reuses the buffer.
+        nonisolated(unsafe) let utf8 = utf8
+        RoomActor.assumeIsolated { service.receivedText(utf8, from: ViewerID(connection)) }
     }
 
     func server(_ server: WebSocketServer, didReceive message: InboundMessage, from connection: ConnectionID) {
-        switch message {
-        case .text(let text): service.receivedText(text.utf8, from: ViewerID(connection))
-        case .binary: service.receivedBinary(from: ViewerID(connection))
+        RoomActor.assumeIsolated {
+            switch message {
+            case .text(let text): service.receivedText(text.utf8, from: ViewerID(connection))
+            case .binary: service.receivedBinary(from: ViewerID(connection))
+            }
         }
     }
 
     func server(_ server: WebSocketServer, didClose connection: ConnectionID, code: WebSockets.CloseCode?, reason: String) {
-        service.closed(ViewerID(connection))
+        RoomActor.assumeIsolated { service.closed(ViewerID(connection)) }
     }
 
     func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String)
         -> ((HTTPResponseStream) -> Void)? {
-        service.streamedRoute(method: method, path: path, query: query).map { start in
-            { stream in start(StreamWriter(stream: stream)) }
+        RoomActor.assumeIsolated {
+            service.streamedRoute(method: method, path: path, query: query).map { start in
+                { stream in RoomActor.assumeIsolated { start(StreamWriter(stream: stream)) } }
+            }
         }
     }
 
     func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse? {
-        service.respond(method: method, path: path, query: query).map {
+        RoomActor.assumeIsolated { service.respond(method: method, path: path, query: query) }.map {
             HTTPResponse(status: $0.status, contentType: $0.contentType, body: $0.body,
                          headers: [("cache-control", "no-store")] + $0.headers)
         }
@@ -144,4 +156,18 @@ extension ViewerID {
 extension WebSockets.CloseCode {
     /// The same number in the transport's own type.
     fileprivate init(_ reason: CloseReason) { self.init(rawValue: reason.code.rawValue) }
+}
+
+/// The service thread as the room actor's thread: a job goes into the service loop's queue, and
+/// `lws_cancel_service` wakes the loop to run it.
+private final class ServiceThread: RoomThread {
+    private unowned let server: WebSocketServer
+
+    init(server: WebSocketServer) { self.server = server }
+
+    func enqueue(_ job: UnownedJob) {
+        server.execute { job.runSynchronously(on: RoomActor.executor.asUnownedSerialExecutor()) }
+    }
+
+    var isCurrent: Bool { server.isOnServiceThread }
 }

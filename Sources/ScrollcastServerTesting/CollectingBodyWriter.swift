@@ -1,5 +1,5 @@
 import Dispatch
-import ScrollcastServer
+import ScrollcastRooms
 import Synchronization
 
 /// An `HTTPBodyWriter` that keeps the whole response, for tests of streamed routes: `wait`

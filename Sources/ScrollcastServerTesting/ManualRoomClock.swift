@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// A clock that only moves when told to: for tests and simulations of rooms.
 public final class ManualRoomClock: RoomClock {

@@ -1,5 +1,5 @@
 import Foundation
-import ScrollcastServer
+import ScrollcastRooms
 import Synchronization
 import TestSupport
 

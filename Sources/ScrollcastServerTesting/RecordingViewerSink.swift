@@ -1,6 +1,6 @@
 import Foundation
 import ScrollWire
-import ScrollcastServer
+import ScrollcastRooms
 
 /// A viewer's connection in memory: records everything the room layer writes to it, in order,
 /// and how it was closed. Frames are written at once (a connection that keeps up) unless

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import ScrollcastServer
+import ScrollcastRooms
 
 /// The SQL of each writer operation, run inside the batch's transaction.
 enum RoomBatch {

@@ -1,5 +1,5 @@
 import GRDB
-import ScrollcastServer
+import ScrollcastRooms
 
 extension RoomDatabase {
     /// Life `life` (nil: the latest) of room `name` as the file has it — its scene, the row

@@ -1,6 +1,6 @@
 import GRDB
 import ScrollEngine
-import ScrollcastServer
+import ScrollcastRooms
 
 /// One entry of a room's log as read back from the file.
 public struct StoredLogEntry: Sendable, Hashable {

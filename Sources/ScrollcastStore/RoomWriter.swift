@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
-import ScrollcastServer
+import ScrollcastRooms
 import Synchronization
 
 /// The store's one writer: a serial queue that writes queued operations in batches, one

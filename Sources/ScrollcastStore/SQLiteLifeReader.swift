@@ -1,5 +1,5 @@
 import GRDB
-import ScrollcastServer
+import ScrollcastRooms
 import Synchronization
 
 /// A room's latest life read in batches for a recording export, on the export's worker: first

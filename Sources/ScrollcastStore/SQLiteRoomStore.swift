@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
-import ScrollcastServer
+import ScrollcastRooms
 
 /// A `RoomStore` in an SQLite file (`--data PATH`): rooms survive eviction and restarts with
 /// their scene, lock (as the key's digest), row order and resting offset, and each room's log is
@@ -71,18 +71,18 @@ public final class SQLiteRoomStore: RoomStore {
     public func loadRoom(named name: String, completion: @escaping (Result<StoredRoom?, RoomStoreError>) -> Void) {
         // The completion and the store belong to the room thread; they only travel through the
         // reader queue and are used back on the room thread.
-        let back = UncheckedSendable((store: self, completion: completion))
-        let (database, writer, scheduler) = (database, writer, UncheckedSendable(scheduler))
+        let back = RoomBound((store: self, completion: completion))
+        let (database, writer, scheduler) = (database, writer, scheduler)
         // Counted as live meanwhile, so a compaction queued during the read keeps the room.
         loading[name, default: 0] += 1
         readers.async {
             let read = Result { () throws(RoomStoreError) in try Self.readRoom(named: name, database: database, writer: writer) }
-            scheduler.value.execute {
+            scheduler.execute { RoomActor.assumeIsolated {
                 let (store, completion) = back.value
                 store.loading[name, default: 1] -= 1
                 if store.loading[name] == 0 { store.loading[name] = nil }
                 completion(read.flatMap { row in Result { () throws(RoomStoreError) in try store.adopt(row, named: name) } })
-            }
+            }}
         }
     }
 
@@ -94,7 +94,7 @@ public final class SQLiteRoomStore: RoomStore {
 
     /// The room's row as the file has it (after writing the room's own queued operations, so it
     /// is never older than the room last was). Any thread.
-    private static func readRoom(named name: String, database: RoomDatabase, writer: RoomWriter) throws(RoomStoreError) -> RoomRow? {
+    nonisolated private static func readRoom(named name: String, database: RoomDatabase, writer: RoomWriter) throws(RoomStoreError) -> RoomRow? {
         if writer.hasUnwritten(room: name) { writer.drain() }
         do {
             return try database.pool.read { db in
@@ -160,10 +160,10 @@ public final class SQLiteRoomStore: RoomStore {
     public func commitRowMove(_ move: RowMoveRecord, completion: @escaping (Result<Void, RoomStoreError>) -> Void) {
         // The completion belongs to the room thread; it only travels through the writer queue
         // and is called back on the room thread by the scheduler.
-        let onRoomThread = UncheckedSendable(completion)
-        let scheduler = UncheckedSendable(scheduler)
+        let onRoomThread = RoomBound(completion)
+        let scheduler = scheduler
         let done = RoomWriter.MoveCompletion { result in
-            scheduler.value.execute { onRoomThread.value(result) }
+            scheduler.execute { RoomActor.assumeIsolated { onRoomThread.value(result) } }
         }
         writer.enqueue(.move(move, at: now(), done: done), urgent: true)
     }
@@ -244,24 +244,17 @@ public final class SQLiteRoomStore: RoomStore {
     }
 }
 
-extension SQLiteRoomStore: RoomLogSource {
+extension SQLiteRoomStore: nonisolated RoomLogSource {
     /// Life `life` (nil: the latest) of room `name`, after writing what is queued, so a live
     /// room's recording holds every frame it has sent.
-    public func roomLife(named name: String, life: Int?) throws(RoomStoreError) -> RoomLife? {
+    nonisolated public func roomLife(named name: String, life: Int?) throws(RoomStoreError) -> RoomLife? {
         writer.drain()
         return try database.roomLife(named: name, life: life)
     }
 
     /// A reader that drains the queued writes and reads the log in batches on the export's
     /// worker: nothing of it runs on the room thread.
-    public func latestLifeReader(room name: String) -> RoomLifeReader {
+    nonisolated public func latestLifeReader(room name: String) -> RoomLifeReader {
         SQLiteLifeReader(database: database, writer: writer, room: name)
     }
-}
-
-/// Carries a value that is not `Sendable` to the thread that owns it, by a path that never
-/// touches it on the way.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

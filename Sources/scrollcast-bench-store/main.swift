@@ -6,7 +6,7 @@
 import Dispatch
 import Foundation
 import ScrollEngine
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollcastServerTesting
 import ScrollcastStore
 
@@ -18,40 +18,46 @@ defer { try? FileManager.default.removeItem(at: directory) }
 let path = directory.appendingPathComponent("rooms.sqlite").path
 let scheduler = ManualScheduler(clock: ManualRoomClock())
 
-func openStore() throws -> SQLiteRoomStore {
+// The store belongs to the room actor; the bench runs there and waits.
+@RoomActor func openStore() throws -> SQLiteRoomStore {
     SQLiteRoomStore(database: try RoomDatabase.open(atPath: path), scheduler: scheduler)
 }
 
-let writeStarted = DispatchTime.now().uptimeNanoseconds
-let store = try openStore()
-let order = DemoScene.configuration().rowOrder
-store.roomCreated(RoomSettings(name: "week", sceneName: "demo", driverKeyDigest: nil))
-var moved = order
-moved[0].swapAt(0, 1)
-store.commitRowMove(RowMoveRecord(room: "week", rowID: moved[0][0], from: IndexPath(section: 0, row: 1),
-                                  to: IndexPath(section: 0, row: 0), viewer: "v1", version: 1, rowOrder: moved)) { _ in }
-var time = 0.0
-for index in 0..<inputs {
-    time += 16.7
-    let kind: InputKind = index % 2 == 0 ? .pointerMoved(Point(x: 120, y: Double(200 + index % 500))) : .wheel(dx: 0, dy: 4, mode: .pixel)
-    store.append(.input(viewer: "v1", event: InputEvent(id: UInt64(index + 1), time: time, kind: kind)), toRoom: "week")
-    if index % 10 == 0 { store.append(.frame(sequence: UInt64(index / 10 + 1), time: time), toRoom: "week") }
-}
-store.checkpoint(RoomCheckpoint(room: "week", restingOffset: 12_345))
-store.roomEvicted(named: "week")
-store.close()
-let writeSeconds = Double(DispatchTime.now().uptimeNanoseconds - writeStarted) / 1e9
-
-var samples: [Double] = []
-for _ in 0..<reopenings {
-    let reopened = try openStore()
-    let started = DispatchTime.now().uptimeNanoseconds
-    guard let room = try reopened.loadRoom(named: "week"), room.rowOrder == moved, room.restingOffset == 12_345 else {
-        fatalError("the room did not come back as written")
+@RoomActor func measure() throws -> (writeSeconds: Double, samples: [Double]) {
+    let writeStarted = DispatchTime.now().uptimeNanoseconds
+    let store = try openStore()
+    let order = DemoScene.configuration().rowOrder
+    store.roomCreated(RoomSettings(name: "week", sceneName: "demo", driverKeyDigest: nil))
+    var moved = order
+    moved[0].swapAt(0, 1)
+    store.commitRowMove(RowMoveRecord(room: "week", rowID: moved[0][0], from: IndexPath(section: 0, row: 1),
+                                      to: IndexPath(section: 0, row: 0), viewer: "v1", version: 1, rowOrder: moved)) { _ in }
+    var time = 0.0
+    for index in 0..<inputs {
+        time += 16.7
+        let kind: InputKind = index % 2 == 0 ? .pointerMoved(Point(x: 120, y: Double(200 + index % 500))) : .wheel(dx: 0, dy: 4, mode: .pixel)
+        store.append(.input(viewer: "v1", event: InputEvent(id: UInt64(index + 1), time: time, kind: kind)), toRoom: "week")
+        if index % 10 == 0 { store.append(.frame(sequence: UInt64(index / 10 + 1), time: time), toRoom: "week") }
     }
-    samples.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
-    reopened.database.close()
+    store.checkpoint(RoomCheckpoint(room: "week", restingOffset: 12_345))
+    store.roomEvicted(named: "week")
+    store.close()
+    let writeSeconds = Double(DispatchTime.now().uptimeNanoseconds - writeStarted) / 1e9
+
+    var samples: [Double] = []
+    for _ in 0..<reopenings {
+        let reopened = try openStore()
+        let started = DispatchTime.now().uptimeNanoseconds
+        guard let room = try reopened.loadRoom(named: "week"), room.rowOrder == moved, room.restingOffset == 12_345 else {
+            fatalError("the room did not come back as written")
+        }
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+        reopened.database.close()
+    }
+    return (writeSeconds, samples)
 }
+let (writeSeconds, measured) = try RoomActor.runAndWait { try measure() }
+var samples = measured
 samples.sort()
 let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 print(String(format: "wrote %d inputs and %d frames in %.2f s (file %.1f MiB)", inputs, inputs / 10, writeSeconds,

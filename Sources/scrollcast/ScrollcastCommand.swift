@@ -149,9 +149,13 @@ struct ServeCommand: ParsableCommand {
         // `validate()` checked the URL.
         let clusterAddress = redis.flatMap { try? RedisAddress(url: $0) }
         let clusterConfiguration = ClusterConfiguration(nodeID: nodeID ?? "\(host):\(port)")
+        // The server, its store and its cluster node are made on the room actor (its own queue
+        // until the transport installs its service thread).
+        let frozenConfiguration = configuration
+        let (server, durableStore, clusterNode) = try RoomActor.runAndWait { () -> (ScrollcastServer, SQLiteRoomStore?, ClusterNode?) in
         var clusterNode: ClusterNode?
         var durableStore: SQLiteRoomStore?
-        let server = ScrollcastServer(configuration: configuration, metricsFactory: factory, prometheus: registry,
+        let server = ScrollcastServer(configuration: frozenConfiguration, metricsFactory: factory, prometheus: registry,
                                       logger: logger, store: { scheduler in
             guard let database else { return InMemoryRoomStore() }
             let store = SQLiteRoomStore(
@@ -176,22 +180,27 @@ struct ServeCommand: ParsableCommand {
                 return node
             }
         })
+        return (server, durableStore, clusterNode)
+        }
         // Touched by the signal handler only after `server.shutdown()` has stopped the room
         // thread, the store's only other user.
-        nonisolated(unsafe) let storeToClose = durableStore
-        nonisolated(unsafe) let clusterToClose = clusterNode
+        let storeToClose = durableStore
+        let clusterToClose = clusterNode
         // Before binding, so a signal that comes as soon as the port is announced is not lost.
         ShutdownSignals.install { signal in
             logger.info("shutting down", metadata: ["signal": "\(signal)"])
             server.shutdown()
             // Queued log entries and moves reach the file before the process ends.
-            storeToClose?.close()
-            clusterToClose?.close()
+            // The service thread has stopped: the room actor is back on its own queue.
+            _ = try? RoomActor.runAndWait {
+                storeToClose?.close()
+                clusterToClose?.close()
+            }
             Foundation.exit(0)
         }
         let boundPort: Int
         do {
-            boundPort = try server.start()
+            boundPort = try RoomActor.runAndWait { try server.start() }
         } catch {
             throw ValidationError("cannot listen on \(host):\(port): \(error)")
         }

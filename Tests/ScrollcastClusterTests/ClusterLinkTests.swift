@@ -7,7 +7,7 @@ import Testing
 /// the link's state machine through its driver, with the faults the e2e tests cause on real
 /// processes (a node's death, a stale owner, a subscription gap, the broker away).
 @Suite("Cluster links on the in-memory backend")
-struct ClusterLinkTests {
+@RoomActor struct ClusterLinkTests {
     /// Node 1 runs "lobby" with a viewer; node 2 follows it with its own viewer.
     func twoNodes(_ ids: [String] = ["n1", "n2"]) throws -> (ClusterHarness, TestViewer, TestViewer) {
         let cluster = ClusterHarness(nodes: ids)

@@ -1,3 +1,4 @@
+import ScrollcastRooms
 import Foundation
 import Redis
 import RedisTesting
@@ -8,7 +9,7 @@ import Testing
 /// them. Node ids look like the default ones (HOST:PORT) so the lease value's parsing meets the
 /// colons it does in production.
 @Suite("Cluster scripts")
-struct ClusterScriptTests {
+@RoomActor struct ClusterScriptTests {
     static let node1 = "127.0.0.1:8081"
     static let node2 = "127.0.0.1:8082"
     static let room = "lobby"

@@ -1,3 +1,4 @@
+import ScrollcastRooms
 import Foundation
 import Redis
 import RedisTesting
@@ -8,13 +9,13 @@ import Testing
 /// `RedisScriptRunner` against a real redis-server: scripts by `EVALSHA` once Redis has them,
 /// `EVAL` as the fallback on `NOSCRIPT` (after `SCRIPT FLUSH`), replies and effects in order.
 @Suite("Scripts by EVALSHA")
-struct ScriptRunnerTests {
+@RoomActor struct ScriptRunnerTests {
     /// Appends ARGV[1] to the list KEYS[1] and returns its length.
     static let push = "return redis.call('RPUSH', KEYS[1], ARGV[1])"
 
     /// A runner on its own command connection, its replies handed to a manual scheduler as the
     /// node's are to the room thread.
-    final class Runner {
+    @RoomActor final class Runner {
         let redis: ScriptRedis
         let scheduler = ManualScheduler(clock: ManualRoomClock())
         private(set) var runner: RedisScriptRunner!
@@ -24,7 +25,7 @@ struct ScriptRunnerTests {
             redis = try ScriptRedis()
             let (queue, hop) = (redis.queue, SchedulerHop(scheduler: scheduler))
             runner = RedisScriptRunner { command, reply in
-                let box = UncheckedBox(reply)
+                let box = RoomBound(reply)
                 queue.send(command) { result in hop.hop { box.value(result) } }
             }
         }

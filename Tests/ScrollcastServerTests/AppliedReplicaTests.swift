@@ -3,7 +3,7 @@ import ScrollEngine
 @testable import ScrollWire
 import ScrollReplica
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// `applied` messages (docs/protocol.md, "Inputs applied"): a native replica of the engine
 /// (`ReplicaFollower`) fed only from what a viewer that joined with `inputs: true` receives
@@ -11,7 +11,7 @@ import ScrollcastServerTesting
 /// wheel, keys, scroll-to-row, resize, reduced motion, a row move, and the cancel the room gives
 /// a driver that leaves mid-gesture. Viewers that did not ask receive no `applied` message.
 @Suite("Applied inputs and the replica")
-struct AppliedReplicaTests {
+@RoomActor struct AppliedReplicaTests {
     /// Feeds `sink`'s messages, in order, to a follower; returns it and the mismatches (seq and
     /// both byte strings in hex).
     static func follow(_ sink: RecordingViewerSink, _ version: WireVersion) throws -> (ReplicaFollower, [String]) {

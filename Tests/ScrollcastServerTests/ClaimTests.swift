@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 @Suite("Driving: claims, refusals, disconnects")
-struct ClaimTests {
+@RoomActor struct ClaimTests {
     @Test func aDragClaimsTheRoomAndOthersAreRefusedNotMixedIn() throws {
         let h = Harness()
         let (first, a) = h.viewer()

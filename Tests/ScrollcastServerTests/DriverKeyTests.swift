@@ -1,5 +1,5 @@
 import Testing
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// A deterministic generator, so a test can check exactly which bytes become the key.
 private struct CountingGenerator: RandomNumberGenerator {
@@ -10,7 +10,7 @@ private struct CountingGenerator: RandomNumberGenerator {
     }
 }
 
-@Suite struct DriverKeyTests {
+@Suite @RoomActor struct DriverKeyTests {
     @Test func keysAre64LowercaseHexDigits() {
         let key = DriverKey.random()
         #expect(key.hex.count == DriverKey.byteCount * 2)
@@ -58,7 +58,7 @@ private struct CountingGenerator: RandomNumberGenerator {
 }
 
 @Suite("Driver key digests")
-struct DriverKeyDigestTests {
+@RoomActor struct DriverKeyDigestTests {
     @Test("SHA-256 matches FIPS 180-4's examples", arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),

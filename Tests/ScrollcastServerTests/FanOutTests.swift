@@ -1,9 +1,9 @@
 import Testing
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 @Suite("Frames and fan-out")
-struct FanOutTests {
+@RoomActor struct FanOutTests {
     @Test func joinerGetsSnapshotFirstAndNothingElseWhileIdle() throws {
         let h = Harness()
         let (_, sink) = h.viewer()

@@ -1,9 +1,9 @@
 import Testing
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// The frame clock's rules (docs/design.md, "Frame clock") on a pacer alone, with no room.
 @Suite("Frame pacer")
-struct FramePacerTests {
+@RoomActor struct FramePacerTests {
     let period = 1000.0 / 60
 
     @Test func firstInputGoesOutAtOnceAndAnIdleSceneWantsNoFrame() {

@@ -1,8 +1,8 @@
 import Testing
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 @Suite("Client time → room time")
-struct InputTimeMapperTests {
+@RoomActor struct InputTimeMapperTests {
     @Test func keepsTheClientsIntervalsWithinAGesture() throws {
         var mapper = InputTimeMapper()
         let start = try mapper.map(clientTime: 5_000, now: 100, floor: 0, startsGesture: true)
@@ -70,7 +70,7 @@ struct InputTimeMapperTests {
 }
 
 @Suite("Rate limiting")
-struct RateLimitTests {
+@RoomActor struct RateLimitTests {
     @Test func bucketAllowsTheBurstThenTheRate() {
         var bucket = TokenBucket(capacity: 120, ratePerSecond: 240, now: 0)
         var taken = 0

@@ -1,8 +1,8 @@
 import Testing
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 @Suite("Limits and protocol errors")
-struct LimitsTests {
+@RoomActor struct LimitsTests {
     @Test func viewersBeyondTheLimitAreClosedWith1013() throws {
         var limits = ServerLimits()
         limits.maxViewers = 2

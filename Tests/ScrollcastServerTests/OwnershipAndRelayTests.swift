@@ -3,10 +3,10 @@ import Testing
 import ScrollEngine
 import ScrollWire
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 @Suite("Ownership, relay and scene catalogue seams")
-struct OwnershipAndRelayTests {
+@RoomActor struct OwnershipAndRelayTests {
     @Test func aRoomMadeAgainAfterEvictionHasAHigherEpoch() throws {
         var limits = ServerLimits()
         limits.roomGraceMilliseconds = 1_000

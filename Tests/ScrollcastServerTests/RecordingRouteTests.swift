@@ -4,12 +4,12 @@ import ScrollEngine
 import ScrollWire
 import ScrollcastRecording
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// `GET /recording?room=NAME`, and recordings made from a room's log replaying to the very
 /// frames its viewers received.
 @Suite("Recordings")
-struct RecordingRouteTests {
+@RoomActor struct RecordingRouteTests {
     /// Two viewers drive in turn: a row move, a fling, a wheel, a key and a scroll to a row.
     static func session(_ h: Harness) throws -> (RecordingViewerSink, RecordingViewerSink) {
         let (driver, a) = h.viewer()

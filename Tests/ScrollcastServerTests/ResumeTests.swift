@@ -2,13 +2,13 @@ import Testing
 import ScrollEngine
 import ScrollWire
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// Resuming in the room layer (docs/protocol.md, "Resuming"), in memory with the manual clock: a
 /// viewer cut mid-fling, while a row moves, comes back with `resumed`, the move and the latest
 /// frame, and ends with the room's order; what it cannot be sure of gets a snapshot.
 @Suite("Resume")
-struct ResumeTests {
+@RoomActor struct ResumeTests {
     /// What a client keeps of a room: its order, last seq and move count, as the page does.
     struct ClientState {
         var life: UInt64 = 0

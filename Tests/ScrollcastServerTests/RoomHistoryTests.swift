@@ -1,12 +1,12 @@
 import Testing
 import ScrollEngine
 import ScrollWire
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// The room's history for resumes on its own: what it replays, when it answers with a snapshot
 /// instead, and that it stays within its limits.
 @Suite("Room history")
-struct RoomHistoryTests {
+@RoomActor struct RoomHistoryTests {
     static let life: UInt64 = 77
 
     static func move(_ version: Int) -> RoomHistory.RowMove {

@@ -3,11 +3,11 @@ import Testing
 import ScrollEngine
 import ScrollWire
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// What rooms put through the `RoomStore` interface, and what they take back from it.
 @Suite("Room store seam")
-struct RoomStoreSeamTests {
+@RoomActor struct RoomStoreSeamTests {
     @Test func aRowMoveIsAnnouncedOnlyOnceTheStoreHasIt() throws {
         let store = DeferredStore()
         let h = Harness(store: store)

@@ -1,11 +1,11 @@
 import Testing
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// The frame timer and housekeeping, run by the scheduler as the server runs them, with the
 /// manual scheduler standing in for the transport's service thread.
 @Suite("Room timers")
-struct RoomTimersTests {
+@RoomActor struct RoomTimersTests {
     @Test func aFlingIsAnimatedByTheFrameTimerAloneUntilItRests() throws {
         let h = Harness()
         h.service.started(port: 1)

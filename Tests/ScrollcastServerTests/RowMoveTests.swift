@@ -1,9 +1,9 @@
 import Testing
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 @Suite("Row moves")
-struct RowMoveTests {
+@RoomActor struct RowMoveTests {
     /// Tap-and-hold a row (info-panel-and-row-moving.txt: hold, then drag it to a new place).
     @Test func aDroppedRowReachesEveryViewerReliablyWithAVersion() throws {
         let h = Harness()

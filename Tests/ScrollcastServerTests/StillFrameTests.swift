@@ -1,11 +1,11 @@
 import Testing
 import ScrollWire
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// docs/protocol.md, `frame`: a room sends a frame for input and when something a viewer would
 /// see changes, never the same picture again because time passed.
 @Suite("No frames while nothing changes")
-struct StillFrameTests {
+@RoomActor struct StillFrameTests {
     /// Holds a row still until it lifts (info-panel-and-row-moving.txt: 0.5 s), ticking the room
     /// at its frame rate; returns the frames sent during the hold and the first one after it.
     func holdUntilLift(_ version: WireVersion) throws -> (duringHold: [[String: Any]], lifted: Bool, frames: Int) {

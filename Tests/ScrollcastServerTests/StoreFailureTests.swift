@@ -2,13 +2,13 @@ import Foundation
 import Testing
 import ScrollEngine
 import ScrollWire
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// What a room does while its store cannot write (disk full, file made read-only): moves are
 /// refused `unavailable` before they are applied, scrolling goes on, and a move whose commit
 /// fails anyway is taken back, so viewers never hold an order the store does not.
 @Suite("Store failures")
-struct StoreFailureTests {
+@RoomActor struct StoreFailureTests {
     /// The row order in a new viewer's snapshot of `room`.
     func order(seenBy h: Harness, in room: String = "demo") throws -> [[Int]] {
         let (id, sink) = h.viewer(joining: room)

@@ -1,11 +1,11 @@
 import Testing
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// The frame timer from the queue of room deadlines: one wake-up serves every room due in the
 /// same millisecond, and a room's input never makes the timer look at the idle rooms.
 @Suite("Tick queue")
-struct TickQueueTests {
+@RoomActor struct TickQueueTests {
     @Test func roomsDueInTheSameMillisecondShareOneWakeUp() {
         let h = Harness()
         let viewers = (0..<20).map { h.viewer(joining: "room-\($0)") }

@@ -2,13 +2,13 @@ import Testing
 import ScrollEngine
 import ScrollWire
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// Protocol version 2 in the room layer: a connection's subprotocol picks its version, each frame
 /// is encoded once per version in use, texts reach version-2 viewers before the frames that need
 /// them, and viewers of both versions see the same motion.
 @Suite("Wire version 2 in rooms")
-struct WireV2Tests {
+@RoomActor struct WireV2Tests {
     /// The frames in `messages`, by seq.
     static func frames(_ messages: [ServerMessage]) -> [UInt64: FrameMessage] {
         var frames: [UInt64: FrameMessage] = [:]

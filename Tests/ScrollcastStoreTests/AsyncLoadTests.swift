@@ -11,7 +11,7 @@ import ScrollcastServerTesting
 /// A join whose room must come from the store waits for the read, and only it does: the real
 /// SQLite store, behind a gate that holds its reads of one room until the test opens it.
 @Suite("Asynchronous room loads")
-struct AsyncLoadTests {
+@RoomActor struct AsyncLoadTests {
     @Test func aSlowLoadDelaysNoOtherRoomAndConcurrentJoinsShareIt() throws {
         let fixture = StoreFixture()
         var order = DemoScene.configuration().rowOrder
@@ -132,7 +132,7 @@ private final class GatedStore: RoomStore, @unchecked Sendable {
         DispatchQueue.global().async { [gate, scheduler] in
             _ = gate.wait(timeout: .now() + 10)
             gate.signal()
-            scheduler.execute { box.store.inner.loadRoom(named: name, completion: box.completion) }
+            scheduler.execute { RoomActor.assumeIsolated { box.store.inner.loadRoom(named: name, completion: box.completion) } }
         }
     }
 

@@ -7,7 +7,7 @@ import ScrollcastServer
 /// Opening files: a missing directory is made; anything the store does not understand is
 /// refused with a message naming the file and the way out, and left as it was.
 @Suite("Opening a room database")
-struct OpeningTests {
+@RoomActor struct OpeningTests {
     @Test func aMissingDirectoryIsCreated() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("a/b/c/rooms.sqlite")

@@ -10,8 +10,8 @@ import ScrollcastServerTesting
 /// to live go, log entries older than the window go, and rooms restore from their checkpoint
 /// (row order, resting offset) without their log.
 @Suite("Retention and checkpoints")
-struct RetentionTests {
-    static let start = Date(timeIntervalSince1970: 1_700_000_000)
+@RoomActor struct RetentionTests {
+    nonisolated static let start = Date(timeIntervalSince1970: 1_700_000_000)
     static let hour: TimeInterval = 3_600
     static let day: TimeInterval = 86_400
 

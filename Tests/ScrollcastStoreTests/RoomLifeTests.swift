@@ -8,7 +8,7 @@ import ScrollcastServer
 /// Lives of a room as recordings need them: how each began (`roomLife`, written by triggers) and
 /// its log alone.
 @Suite("Room lives")
-struct RoomLifeTests {
+@RoomActor struct RoomLifeTests {
     static func wheel(_ id: UInt64, at time: Double) -> RoomLogEntry {
         .input(viewer: "v1", event: InputEvent(id: id, time: time, kind: .wheel(dx: 0, dy: 3, mode: .line)))
     }

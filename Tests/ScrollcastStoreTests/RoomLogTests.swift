@@ -6,10 +6,10 @@ import ScrollcastServer
 
 /// Every kind of input, with awkward numbers, written to the file and read back identical.
 @Suite("Room log encoding")
-struct RoomLogTests {
+@RoomActor struct RoomLogTests {
     /// One of each `InputKind` case; `caseName` fails to compile when a case is added, so this
     /// list cannot silently fall behind.
-    static let everyKind: [InputKind] = [
+    nonisolated static let everyKind: [InputKind] = [
         .pointerDown(Point(x: 0.1 + 0.2, y: -0.0)),
         .pointerMoved(Point(x: 1e-300, y: 123_456_789.123_456_7)),
         .pointerUp(Point(x: -5.5, y: .greatestFiniteMagnitude)),

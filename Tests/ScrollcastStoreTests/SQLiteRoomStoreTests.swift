@@ -8,7 +8,7 @@ import ScrollcastServer
 /// The store on real files: what a room writes comes back after the file is closed and opened
 /// again by a new store, as after a restart.
 @Suite("SQLite room store")
-struct SQLiteRoomStoreTests {
+@RoomActor struct SQLiteRoomStoreTests {
     @Test func settingsComeBackWithTheKeyDigestAndNeverTheKey() throws {
         let fixture = StoreFixture()
         let key = DriverKey.random().hex

@@ -11,7 +11,7 @@ import ScrollcastServerTesting
 /// a full disk would, and dropping them is the disk coming back. (The e2e test
 /// `test_durable_failure.py` does it with a real read-only file.)
 @Suite("Store health")
-struct StoreHealthTests {
+@RoomActor struct StoreHealthTests {
     static let failingTables = ["roomLog", "writeProbe"]
 
     func breakWrites(_ fixture: StoreFixture) throws {

@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// What a cluster node needs of the shared broker (docs/cluster.md, "The backend seam"): leases
 /// with fencing, a publish per room, a channel per node, and the rooms' durable state. Redis
@@ -7,7 +7,7 @@ import ScrollcastServer
 ///
 /// Every reply and every event comes back on the room thread, never inside the call that asked
 /// for it (a reply is a round trip, even in memory).
-protocol ClusterBackend: AnyObject {
+@RoomActor protocol ClusterBackend: AnyObject {
     /// Connects, subscribes to node `nodeID`'s own channel, and from then on reports to `events`.
     func start(nodeID: String, events: any ClusterBackendEvents)
     /// Closes the connections. Thread-safe; call once the server has stopped.
@@ -43,7 +43,7 @@ protocol ClusterBackend: AnyObject {
 }
 
 /// What the backend reports to its node, on the room thread.
-protocol ClusterBackendEvents: AnyObject {
+@RoomActor protocol ClusterBackendEvents: AnyObject {
     /// A message on this node's channel.
     func backendReceived(nodeMessage payload: [UInt8])
     /// A message on room `room`'s channel.

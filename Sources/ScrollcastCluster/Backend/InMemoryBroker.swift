@@ -1,11 +1,11 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// What Redis holds for a cluster, in memory, with the same rules as `ClusterScripts` (leases
 /// with epochs and TTLs, the dead-holder rule, fencing): a whole cluster inside one test, every
 /// node on one `RoomScheduler` (the manual one), with faults a test causes on purpose: an
 /// outage (`goDown`/`comeBack`) and a node's death (`kill`). Replies and messages are delivered
 /// by the scheduler, never inside the call, as round trips are.
-final class InMemoryBroker {
+@RoomActor final class InMemoryBroker {
     let scheduler: RoomScheduler
     let clock: RoomClock
     /// Holders are waited out by their TTL while the broker has been up for less than this (as

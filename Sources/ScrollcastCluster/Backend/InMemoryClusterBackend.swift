@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// One node's connection to an `InMemoryBroker`: the `ClusterBackend` of Swift tests, on the
 /// manual scheduler. While the broker is down every command fails and nothing is delivered;

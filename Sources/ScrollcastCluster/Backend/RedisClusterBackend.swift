@@ -1,6 +1,6 @@
 import Logging
 import Redis
-import ScrollcastServer
+import ScrollcastRooms
 
 /// The cluster's backend on one Redis (docs/cluster.md): leases and fenced writes are the Lua
 /// scripts of `ClusterScripts` (run by `EVALSHA`), rooms publish on their channels, nodes on
@@ -16,7 +16,7 @@ final class RedisClusterBackend: ClusterBackend {
     private lazy var scripts = RedisScriptRunner(onLostScripts: { [logger] in
         logger.warning("Redis does not have the cluster's scripts any more (SCRIPT FLUSH?); calls go again by EVAL and the scripts are loaded again")
     }) { [commands, hop] command, reply in
-        let box = UncheckedBox(reply)
+        let box = RoomBound(reply)
         commands.send(command) { result in hop.hop { box.value(result) } }
     }
 
@@ -174,17 +174,10 @@ final class RedisClusterBackend: ClusterBackend {
 }
 
 /// Hands work from a Redis thread to the room thread.
-struct SchedulerHop: @unchecked Sendable {
+struct SchedulerHop: Sendable {
     let scheduler: RoomScheduler
 
-    func hop(_ work: @escaping () -> Void) {
-        let box = UncheckedBox(work)
-        scheduler.execute { box.value() }
+    func hop(_ work: @escaping @Sendable @RoomActor () -> Void) {
+        scheduler.execute { RoomActor.assumeIsolated(work) }
     }
-}
-
-/// A value carried across threads by hand: it is used only on the room thread.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

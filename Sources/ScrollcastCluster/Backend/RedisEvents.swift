@@ -1,9 +1,10 @@
 import Redis
+import ScrollcastRooms
 
 /// What the Redis threads report, once hopped to the room thread, turned into backend events
 /// (channels named back to rooms). Set up by `start`, read only on the room thread; the Redis
-/// threads only capture it to hop, which is why it may be `@unchecked Sendable`.
-final class EventsReference: @unchecked Sendable {
+/// threads only capture it to hop (it is on the room actor, so that is checked).
+@RoomActor final class EventsReference {
     weak var events: (any ClusterBackendEvents)?
     var keys = ClusterKeys(prefix: "")
     var nodeChannel = ""

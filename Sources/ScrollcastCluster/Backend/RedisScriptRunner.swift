@@ -1,4 +1,5 @@
 import Redis
+import ScrollcastRooms
 
 /// Runs the cluster's Lua scripts by `EVALSHA`, so a frame's publish sends a 40-byte digest
 /// rather than the script. Redis names a script by the SHA-1 its `SCRIPT LOAD` returns; a
@@ -9,7 +10,7 @@ import Redis
 /// back, new calls wait here until every digest call already sent has been answered (those that
 /// failed are sent again as `EVAL` in their order), then go out after a fresh `SCRIPT LOAD`.
 /// Everything here runs on the room thread; `send`'s reply must come back there.
-final class RedisScriptRunner {
+@RoomActor final class RedisScriptRunner {
     typealias Reply = (Result<RedisValue, RedisError>) -> Void
     /// Sends one command on the command connection; the reply comes back on the room thread.
     typealias Send = (_ command: [[UInt8]], _ reply: @escaping Reply) -> Void

@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// The link's transitions: pure functions of (state, event), returning the next state and the
 /// effects for the driver to execute. Nothing here touches the room, the viewers or the backend,

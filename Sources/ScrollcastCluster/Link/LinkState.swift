@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 
 /// Where one room's link on this node stands (docs/cluster.md, "The link's states"). Each case
 /// carries what means something in it, and nothing else; `LinkMachine.next` is the only way from

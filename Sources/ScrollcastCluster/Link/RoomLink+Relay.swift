@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollWire
 
 /// The link's data plane: as a follower it hands the owner's messages to its viewers and tells

@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollWire
 
 /// One room as this node sees it while it has viewers of it, or runs it: the endpoint of the

@@ -9,7 +9,7 @@ import ScrollcastServerTesting
 
 /// A cluster inside one test: every node a real `RoomService` with its `ClusterNode`, all on one
 /// manual scheduler and clock, sharing an `InMemoryBroker` in place of Redis.
-final class ClusterHarness {
+@RoomActor final class ClusterHarness {
     let clock = ManualRoomClock()
     let scheduler: ManualScheduler
     let broker: InMemoryBroker
@@ -41,7 +41,7 @@ final class ClusterHarness {
 }
 
 /// One node of a `ClusterHarness`.
-final class TestNode {
+@RoomActor final class TestNode {
     let id: String
     let prometheus = PrometheusCollectorRegistry()
     let cluster: ClusterNode
@@ -68,7 +68,7 @@ final class TestNode {
     }
 
     /// 40 rows of 64 pt in 2 sections.
-    static func smallScene() -> SceneConfiguration {
+    nonisolated static func smallScene() -> SceneConfiguration {
         SceneConfiguration(sections: (0..<2).map { s in
             TableSection(title: "Section \(s)", rows: (0..<20).map { r in
                 TableRow(id: s * 20 + r, title: "Row \(s * 20 + r)", group: "S\(s)", detail: "\(r)", height: 64)
@@ -98,7 +98,7 @@ final class TestNode {
 }
 
 /// A viewer connected to a `TestNode`.
-struct TestViewer {
+@RoomActor struct TestViewer {
     let connection: ViewerID
     let sink: RecordingViewerSink
     let node: TestNode

@@ -1,3 +1,4 @@
+import ScrollcastRooms
 import Foundation
 import Redis
 import RedisTesting
@@ -50,7 +51,7 @@ enum ClaimReply: Equatable, CustomStringConvertible {
 
 /// A test's own redis-server and one command connection to it, running the cluster's scripts
 /// exactly as a node does: `EVAL script numkeys keys… args…` on a `RedisCommandQueue`.
-final class ScriptRedis {
+@RoomActor final class ScriptRedis {
     let server: RedisTestServer
     let queue: RedisCommandQueue
     let keys = ClusterKeys(prefix: "scrollcast-test:")

@@ -1,4 +1,4 @@
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// A store whose row-move commits wait until the test lets them finish (or fail), as a store
 /// writing on another thread would: to see what a room does before and after the commit.

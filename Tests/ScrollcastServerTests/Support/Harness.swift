@@ -5,17 +5,18 @@ import Prometheus
 import ScrollEngine
 import ScrollWire
 import ScrollcastServerTesting
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
+import ScrollcastServer
 
 /// The room layer with a manual clock and scheduler, a small scene catalogue, an in-memory store
 /// and its own metrics registry.
-final class Harness {
+@RoomActor final class Harness {
     let clock = ManualRoomClock()
     let scheduler: ManualScheduler
     let prometheus = PrometheusCollectorRegistry()
     let store: RoomStore
     /// Every frame's `sentAt`: the wall clock stands still in these tests.
-    static let sentAt = 1_763_800_000_000.0
+    nonisolated static let sentAt = 1_763_800_000_000.0
     let service: RoomService
     var limits: ServerLimits
     private var nextConnection: UInt64 = 1
@@ -51,7 +52,7 @@ final class Harness {
     }
 
     /// 40 rows of 64 pt in 2 sections, default viewport.
-    static func smallScene() -> SceneConfiguration {
+    nonisolated static func smallScene() -> SceneConfiguration {
         SceneConfiguration(sections: (0..<2).map { s in
             TableSection(title: "Section \(s)", rows: (0..<20).map { r in
                 TableRow(id: s * 20 + r, title: "Row \(s * 20 + r)", group: "S\(s)", detail: "\(r)", height: 64)

@@ -1,8 +1,8 @@
-@testable import ScrollcastServer
+@testable import ScrollcastRooms
 
 /// An in-memory store that keeps each room's whole log and how its life began, and hands it out
 /// as a `RoomLogSource` (as `SQLiteRoomStore` does), for the recording route.
-final class WholeLogStore: RoomStore, RoomLogSource {
+final class WholeLogStore: RoomStore, @RoomActor RoomLogSource {
     let inner = InMemoryRoomStore(logLimit: 1_000_000)
     private var starts: [String: (sceneName: String, order: [[Int]], version: Int)] = [:]
 

@@ -7,7 +7,7 @@ import ScrollcastServerTesting
 
 /// A store on a real file in its own temporary directory, with a manual scheduler standing in
 /// for the room thread.
-final class StoreFixture {
+@RoomActor final class StoreFixture {
     let directory = TemporaryDirectory()
     let scheduler = ManualScheduler(clock: ManualRoomClock())
     var path: String { directory.file("data/scrollcast.sqlite") }

@@ -7,7 +7,7 @@ import ScrollWire
 /// durable state through the `RoomStore`, and `FramePacer` says when frames are due. An idle
 /// room sends nothing. The room says when it next wants `tick()` (`nextTickDue`); the server
 /// keeps one timer for the earliest room.
-public final class Room: RoomEndpoint {
+@RoomActor public final class Room: RoomEndpoint {
     /// The room's name (what viewers join by).
     public let name: String
     /// The catalogue name of the room's scene (told to viewers in the snapshot).

@@ -1,7 +1,7 @@
 /// What rooms are made with: the clocks, the scenes, and the interfaces to the world beyond the
 /// room (its store, who owns it, where its messages go). Handed to the registry once, so a
 /// durable store or a cluster relay replaces an in-memory one here and nowhere else.
-public struct RoomServices {
+@RoomActor public struct RoomServices {
     /// The monotonic clock rooms measure time with.
     public var clock: RoomClock
     /// The wall clock for frames' `sentAt`.

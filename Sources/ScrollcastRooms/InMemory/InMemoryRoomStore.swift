@@ -4,7 +4,7 @@
 /// comes back after its grace period starts afresh, as it always has without a durable store.
 /// Commits complete at once, on the caller's thread (the room thread). The log keeps only the
 /// latest `logLimit` entries per room: nothing reads it in production, and memory stays bounded.
-public final class InMemoryRoomStore: RoomStore {
+@RoomActor public final class InMemoryRoomStore: RoomStore {
     /// Entries of the log kept per room.
     public let logLimit: Int
     private var rooms: [String: Record] = [:]

@@ -1,6 +1,6 @@
 /// The room layer's two clocks: the frame timer, set for the earliest room that wants a tick,
 /// and housekeeping once a second. Both run on the `RoomScheduler`, so tests drive them by hand.
-public final class RoomTimers {
+@RoomActor public final class RoomTimers {
     /// How often housekeeping runs, ms.
     public static let housekeepingInterval = 1000.0
 

@@ -1,6 +1,6 @@
 /// Where messages for one viewer go. The transport adapter implements it over a connection;
 /// tests implement it in memory. Called only on the room thread.
-public protocol ViewerSink: AnyObject {
+@RoomActor public protocol ViewerSink: AnyObject {
     /// Queues a message that must arrive (snapshot, rowMoved, presence, refused, error).
     func sendReliable(_ message: OutgoingMessage)
     /// Offers a frame that may be replaced by a newer one before it is written. Returns true when

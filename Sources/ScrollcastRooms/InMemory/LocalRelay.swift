@@ -3,7 +3,7 @@ import ScrollWire
 /// `RoomRelay` for one node: each room's messages go straight to the sinks of its viewers
 /// connected here. This is the server's fan-out: one encoded message per protocol version,
 /// handed to every sink of that version.
-public final class LocalRelay: RoomRelay {
+@RoomActor public final class LocalRelay: RoomRelay {
     private let metrics: ServerMetrics
 
     /// A relay counting what it hands out in `metrics`.
@@ -18,7 +18,7 @@ public final class LocalRelay: RoomRelay {
 }
 
 /// One room's viewers on this node.
-final class LocalChannel: RoomChannel {
+@RoomActor final class LocalChannel: RoomChannel {
     private var viewers: LocalViewers
     private var closed = false
 

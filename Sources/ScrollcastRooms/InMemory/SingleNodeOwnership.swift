@@ -1,7 +1,7 @@
 /// `RoomOwnership` for a server that is the only node: every room is granted here. A room made
 /// again after it was released gets a higher epoch than before, as it would from a cluster's
 /// lease, so epochs mean the same thing on one node as on many.
-public final class SingleNodeOwnership: RoomOwnership {
+@RoomActor public final class SingleNodeOwnership: RoomOwnership {
     /// This node's id.
     public let nodeID: String
     private var lastEpoch: [String: UInt64] = [:]

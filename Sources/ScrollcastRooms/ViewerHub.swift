@@ -6,7 +6,7 @@ import ScrollWire
 /// handshake and its deadline, message decoding and protocol errors, the viewer and room limits
 /// and the input rate limit. A transport adapter forwards its events here; tests drive it with
 /// in-memory sinks.
-public final class ViewerHub {
+@RoomActor public final class ViewerHub {
     private let limits: ServerLimits
     private let clock: RoomClock
     private let metrics: ServerMetrics

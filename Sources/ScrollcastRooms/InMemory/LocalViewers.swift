@@ -4,7 +4,7 @@ import ScrollWire
 /// message per protocol version, handed to every sink of that version. `LocalRelay`'s channels
 /// are this; a cluster's channels and stand-ins for rooms run elsewhere use it for the viewers
 /// connected here.
-public struct LocalViewers {
+@RoomActor public struct LocalViewers {
     private let metrics: ServerMetrics
     private var viewers: [(id: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool)] = []
 

@@ -1,9 +1,8 @@
 import Metrics
-import Prometheus
 
 /// The server's metrics, created from a factory handed in (so tests can each use their own
 /// Prometheus registry instead of the process-wide bootstrap).
-public final class ServerMetrics: @unchecked Sendable {
+public final class ServerMetrics: Sendable {
     /// Open viewer connections.
     let viewers: Metrics.Gauge
     /// Live rooms.
@@ -96,17 +95,5 @@ public final class ServerMetrics: @unchecked Sendable {
         recordingExportsRefused = Metrics.Counter(label: Name.recordingExportsRefused, factory: factory)
         recordingExportBufferPeak = Metrics.Gauge(label: Name.recordingExportBufferPeak, factory: factory)
         recordingExportBufferPeak.record(0)
-    }
-
-    /// A Prometheus factory over `registry` whose encode-time histogram has buckets fine enough
-    /// for microsecond-scale work.
-    public static func prometheusFactory(registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.durationHistogramBuckets[Name.frameEncodeTime] = [
-            .microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100),
-            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
-            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(100),
-        ]
-        return factory
     }
 }

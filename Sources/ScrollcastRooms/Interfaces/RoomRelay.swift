@@ -3,7 +3,7 @@ import ScrollWire
 /// Where a room's messages go: to its viewers, wherever they are connected. The room hands each
 /// message to its channel once; on one node `LocalRelay` delivers it to the sinks of the viewers
 /// connected here, and a cluster relay would publish it once for every node to deliver.
-public protocol RoomRelay: AnyObject {
+@RoomActor public protocol RoomRelay: AnyObject {
     /// The channel of room `lease.room`, which this node runs under `lease`.
     func openChannel(for lease: RoomLease) -> RoomChannel
 }
@@ -14,7 +14,7 @@ public protocol RoomRelay: AnyObject {
 ///
 /// Per viewer, messages arrive in the order they are handed over, and a reliable message handed
 /// over before a frame arrives before that frame: version 2 sends the texts a frame needs that way.
-public protocol RoomChannel: AnyObject {
+@RoomActor public protocol RoomChannel: AnyObject {
     /// Viewer `viewer`, speaking `version`, is connected here through `sink`; `watchesInputs`
     /// when its join asked for `applied` messages (audience `.inputWatchers`).
     func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool)

@@ -3,7 +3,7 @@
 /// walk over every room. A room that may have moved its deadline is marked (`roomMayHaveMoved`);
 /// `settle` pushes the deadlines of marked rooms; an entry that no longer matches its room (a
 /// later deadline pushed since, the room gone) is dropped when it reaches the top.
-struct RoomDeadlines {
+@RoomActor struct RoomDeadlines {
     private struct Entry {
         let deadline: Double
         let room: Room

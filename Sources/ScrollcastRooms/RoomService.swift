@@ -1,18 +1,18 @@
 import Logging
-import Prometheus
 import ScrollcastRecording
 import ScrollWire
 
 /// The room layer as a transport sees it: viewers come and go, send messages, and ask for the
 /// dynamic HTTP routes. It owns the registry, the hub and the timers; a transport adapter turns
 /// its own events into these calls, all on the room thread.
-public final class RoomService {
+@RoomActor public final class RoomService {
     /// The live rooms.
     public let registry: RoomRegistry
     /// The viewers' connections.
     public let hub: ViewerHub
     private let timers: RoomTimers
-    private let prometheus: PrometheusCollectorRegistry
+    /// The metrics in Prometheus's text format, for `GET /metrics`.
+    private let metricsExposition: () -> [UInt8]
     private let logger: Logger
     private let configuredOrigins: [String]?
     private let host: String
@@ -29,14 +29,14 @@ public final class RoomService {
     /// `cluster`, `services` should hold the cluster's store, ownership and relay, and viewers
     /// join through the cluster's directory.
     public init(limits: ServerLimits, services: RoomServices, scheduler: RoomScheduler,
-                prometheus: PrometheusCollectorRegistry, logger: Logger,
+                metricsExposition: @escaping () -> [UInt8], logger: Logger,
                 allowedOrigins: [String]?, host: String, cluster: RoomClusterNode? = nil) {
         registry = RoomRegistry(limits: limits, services: services)
         hub = ViewerHub(limits: limits, registry: registry, clock: services.clock, metrics: services.metrics, logger: logger,
                         viewerNamePrefix: cluster?.viewerNamePrefix ?? "")
         self.cluster = cluster
         timers = RoomTimers(registry: registry, hub: hub, scheduler: scheduler, clock: services.clock)
-        self.prometheus = prometheus
+        self.metricsExposition = metricsExposition
         self.logger = logger
         self.configuredOrigins = allowedOrigins
         self.host = host
@@ -104,7 +104,7 @@ public final class RoomService {
         case "/healthz":
             return HTTPReply(contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
         case "/metrics":
-            return HTTPReply(contentType: "text/plain; version=0.0.4; charset=utf-8", body: prometheus.emitToBuffer())
+            return HTTPReply(contentType: "text/plain; version=0.0.4; charset=utf-8", body: metricsExposition())
         default:
             return nil
         }

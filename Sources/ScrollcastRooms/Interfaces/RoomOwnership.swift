@@ -1,7 +1,7 @@
 /// Which node runs a room. One node at a time runs a room's engine; a lease says this node does,
 /// and its epoch grows with every new owner, so anything stamped with an older epoch can be
 /// recognised as stale (fencing). On one node, `SingleNodeOwnership` grants every room.
-public protocol RoomOwnership: AnyObject {
+@RoomActor public protocol RoomOwnership: AnyObject {
     /// This node's id, as leases name it.
     var nodeID: String { get }
     /// Takes room `name` for this node, or returns nil when another node runs it.

@@ -4,7 +4,7 @@ import ScrollWire
 /// `RoomDirectory` for one node: every room lives in this node's registry, made (or restored
 /// from the store) on its first join. A join whose room the store is still reading gets a
 /// `LoadingRoomEndpoint` at once; the room admits it (snapshot and all) when the read comes back.
-public final class LocalRoomDirectory: RoomDirectory {
+@RoomActor public final class LocalRoomDirectory: RoomDirectory {
     private let registry: RoomRegistry
     private let roomsChanged: () -> Void
     private let logger: Logger?
@@ -47,7 +47,7 @@ public final class LocalRoomDirectory: RoomDirectory {
 /// A joined viewer's room while the store reads it: what the viewer sends meanwhile waits
 /// (up to `maxWaiting` messages) and reaches the room after the viewer's snapshot; once the room
 /// is live everything goes straight to it.
-final class LoadingRoomEndpoint: RoomEndpoint {
+@RoomActor final class LoadingRoomEndpoint: RoomEndpoint {
     /// Messages kept for the room while it loads; later ones are dropped (a client has no
     /// reason to send input before its snapshot).
     static let maxWaiting = 64

@@ -2,7 +2,7 @@
 /// Redis). It supplies the room store, ownership and relay every room uses, and the directory
 /// that places viewers in rooms run here or on other nodes. Without one a server is a single
 /// node and nothing here is used.
-public protocol RoomClusterNode: AnyObject {
+@RoomActor public protocol RoomClusterNode: AnyObject {
     /// Prefixed to the hub's viewer names, so they are unique across nodes.
     var viewerNamePrefix: String { get }
     /// Where rooms run here keep their durable state.

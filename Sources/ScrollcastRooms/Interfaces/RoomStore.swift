@@ -5,7 +5,7 @@ import ScrollEngine
 /// another node) and replayed. `InMemoryRoomStore` keeps it for as long as the room lives; a
 /// durable store keeps it across restarts. Called only on the room thread; a store that writes
 /// elsewhere hands its completions back through the `RoomScheduler`.
-public protocol RoomStore: AnyObject {
+@RoomActor public protocol RoomStore: AnyObject {
     /// What is stored of room `name`, to restore it on its first join; nil if nothing is.
     func loadRoom(named name: String) throws(RoomStoreError) -> StoredRoom?
     /// `loadRoom` for a join: a store that reads a file or a network reads on its own thread

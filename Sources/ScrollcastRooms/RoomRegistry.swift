@@ -2,7 +2,7 @@ import ScrollEngine
 
 /// The live rooms by name: makes a room on its first join (restoring it from the store when the
 /// store has it), keeps an empty one for a grace period, and ticks the rooms that animate.
-public final class RoomRegistry {
+@RoomActor public final class RoomRegistry {
     private let limits: ServerLimits
     private let services: RoomServices
     private var rooms: [String: Room] = [:]

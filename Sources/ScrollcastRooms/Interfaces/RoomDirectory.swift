@@ -4,7 +4,7 @@ import ScrollWire
 /// (`LocalRoomDirectory`); in a cluster, a room this node runs or one another node runs, which
 /// the directory reaches through the cluster. The hub asks it once per viewer and sends the
 /// viewer's inputs and its leaving to the endpoint it gets back. Called on the room thread.
-public protocol RoomDirectory: AnyObject {
+@RoomActor public protocol RoomDirectory: AnyObject {
     /// Places `join.viewer` in room `join.request.room`: the endpoint its messages go to, or why
     /// it cannot join. A directory that must ask elsewhere first (a cluster's lease) returns an
     /// endpoint at once, sends the snapshot when it has the room, and closes the viewer's sink
@@ -14,7 +14,7 @@ public protocol RoomDirectory: AnyObject {
 
 /// What a viewer's connection talks to once joined: a `Room` run here, or a cluster's stand-in
 /// for a room run on another node. Called on the room thread.
-public protocol RoomEndpoint: AnyObject {
+@RoomActor public protocol RoomEndpoint: AnyObject {
     /// The room's name.
     var name: String { get }
     /// An input of viewer `viewer`, already past its rate limit.

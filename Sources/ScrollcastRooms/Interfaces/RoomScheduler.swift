@@ -2,7 +2,7 @@
 /// and their sinks. Injected into the server (as NIO injects an `EventLoop`), so the frame clock
 /// and housekeeping run on the transport's service thread in production and on a test's own
 /// thread, by hand, in tests.
-public protocol RoomScheduler: AnyObject {
+public protocol RoomScheduler: AnyObject, Sendable {
     /// Runs `work` on the room thread once `milliseconds` have passed. Call on the room thread.
     func schedule(afterMilliseconds milliseconds: Double, _ work: @escaping () -> Void)
     /// Runs `work` on the room thread as soon as it can. Callable from any thread: the way other
