@@ -1,0 +1,73 @@
+import Dispatch
+import ScrollEngine
+import ScrollWire
+
+// When frames go out (FramePacer's rules) and how each is made, numbered, logged and sent.
+extension Room {
+    // MARK: Frames
+
+    /// Sends what is due: a deferred presence, a waiting input frame once half a period has
+    /// passed since the last frame, or the next animation frame. Calling it early does nothing.
+    public func tick() {
+        let current = now
+        if presencePending, current >= lastPresenceTime + Self.presenceInterval - pacer.timerSlack {
+            broadcastPresence(except: nil, at: current)
+        }
+        if let reason = pacer.frameDue(at: current, isAnimating: lastFrame.isAnimating) {
+            emitFrame(at: current, for: reason)
+        }
+    }
+
+    func requestFrame() {
+        let current = now
+        if pacer.inputArrived(at: current) { emitFrame(at: current, for: .input) }
+        tickDueMayHaveChanged()
+    }
+
+    func emitFrame(at current: Double, for reason: FramePacer.Reason) {
+        // Marks only: the deadline is read once the room is done (frame sent or skipped).
+        tickDueMayHaveChanged()
+        let frameTime = Self.frameTime(max(now, lastInputTime))
+        var frame = scene.frame(at: frameTime)
+        // Time alone changed nothing a viewer would see (e.g. the hold before a row lifts): no frame.
+        if reason == .animation, lastApplied == lastFrameInput, frame.showsTheSame(as: lastFrame) {
+            return pacer.frameSkipped(at: current)
+        }
+        pacer.frameSent(at: current, for: reason)
+        appliedSinceFrame.removeAll(keepingCapacity: true)
+        sequence += 1
+        frame.sequence = sequence
+        store.append(.frame(sequence: sequence, time: frameTime), toRoom: name)
+        let sentAt = wallClock()
+        let started = DispatchTime.now().uptimeNanoseconds
+        // Once per version someone speaks. Version 2's first: the texts its frame shows for the
+        // first time go out reliably, which every viewer's connection writes before the frame.
+        var message = RoomMessage()
+        if speaks(.v2) {
+            let encoded = ServerMessageEncoderV2.frame(frame, input: lastApplied, sentAt: sentAt, texts: &texts,
+                                                       ahead: { [scene] in WireTextTable.upcoming(around: frame, in: scene.sections) })
+            if let new = encoded.texts {
+                recordSent(.texts(new))
+                channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyone)
+            }
+            message.v2 = OutgoingMessage(binary: encoded.frame)
+        }
+        if speaks(.v1) {
+            message.v1 = OutgoingMessage(utf8: ServerMessageEncoder.frame(frame, input: lastApplied, sentAt: sentAt))
+        }
+        metrics.frameEncodeTime.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
+        lastFrame = frame
+        lastFrameInput = lastApplied
+        lastFrameSentAt = sentAt
+        relayRest(of: frame)
+        channel.sendFrame(message, sequence: sequence)
+        if !frame.isAnimating, claim == nil { checkpoint(offset: frame.contentOffset) }
+    }
+
+    /// Tells the store where the room rests, unless it already knows.
+    func checkpoint(offset: Double) {
+        guard offset != checkpointedOffset, offset.isFinite else { return }
+        checkpointedOffset = offset
+        store.checkpoint(RoomCheckpoint(room: name, restingOffset: offset))
+    }
+}

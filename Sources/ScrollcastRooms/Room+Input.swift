@@ -1,0 +1,111 @@
+import Dispatch
+import ScrollEngine
+import ScrollWire
+
+// A viewer's input: claims, time mapping, what the engine refuses, and refusals sent back.
+extension Room {
+    // MARK: Input
+
+    /// Applies one input from a viewer, or answers it with `refused`.
+    public func handle(_ input: InputMessage, from id: String) {
+        guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
+        guard viewers[index].canDrive else {
+            return refuse(input.id, .locked, "room '\(name)' is locked; join with its driver key to drive", to: id)
+        }
+        if let claim, claim.viewer != id {
+            return refuse(input.id, .driving, "\(claim.viewer) is driving; try again when the gesture ends", to: id)
+        }
+        let startsGesture = input.kind.startsGesture
+        if startsGesture != nil, claim != nil {
+            return refuse(input.id, .gestureInProgress, "a gesture is already in progress; end it first", to: id)
+        }
+        let current = now
+        let time: Double
+        do {
+            time = try viewers[index].timeMapper.map(
+                clientTime: input.clientTime, now: current, floor: lastInputTime,
+                startsGesture: startsGesture != nil)
+        } catch {
+            switch error {
+            case .wentBackwards(let previous, let got):
+                return refuse(input.id, .outOfOrder, "t went backwards: \(got) after \(previous)", to: id)
+            }
+        }
+        let event = InputEvent(id: input.id, time: time, kind: input.kind)
+        let changes: [SceneChange]
+        do {
+            if store.isAcceptingWrites {
+                changes = try scene.apply(event)
+            } else {
+                // The store cannot keep a row move: an explicit long press (which exists to lift
+                // a row) is refused before anything is lifted, and an input that would move a
+                // row (a drop) is tried on a copy and never applied to the room's scene.
+                if startsGesture == .longPress { return refuseUnavailable(input, at: time, from: index) }
+                var trial = scene
+                changes = try trial.apply(event)
+                if !changes.isEmpty { return refuseUnavailable(input, at: time, from: index) }
+                scene = trial
+            }
+        } catch {
+            return refuse(input.id, .invalidInput, error.reason, to: id)
+        }
+        metrics.inputs.increment()
+        store.append(.input(viewer: id, event: event), toRoom: name)
+        relayApplied(event, viewer: id, cause: .input)
+        lastInputTime = time
+        lastApplied = AppliedInput(viewer: id, id: input.id)
+        viewers[index].lastInputID = input.id
+        if let gesture = startsGesture {
+            claim = (id, gesture)
+            announcePresence(urgent: true)
+        } else if let gesture = input.kind.endsGesture, claim?.viewer == id, claim?.gesture == gesture {
+            claim = nil
+            announcePresence(urgent: true)
+        }
+        for change in changes { commit(change, by: id) }
+        requestFrame()
+    }
+
+    static let unavailableReason = "row moves are paused: the server cannot save them right now; scrolling still works"
+
+    /// Refuses `input` of viewer `index` with `unavailable`. A gesture of that viewer in
+    /// progress (a drop was refused) ends as a cancel in its place, so a lifted row goes back
+    /// where it was and the room is free to drive.
+    func refuseUnavailable(_ input: InputMessage, at time: Double, from index: Int) {
+        let id = viewers[index].id
+        refuse(input.id, .unavailable, Self.unavailableReason, to: id)
+        metrics.unavailableRefusals.increment()
+        guard let claim, claim.viewer == id else { return }
+        let cancel = InputEvent(id: input.id, time: time, kind: claim.gesture.cancellation)
+        if (try? scene.apply(cancel)) != nil {
+            store.append(.cancelOnLeave(viewer: id, event: cancel), toRoom: name)
+            relayApplied(cancel, viewer: id, cause: .unavailable)
+        }
+        lastInputTime = time
+        viewers[index].lastInputID = input.id
+        self.claim = nil
+        announcePresence(urgent: true)
+        requestFrame()
+    }
+
+    /// Answers an input of viewer `viewer` with `refused`.
+    public func refuse(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String) {
+        metrics.refusedInputs.increment()
+        guard let version = viewers.first(where: { $0.id == viewer })?.version else { return }
+        let message = version == .v1
+            ? RoomMessage(v1: OutgoingMessage(utf8: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason)))
+            : RoomMessage(v2: OutgoingMessage(binary: ServerMessageEncoderV2.refused(input: inputID, code: code, reason: reason)))
+        channel.send(message, to: .viewer(viewer))
+    }
+
+    /// Whether any viewer speaks `version`.
+    func speaks(_ version: WireVersion) -> Bool {
+        viewerCounts[version, default: 0] > 0
+    }
+
+    /// A message for every viewer, encoded in each version someone speaks.
+    func forEveryVersion(v1: () -> [UInt8], v2: () -> [UInt8]) -> RoomMessage {
+        RoomMessage(v1: speaks(.v1) ? OutgoingMessage(utf8: v1()) : nil,
+                    v2: speaks(.v2) ? OutgoingMessage(binary: v2()) : nil)
+    }
+}
