@@ -6,13 +6,12 @@ import { nodesFromLocation } from "./nodes.js";
 import { InputSender, attachInput } from "./input.js";
 import { Renderer } from "./draw.js";
 import { Controls } from "./controls.js";
-import { RollingWindow } from "./stats.js";
+import { PageStats } from "./stats.js";
 import { PageMeasures } from "./measure/page-measures.js";
 import { keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey } from "./driving.js";
 import { ReconnectingIndicator } from "./reconnecting.js";
 import { createReplica } from "./replica/setup.js";
-
-const STATS_WINDOW_MS = 5000;
+import { createPageState } from "./page-state.js";
 
 const room = roomFromLocation();
 const requestedScene = sceneFromLocation();
@@ -26,57 +25,7 @@ const canvas = document.getElementById("view");
 const phone = document.getElementById("phone");
 const stage = document.getElementById("stage");
 
-/** Page state, readable by tests through window.scrollcast.state; nothing reads it back to decide. */
-const state = {
-  room,
-  requestedScene,           // ?scene=, sent in join (it only matters if the join creates the room)
-  sceneName: null,          // the room's scene, from the snapshot
-  joinRefused: null,        // the server's reason when it refused our join (not retried)
-  // Who may drive: "key" (we hold the locked room's key), "watch" (locked, we have no key),
-  // "rejected" (locked, our key was not accepted), "open" (not locked), "unknown" (not joined yet).
-  // The key itself is never put here.
-  driveMode: "unknown",
-  sentDriverKey: Boolean(startKey),
-  askedLock,
-  ownInputsApplied: 0,      // frames that applied a new input of ours (0 for a watcher)
-  connected: false,
-  joined: false,
-  nodes,                    // the "host:port" nodes this page may connect to (?nodes=, else its own)
-  node: null,               // the node the latest status is about: connected to, or retrying next
-  protocol: null,           // the subprotocol in use: "scrollcast.v2" (binary) or "scrollcast.v1" (JSON)
-  viewer: null,
-  viewers: 0,
-  driver: null,
-  snapshots: 0,
-  resumes: 0,               // joins answered with `resumed` (only what was missed) instead of a snapshot
-  reconnecting: false,      // "reconnecting" is shown: the connection has been lost for over 500 ms
-  reconnectingShownCount: 0,
-  lastGapMs: null,          // how long the last loss lasted, until joined again
-  reconnectAttempt: 0,
-  lastFrame: null,          // the newest frame drawn (parsed)
-  lastReceivedSeq: null,
-  framesReceived: 0,
-  framesDrawn: 0,
-  framesSkipped: 0,         // received but superseded before an animation frame came
-  seqGaps: 0,               // frames the server produced that never reached us
-  refusedCount: 0,
-  lastRefused: null,
-  rowMoves: 0,
-  rowMoveVersion: 0,
-  order: [],                // row ids per section, kept current with rowMoved
-  inputsSent: 0,
-  inputsByKind: {},
-  lastInputId: 0,
-  latency: { median: null, p99: null, samples: 0 },
-  judder: null,             // judder over the last display frames (measure/page-measures.js)
-  inputToPhoton: null,      // this driver's pointer event → photon p50/p99, ms
-  fps: 0,
-  reducedMotion: false,
-  canvas: { cssWidth: 0, cssHeight: 0, dpr: 1, width: 0, height: 0 },
-  errors: [],
-  images: { ready: false, background: "none", layers: [] },
-  replica: {},              // the engine in the page: compared, identical, mismatches… (replica/page-replica.js)
-};
+const state = createPageState({ room, requestedScene, sentDriverKey: Boolean(startKey), askedLock, nodes });
 
 let scene = null;
 let pendingFrame = null;      // newest frame not yet drawn: never a queue
@@ -88,11 +37,9 @@ let lastOwnAppliedId = null;  // our newest input id a frame named
 // The room's engine in the page (null with ?replica=off or without WebAssembly: server frames only).
 const replica = createReplica(state.replica);
 
-const fpsWindow = new RollingWindow(2000);
 // What this viewer saw (docs/measures.md): state.drawn, judder, input-to-photon.
 const measures = new PageMeasures();
 Object.defineProperty(state, "drawn", { get: () => measures.record.entries(), enumerable: false });
-const latencyWindow = new RollingWindow(STATS_WINDOW_MS);
 
 const renderer = new Renderer(canvas, {
   onNeedsRedraw: () => {
@@ -145,6 +92,8 @@ const controls = new Controls({
   },
 });
 state.reducedMotion = controls.reducedMotion;
+// The overlay's figures: frames drawn per second, input-to-frame latency, judder, input→photon.
+const stats = new PageStats({ state, sender, controls, measures });
 controls.setDriving("unknown");
 
 const reconnecting = new ReconnectingIndicator({
@@ -383,8 +332,7 @@ function drawNow(vsync) {
     renderer.draw(frame);
     state.lastFrame = frame;
     state.framesDrawn += 1;
-    fpsWindow.add(now, 1);
-    noteLatency(frame, now);
+    stats.frameDrawn(frame, now);
     if (frame.animating === false) controls.announcePosition(frame);
     const v = renderer.viewport(frame);
     if (!laidOutViewport || v.width !== laidOutViewport.width || v.height !== laidOutViewport.height) layoutStage();
@@ -400,33 +348,6 @@ function drawNow(vsync) {
     // (or the connection is lost: nothing newer can come).
     if (state.lastFrame.animating === true && state.joined) scheduleDraw();
   }
-}
-
-function noteLatency(frame, now) {
-  const applied = frame.input;
-  if (!applied || applied.viewer !== state.viewer || typeof applied.id !== "number") return;
-  const sentAt = sender.sentAt.get(applied.id);
-  sender.forgetThrough(applied.id);
-  if (sentAt === undefined) return;
-  latencyWindow.add(now, now - sentAt);
-}
-
-function updateStats() {
-  const now = performance.now();
-  state.fps = fpsWindow.rate(now);
-  state.latency = {
-    median: latencyWindow.quantile(now, 0.5),
-    p99: latencyWindow.quantile(now, 0.99),
-    samples: latencyWindow.values.length,
-  };
-  controls.setStats({ fps: state.fps, median: state.latency.median, p99: state.latency.p99 });
-  measures.update();
-  state.judder = measures.judder;
-  state.inputToPhoton = measures.inputToPhoton;
-  measures.show(document.getElementById("judder"), document.getElementById("photon"));
-  const r = state.replica;
-  document.getElementById("replica-stats").textContent = !r.enabled ? "replica off"
-    : `replica ${r.running ? "on" : "waiting"}: ${r.identical}/${r.compared} identical, ${r.mismatches} mismatches`;
 }
 
 /** Sizes the phone frame to the room's aspect ratio within the stage, and the canvas to match. */
@@ -452,7 +373,7 @@ function layoutStage() {
 new ResizeObserver(layoutStage).observe(stage);
 window.addEventListener("resize", layoutStage);   // also fires when devicePixelRatio changes (zoom)
 window.addEventListener("hashchange", adoptKeyFromFragment);
-setInterval(updateStats, 500);
+setInterval(() => stats.update(), 500);
 
 window.scrollcast = {
   state,

@@ -39,3 +39,52 @@ export class RollingWindow {
     return nearestRank(this.values, q);
   }
 }
+
+const LATENCY_WINDOW_MS = 5000;
+
+/**
+ * The overlay's figures, kept in `state` (fps, latency, judder, inputToPhoton) and shown: frames
+ * drawn per second, this driver's input-to-frame latency, the page's measures and the replica's
+ * counts.
+ */
+export class PageStats {
+  constructor({ state, sender, controls, measures }) {
+    this.state = state;
+    this.sender = sender;
+    this.controls = controls;
+    this.measures = measures;
+    this.fpsWindow = new RollingWindow(2000);
+    this.latencyWindow = new RollingWindow(LATENCY_WINDOW_MS);
+  }
+
+  /** A server frame was drawn at `now`: counts it, and times our own input it names. */
+  frameDrawn(frame, now) {
+    this.fpsWindow.add(now, 1);
+    const applied = frame.input;
+    if (!applied || applied.viewer !== this.state.viewer || typeof applied.id !== "number") return;
+    const sentAt = this.sender.sentAt.get(applied.id);
+    this.sender.forgetThrough(applied.id);
+    if (sentAt === undefined) return;
+    this.latencyWindow.add(now, now - sentAt);
+  }
+
+  /** Recomputes the figures and shows them (twice a second). */
+  update() {
+    const { state, measures } = this;
+    const now = performance.now();
+    state.fps = this.fpsWindow.rate(now);
+    state.latency = {
+      median: this.latencyWindow.quantile(now, 0.5),
+      p99: this.latencyWindow.quantile(now, 0.99),
+      samples: this.latencyWindow.values.length,
+    };
+    this.controls.setStats({ fps: state.fps, median: state.latency.median, p99: state.latency.p99 });
+    measures.update();
+    state.judder = measures.judder;
+    state.inputToPhoton = measures.inputToPhoton;
+    measures.show(document.getElementById("judder"), document.getElementById("photon"));
+    const r = state.replica;
+    document.getElementById("replica-stats").textContent = !r.enabled ? "replica off"
+      : `replica ${r.running ? "on" : "waiting"}: ${r.identical}/${r.compared} identical, ${r.mismatches} mismatches`;
+  }
+}

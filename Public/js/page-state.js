@@ -1,0 +1,56 @@
+// The page's state, one object readable by tests through window.scrollcast.state; nothing reads
+// it back to decide.
+
+/** A fresh page state for `room`, before the first connection. */
+export function createPageState({ room, requestedScene, sentDriverKey, askedLock, nodes }) {
+  return {
+    room,
+    requestedScene,           // ?scene=, sent in join (it only matters if the join creates the room)
+    sceneName: null,          // the room's scene, from the snapshot
+    joinRefused: null,        // the server's reason when it refused our join (not retried)
+    // Who may drive: "key" (we hold the locked room's key), "watch" (locked, we have no key),
+    // "rejected" (locked, our key was not accepted), "open" (not locked), "unknown" (not joined yet).
+    // The key itself is never put here.
+    driveMode: "unknown",
+    sentDriverKey,
+    askedLock,
+    ownInputsApplied: 0,      // frames that applied a new input of ours (0 for a watcher)
+    connected: false,
+    joined: false,
+    nodes,                    // the "host:port" nodes this page may connect to (?nodes=, else its own)
+    node: null,               // the node the latest status is about: connected to, or retrying next
+    protocol: null,           // the subprotocol in use: "scrollcast.v2" (binary) or "scrollcast.v1" (JSON)
+    viewer: null,
+    viewers: 0,
+    driver: null,
+    snapshots: 0,
+    resumes: 0,               // joins answered with `resumed` (only what was missed) instead of a snapshot
+    reconnecting: false,      // "reconnecting" is shown: the connection has been lost for over 500 ms
+    reconnectingShownCount: 0,
+    lastGapMs: null,          // how long the last loss lasted, until joined again
+    reconnectAttempt: 0,
+    lastFrame: null,          // the newest frame drawn (parsed)
+    lastReceivedSeq: null,
+    framesReceived: 0,
+    framesDrawn: 0,
+    framesSkipped: 0,         // received but superseded before an animation frame came
+    seqGaps: 0,               // frames the server produced that never reached us
+    refusedCount: 0,
+    lastRefused: null,
+    rowMoves: 0,
+    rowMoveVersion: 0,
+    order: [],                // row ids per section, kept current with rowMoved
+    inputsSent: 0,
+    inputsByKind: {},
+    lastInputId: 0,
+    latency: { median: null, p99: null, samples: 0 },
+    judder: null,             // judder over the last display frames (measure/page-measures.js)
+    inputToPhoton: null,      // this driver's pointer event → photon p50/p99, ms
+    fps: 0,
+    reducedMotion: false,
+    canvas: { cssWidth: 0, cssHeight: 0, dpr: 1, width: 0, height: 0 },
+    errors: [],
+    images: { ready: false, background: "none", layers: [] },
+    replica: {},              // the engine in the page: compared, identical, mismatches… (replica/page-replica.js)
+  };
+}
