@@ -133,7 +133,7 @@ final class ServiceLoop: @unchecked Sendable {
     /// rest instead delays a message that arrives meanwhile by under a millisecond, no more than
     /// lws's millisecond timeouts already do.
     private func sleepThroughSubMillisecondWait() {
-        guard let due = timers.values.lazy.map { $0.due }.min() else { return }
+        guard let due = timers.values.lazy.map({ $0.due }).min() else { return }
         let now = ServiceLoop.monotonicNanoseconds()
         guard due > now, due - now < 1_000_000 else { return }
         var wait = timespec(tv_sec: 0, tv_nsec: Int(due - now))
