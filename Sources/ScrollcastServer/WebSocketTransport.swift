@@ -32,6 +32,10 @@ nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomSchedul
         if let value = getenv("SCROLLCAST_WRITE_AT_ONCE"), String(cString: value) == "1" {
             socketConfiguration.writesAtOnce = true
         }
+        // For measuring the lateness guard itself (a large value turns it off).
+        if let value = getenv("SCROLLCAST_WRITE_AT_ONCE_LATENESS_MS"), let limit = Double(String(cString: value)) {
+            socketConfiguration.writeAtOnceLatenessLimitMilliseconds = limit
+        }
         let server = WebSocketServer(configuration: socketConfiguration, delegate: self)
         self.server = server
         RoomActor.executor.install(ServiceThread(server: server))

@@ -92,6 +92,43 @@ struct DirectWriteTests {
         #expect(h.server.stats.messagesWrittenAtOnce == 0)
     }
 
+    @Test func whileTheLoopIsBehindFramesWaitInTheLatestSlotAndMergeAgain() throws {
+        let h = try Harness(configure: { $0.writesAtOnce = true; $0.writeAtOnceLatenessLimitMilliseconds = 4 })
+        defer { h.stop() }
+        let id = try h.connect()
+        #expect(h.clientDelegate.waitForOutcome(id) == true)
+        let serverID = try #require(openedID(h))
+        let server = h.server
+        // A timer due in 1 ms while the service thread is held for 30 ms fires about 29 ms late: the
+        // loop is behind, so the frames sent from it wait in the slot and only the newest leaves.
+        let late = EventCollector<[Bool]>()
+        server.execute {
+            server.schedule(afterMilliseconds: 1) {
+                late.append((1...3).map { server.sendLatest(OutboundMessage(text: "late \($0)"), to: serverID) })
+            }
+            usleep(30_000)
+        }
+        #expect(late.wait { $0.first } == [false, true, true])
+        #expect(h.clientDelegate.waitForMessages(id, count: 1) == [.text("late 3")])
+        #expect(server.stats.messagesWrittenAtOnce == 0)
+        // The next timer that fires on time ends it: written at once again, none skipped. (On a
+        // loaded machine a timer may itself fire late; such attempts send nothing and are retried.)
+        var result: [Bool]?
+        for _ in 0..<50 where result == nil {
+            let onTime = EventCollector<[Bool]?>()
+            server.execute {
+                server.schedule(afterMilliseconds: 0) {
+                    onTime.append(server.loopIsBehind ? nil
+                        : (1...2).map { server.sendLatest(OutboundMessage(text: "on time \($0)"), to: serverID) })
+                }
+            }
+            result = onTime.wait { $0.first } ?? nil
+        }
+        #expect(result == [false, false])
+        #expect(h.clientDelegate.waitForMessages(id, count: 3) == [.text("late 3"), .text("on time 1"), .text("on time 2")])
+        #expect(server.stats.messagesWrittenAtOnce == 2)
+    }
+
     @Test func withWritesAtOnceOffEveryMessageWaitsForTheWriteableCallback() throws {
         let h = try Harness(configure: { $0.writesAtOnce = false })
         defer { h.stop() }

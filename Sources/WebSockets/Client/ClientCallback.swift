@@ -8,6 +8,7 @@ func clientCallback(
 ) -> Int32 {
     guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else { return 0 }
     let client = Unmanaged<WebSocketClient>.fromOpaque(owner).takeUnretainedValue()
+    client.loop.passDidWork = true
     switch reason {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         client.loop.drainJobs()

@@ -10,6 +10,7 @@ func serverCallback(
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
     let server = Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue()
+    server.loop.passDidWork = true
     switch reason {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         server.loop.drainJobs()

@@ -41,11 +41,16 @@ public struct WebSocketServerConfiguration: Sendable {
     /// of one repeated letter was enough (Tests/e2e/test_reliability_input.py).
     public var permessageDeflate = false
     /// Write a message the moment it is sent when its connection is idle (nothing queued, nothing
-    /// buffered in lws), instead of waiting for a writeable callback (see DirectWrite.swift). Off by
-    /// default until a quiet-machine `make bench-slow` and ladder confirm it: under overload it gave up
-    /// the latest-slot merging (bench/where-the-time-goes.md §7). `scrollcast` reads
-    /// SCROLLCAST_WRITE_AT_ONCE=1 to turn it on.
+    /// buffered in lws), instead of waiting for a writeable callback (see DirectWrite.swift), while
+    /// the service loop keeps up (`writeAtOnceLatenessLimitMilliseconds`). Off by default until a
+    /// quiet-machine `make bench-slow` and ladder confirm it (bench/where-the-time-goes.md §7, §8).
+    /// `scrollcast` reads SCROLLCAST_WRITE_AT_ONCE=1 to turn it on.
     public var writesAtOnce = false
+    /// With `writesAtOnce`: when the loop's last timer fired more than this many milliseconds late
+    /// (the loop has more work than time), messages wait in the reliable queue or latest slot again,
+    /// so frames that pile up while it is behind merge into the newest one per connection, until a
+    /// timer fires on time. A quarter of a 60 Hz frame period by default.
+    public var writeAtOnceLatenessLimitMilliseconds = 4.0
 
     /// A configuration for the application protocol given by `subprotocols` and
     /// `maxMessageBytes`, which have no sensible defaults here; everything else starts at its
