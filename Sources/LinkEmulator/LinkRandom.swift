@@ -1,23 +1,19 @@
-/// A small seeded generator (SplitMix64): the same seed gives the same delays, so a failing
-/// run can be replayed. Not for anything secret.
-public struct LinkRandom: Sendable {
-    private var state: UInt64
+import ScrollEngine
 
-    public init(seed: UInt64) { state = seed }
+/// The emulator's seeded random source: the engine's SplitMix64 (`SeededRandom`), so the same
+/// seed gives the same delays and a failing run can be replayed. Not for anything secret.
+public struct LinkRandom: Sendable {
+    private var source: SeededRandom
+
+    public init(seed: UInt64) { source = SeededRandom(seed: seed) }
 
     /// The generator for one direction of one connection: independent streams from one seed.
     public init(seed: UInt64, connection: UInt64, direction: UInt64) {
-        var mixer = LinkRandom(seed: seed ^ (connection &* 0x9E37_79B9_7F4A_7C15) ^ (direction &* 0xD1B5_4A32_D192_ED03))
-        state = mixer.next()
+        var mixer = SeededRandom(seed: seed ^ (connection &* 0x9E37_79B9_7F4A_7C15) ^ (direction &* 0xD1B5_4A32_D192_ED03))
+        source = SeededRandom(seed: mixer.next())
     }
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { source.next() }
 
     /// Uniform in [0, 1).
     public mutating func unit() -> Double {
