@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "Tests" / "e2e"))
 from recording_helpers import seed_long_room  # noqa: E402  (the export tests' long room)
+from benchmarks_doc import replace_section  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("ladder", ROOT / "bench" / "run-ladder.py")
 ladder = importlib.util.module_from_spec(_spec)
@@ -87,29 +88,6 @@ def row(name, shape, step):
             f"{cpu_us_per_frame(step):.1f} | {cpu_us_per_room_frame(step):.0f} |")
 
 
-def put_into_benchmarks(section_lines):
-    """Replaces the section in docs/benchmarks.md (or puts it before "## What the columns mean")."""
-    path = ROOT / "docs" / "benchmarks.md"
-    lines = path.read_text().splitlines()
-    out, skipping, placed = [], False, False
-    for line in lines:
-        if line.startswith("## "):
-            if skipping:
-                skipping = False
-            if line == SECTION:
-                out += section_lines
-                skipping, placed = True, True
-                continue
-            if line == "## What the columns mean" and not placed:
-                out += section_lines
-                placed = True
-        if not skipping:
-            out.append(line)
-    if not placed:
-        out += section_lines
-    path.write_text("\n".join(out) + "\n")
-
-
 def main():
     for binary in (ladder.SERVER, ladder.LOAD):
         if not Path(binary).exists():
@@ -162,7 +140,7 @@ def main():
         "terms.", "",
     ]
     print("\n" + "\n".join(lines))
-    put_into_benchmarks(lines)
+    replace_section(SECTION, lines)
     print(f"isolation_cpu_per_delivered_frame_ratio={cpu_ratio:.2f}")
     print(f"isolation_cpu_per_room_frame_ratio={room_frame_ratio:.2f}")
     print(f"isolation_p99_ratio={p99_ratio:.2f}")

@@ -35,6 +35,7 @@ BIN = Path(os.environ.get("LINKS_BIN", ROOT / ".build" / "release"))
 os.environ.setdefault("SCROLLCAST_BIN", str(BIN / "scrollcast"))
 sys.path.insert(0, str(ROOT / "Tests" / "e2e"))
 
+from benchmarks_doc import replace_section  # noqa: E402
 from link_helpers import LinkProxy  # noqa: E402  (the e2e tests' link emulator wrapper)
 from measures_recompute import nearest_rank  # noqa: E402
 from measures_session import fling, fling_judder, first_frame_ms, photon  # noqa: E402
@@ -50,7 +51,6 @@ LOADS = int(os.environ.get("LINKS_LOADS", "5"))
 VIEWERS = int(os.environ.get("LINKS_VIEWERS", "10"))
 DURATION = float(os.environ.get("LINKS_DURATION", "10"))
 SEED = int(os.environ.get("LINKS_SEED", "1"))
-DOC = ROOT / "docs" / "benchmarks.md"
 SECTION = "## Links (make bench-links)"
 LOAD_TOOL = BIN / "scrollcast-load"
 REPLICA_MODES = os.environ.get("LINKS_REPLICA", "on off").split()
@@ -194,28 +194,6 @@ def section(results: dict, seconds: float, load: tuple[float, float]) -> list[st
     ]
 
 
-def write_section(lines: list[str]):
-    """Replaces the Links section of docs/benchmarks.md (or adds it before "What the columns mean")."""
-    text = DOC.read_text().splitlines() if DOC.exists() else ["# Benchmarks", ""]
-    out, skipping, placed = [], False, False
-    for line in text:
-        if line.startswith("## "):
-            if skipping:
-                skipping = False
-            if line == SECTION:
-                out += lines
-                skipping = placed = True
-                continue
-            if line == "## What the columns mean" and not placed:
-                out += lines
-                placed = True
-        if not skipping:
-            out.append(line)
-    if not placed:
-        out += ["", *lines]
-    DOC.write_text("\n".join(out).rstrip("\n") + "\n")
-
-
 def main():
     for binary in (BIN / "scrollcast", BIN / "scrollcast-link", LOAD_TOOL):
         if not binary.exists():
@@ -242,8 +220,8 @@ def main():
                 server.stop()
         browser.close()
     print("\n".join(table(results)))
-    write_section(section(results, time.monotonic() - began, (load_before, os.getloadavg()[0])))
-    log(f"wrote the Links section of {DOC}")
+    replace_section(SECTION, section(results, time.monotonic() - began, (load_before, os.getloadavg()[0])))
+    log("wrote the Links section of docs/benchmarks.md")
     for (profile, replica), r in results.items():
         key = f"{profile.replace('-', '_')}_replica_{replica}"
         print(f"links_{key}_load_to_first_frame_ms={fmt(r['load_ms'], 0)}")
