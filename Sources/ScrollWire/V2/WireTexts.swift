@@ -228,9 +228,12 @@ extension WireTextTable {
               sections.indices.contains(first.section), sections.indices.contains(last.section) else { return UpcomingTexts() }
         var upcoming = UpcomingTexts()
         var rows = 0
-        var titled: Set<Int> = []
+        // The few sections titled so far (those of 2 × `count` rows): a list, not a `Set`, which
+        // would bring its hashing code into the WebAssembly engine for nothing (docs/wasm.md).
+        var titled: [Int] = []
         func title(_ section: Int) {
-            guard sections[section].headerHeight > 0, titled.insert(section).inserted else { return }
+            guard sections[section].headerHeight > 0, !titled.contains(section) else { return }
+            titled.append(section)
             upcoming.sections.append(SectionTitle(section: section, title: sections[section].title))
         }
         func take(_ row: TableRow, visible: Bool = false) {
