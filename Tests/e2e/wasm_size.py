@@ -12,10 +12,10 @@ MAX_BYTES = 150 * 1024
 MAX_GZIPPED = 60 * 1024
 
 # What the module may not grow past, tighter than the targets so that growth shows while there is
-# still room: its size after the size cuts of docs/wasm.md, "Size" (130,502 bytes, 58,778
+# still room: its size after the size cuts of docs/wasm.md, "Size" (128,786 bytes, 57,484
 # gzipped) and a little room. Lower these as it shrinks; raise them only with a reason in the doc.
-CEILING_BYTES = 130 * 1024
-CEILING_GZIPPED = 58 * 1024 + 512
+CEILING_BYTES = 128 * 1024
+CEILING_GZIPPED = 57 * 1024 + 512
 
 
 def module_sizes(path: Path) -> tuple[int, int]:
