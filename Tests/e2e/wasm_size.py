@@ -12,7 +12,7 @@ MAX_BYTES = 150 * 1024
 MAX_GZIPPED = 60 * 1024
 
 # What the module may not grow past, tighter than the targets so that growth shows while there is
-# still room: its size after the size cuts of docs/wasm.md, "Size" (128,786 bytes, 57,484
+# still room: its size after the size cuts of docs/wasm.md, "Size" (128,383 bytes, 57,207
 # gzipped) and a little room. Lower these as it shrinks; raise them only with a reason in the doc.
 CEILING_BYTES = 128 * 1024
 CEILING_GZIPPED = 57 * 1024 + 512
