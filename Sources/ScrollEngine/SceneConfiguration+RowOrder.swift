@@ -12,7 +12,7 @@ extension SceneConfiguration {
         // of a second one for rows (docs/wasm.md, "Size"). A later row with the same id wins, and
         // each row can be placed once.
         let rows = Array(sections.lazy.flatMap { $0.rows })
-        var positionByID: [Int: Int] = [:]
+        var positionByID = [Int: Int]()
         for (position, row) in rows.enumerated() { positionByID[row.id] = position }
         guard order.reduce(0, { $0 + $1.count }) == positionByID.count else { return nil }
         var placed = [Bool](repeating: false, count: rows.count)

@@ -79,12 +79,14 @@ public struct WireTexts: Sendable, Hashable {
 /// first registered in, so a snapshot's bytes depend only on the room's history.
 public struct WireTextTable: Sendable, Equatable {
     private var rowEntries: [RowTexts] = []
-    private var rowPositions: [Int: Int] = [:]
+    // Dictionaries made with `init()`, not the `[:]` literal, whose initialiser is specialised per
+    // dictionary type: 0.8 KB of the WebAssembly engine for nothing (docs/wasm.md, "Size").
+    private var rowPositions = [Int: Int]()
     private var sectionEntries: [SectionTitle] = []
-    private var sectionPositions: [Int: Int] = [:]
+    private var sectionPositions = [Int: Int]()
     private var labelEntries: [PanelLabel] = []
-    private var labelPositions: [Int: Int] = [:]
-    private var labelNumbers: [LabelKey: Int] = [:]
+    private var labelPositions = [Int: Int]()
+    private var labelNumbers = [LabelKey: Int]()
     private var nextLabel = 0
 
     /// A label's two texts, equal and hashed by their UTF-8 bytes (see `sameUTF8`).
