@@ -52,15 +52,21 @@ fi
 EXPORTS=(scrollcast_input scrollcast_output scrollcast_create scrollcast_restore scrollcast_order
          scrollcast_apply scrollcast_frame scrollcast_texts_length scrollcast_content_offset
          scrollcast_is_animating)
-"$WASM_LD" --no-entry --strip-all --gc-sections "${EXPORTS[@]/#/--export=}" \
+# WASM_NAMES=1 keeps the function names (the name section) for scripts/wasm_sizes.py, which
+# lists what each function costs and what keeps it in the module (docs/wasm.md, "Size").
+STRIP=(--strip-all); KEEP=(--strip-debug)
+if [ -n "${WASM_NAMES:-}" ]; then STRIP=(); KEEP=(-g); fi
+"$WASM_LD" --no-entry "${STRIP[@]}" --gc-sections "${EXPORTS[@]/#/--export=}" \
   "$WORK"/ScrollEngine.o "$WORK"/ScrollWire.o "$WORK"/ScrollReplica.o "$WORK"/ScrollcastEngineWasm.o "$WORK/allocator.o" \
   "$WASI/libc.a" "$WASI/libm.a" "$UNICODE" "$BUILTINS" -o "$WORK/linked.wasm"
 if command -v wasm-opt >/dev/null; then
-  wasm-opt -Oz --converge --strip-debug --strip-producers --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
-    --enable-mutable-globals "$WORK/linked.wasm" -o "$OUT.tmp"
+  # Passes run in the order given: stripping before -Oz, not after, leaves 0.4 KB less
+  # (0.3 KB gzipped), measured.
+  wasm-opt "${KEEP[@]}" --strip-producers --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
+    --enable-mutable-globals -Oz --converge "$WORK/linked.wasm" -o "$OUT.tmp"
 else
   echo "build-wasm: wasm-opt (binaryen) not found; the module is not shrunk" >&2
   cp "$WORK/linked.wasm" "$OUT.tmp"
 fi
 mv "$OUT.tmp" "$OUT"
-echo "build-wasm: $OUT $(stat -c %s "$WORK/linked.wasm") bytes linked, $(stat -c %s "$OUT") after wasm-opt, $(gzip -9c "$OUT" | wc -c) gzipped"
+echo "build-wasm: $OUT $(stat -c %s "$WORK/linked.wasm") bytes linked, $(stat -c %s "$OUT") after wasm-opt, $(gzip -9c < "$OUT" | wc -c) gzipped"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Scrollcast needs on a fresh Debian machine: the C libraries (libwebsockets, and
 # SQLite for GRDB, hiredis), Redis for the cluster tests and demo, a browser for the page tests,
-# the C library, compiler builtins and wasm-opt for the engine's WebAssembly build (docs/wasm.md),
+# the C library, compiler builtins and wasm-opt for the engine's WebAssembly build and wasm-objdump
+# for finding what its bytes are (docs/wasm.md),
 # Node with Debian's `ws` (the peer broadcaster `make bench` compares with), and a Python
 # virtualenv for the test clients.
 # Safe to run again: it skips what is there.
@@ -9,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(libwebsockets-dev libssl-dev libsqlite3-dev libhiredis-dev redis-server pkg-config chromium fonts-liberation fonts-dejavu-core
-              wasi-libc binaryen libclang-rt-14-dev-wasm32 nodejs node-ws)
+              wasi-libc binaryen libclang-rt-14-dev-wasm32 wabt nodejs node-ws)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -74,7 +74,7 @@ public enum DemoScene {
     }
 
     private static func twoDigits(_ value: Int) -> String {
-        value < 10 ? joinedText("0", String(value)) : String(value)
+        value < 10 ? joinedText("0", decimalText(value)) : decimalText(value)
     }
 }
 
@@ -98,10 +98,10 @@ private struct DemoDate {
                             "September", "October", "November", "December"]
 
     /// "Mon 3 Nov"
-    var shortTitle: String { joinedText(Self.weekdayShort[weekday], " ", String(day), " ", Self.monthShort[month - 1]) }
+    var shortTitle: String { joinedText(Self.weekdayShort[weekday], " ", decimalText(day), " ", Self.monthShort[month - 1]) }
     /// "Monday 3 November 2025"
     var longTitle: String {
-        joinedText(Self.weekdayLong[weekday], " ", String(day), " ", Self.monthLong[month - 1], " ", String(year))
+        joinedText(Self.weekdayLong[weekday], " ", decimalText(day), " ", Self.monthLong[month - 1], " ", decimalText(year))
     }
 
     var previousDay: DemoDate {

@@ -17,3 +17,21 @@ func joinedText(_ parts: String...) -> String {
     }
     return String(validating: bytes, as: UTF8.self)!  // joined UTF-8 is UTF-8: nothing to repair
 }
+
+/// `value` in decimal, as `String(value)` writes it.
+///
+/// Why not `String(value)`: the scenes' texts are the only integers the WebAssembly engine prints,
+/// and the standard library's printing (any radix, any integer type) is ~1 KB of the module.
+func decimalText(_ value: Int) -> String {
+    var count = value < 0 ? 2 : 1
+    var rest = value.magnitude
+    while rest >= 10 { rest /= 10; count += 1 }
+    var digits = [UInt8](repeating: UInt8(ascii: "-"), count: count)
+    rest = value.magnitude
+    repeat {
+        count -= 1
+        digits[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+    } while rest > 0
+    return String(validating: digits, as: UTF8.self)!  // ASCII: nothing to repair
+}

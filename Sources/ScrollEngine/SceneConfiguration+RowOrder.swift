@@ -7,18 +7,25 @@ extension SceneConfiguration {
     /// number of sections: a stale order must not invent or lose rows.
     public func reorderingRows(_ order: [[Int]]) -> SceneConfiguration? {
         guard order.count == sections.count else { return nil }
-        var rowsByID: [Int: TableRow] = [:]
-        for row in sections.lazy.flatMap({ $0.rows }) { rowsByID[row.id] = row }
-        guard order.reduce(0, { $0 + $1.count }) == rowsByID.count else { return nil }
+        // Rows found by id through an [Int: Int] (id → position in `rows`), the dictionary type the
+        // v2 texts table uses too, so the WebAssembly engine carries one dictionary of Ints instead
+        // of a second one for rows (docs/wasm.md, "Size"). A later row with the same id wins, and
+        // each row can be placed once.
+        let rows = Array(sections.lazy.flatMap { $0.rows })
+        var positionByID = [Int: Int]()
+        for (position, row) in rows.enumerated() { positionByID[row.id] = position }
+        guard order.reduce(0, { $0 + $1.count }) == positionByID.count else { return nil }
+        var placed = [Bool](repeating: false, count: rows.count)
         var reordered = self
         for (index, ids) in order.enumerated() {
-            var rows: [TableRow] = []
-            rows.reserveCapacity(ids.count)
+            var sectionRows: [TableRow] = []
+            sectionRows.reserveCapacity(ids.count)
             for id in ids {
-                guard let row = rowsByID.removeValue(forKey: id) else { return nil }
-                rows.append(row)
+                guard let position = positionByID[id], !placed[position] else { return nil }
+                placed[position] = true
+                sectionRows.append(rows[position])
             }
-            reordered.sections[index].rows = rows
+            reordered.sections[index].rows = sectionRows
         }
         return reordered
     }

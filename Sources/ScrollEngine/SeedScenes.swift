@@ -16,7 +16,7 @@ public enum SeedTableScene {
     /// The seed table's configuration.
     public static func configuration() -> SceneConfiguration {
         let rows = (0..<rowCount).map { index in
-            TableRow(id: index, title: joinedText("Option ", String(index)), group: joinedText("Option ", String(index)),
+            TableRow(id: index, title: joinedText("Option ", decimalText(index)), group: joinedText("Option ", decimalText(index)),
                      detail: index == checkedRow ? checkmark : "", height: 44)
         }
         return SceneConfiguration(

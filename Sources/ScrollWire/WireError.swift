@@ -31,8 +31,18 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
     public var kind: Kind
 
     /// Creates an error; most faults are invalid messages (close 1008).
-    public init(_ message: String, kind: Kind = .invalidMessage) {
-        self.message = message
+    ///
+    /// The message is built here, at once, natively. The page's WebAssembly engine
+    /// (docs/wasm.md) only ever reports a fault as a number across its boundary, so under
+    /// Embedded Swift the message is left empty and never built: the interpolated field names
+    /// and values of every throw site then leave the module, with the string-building code only
+    /// they reach (~15 KB).
+    public init(_ message: @autoclosure () -> String, kind: Kind = .invalidMessage) {
+        #if hasFeature(Embedded)
+        self.message = ""
+        #else
+        self.message = message()
+        #endif
         self.kind = kind
     }
 

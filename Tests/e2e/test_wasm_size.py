@@ -17,9 +17,6 @@ def module_built():
     assert WASM.exists(), f"{WASM} is missing: `make` builds it (scripts/build-wasm.sh)"
 
 
-@pytest.mark.xfail(strict=True, reason="not met yet since the replica's exports landed: the v2 texts "
-                   "decoder's interpolated error messages bring String.append back (docs/wasm.md, 'Size'); "
-                   "strict, so this fails the moment the targets are met and the mark must go")
 def test_the_module_is_within_its_size_targets():
     plain, gzipped = module_sizes(WASM)
     assert plain <= MAX_BYTES and gzipped <= MAX_GZIPPED, f"{WASM.name} is {describe_sizes(WASM)}: {HOW_TO_LOOK}"

@@ -11,10 +11,11 @@ from pathlib import Path
 MAX_BYTES = 150 * 1024
 MAX_GZIPPED = 60 * 1024
 
-# What the module may not grow past until it meets the targets: its size when the replica's
-# exports landed (165,605 bytes, 72,527 gzipped) and a little room. Lower these as it shrinks.
-CEILING_BYTES = 168 * 1024
-CEILING_GZIPPED = 72 * 1024 + 512
+# What the module may not grow past, tighter than the targets so that growth shows while there is
+# still room: its size after the size cuts of docs/wasm.md, "Size" (127,538 bytes, 56,876
+# gzipped) and a little room. Lower these as it shrinks; raise them only with a reason in the doc.
+CEILING_BYTES = 126 * 1024
+CEILING_GZIPPED = 57 * 1024
 
 
 def module_sizes(path: Path) -> tuple[int, int]:

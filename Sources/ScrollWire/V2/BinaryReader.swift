@@ -6,7 +6,8 @@ struct BinaryReader {
     private(set) var index = 0
     /// Called with each field's name, byte range and value (as text) as it is read; for
     /// annotated dumps of messages (the doc's examples) and for measuring which fields change
-    /// between frames.
+    /// between frames. Native only: under Embedded Swift (the page's WebAssembly engine, which
+    /// dumps nothing) it is never called, so no field name or value is ever turned into text there.
     var trace: ((String, Range<Int>, String) -> Void)?
 
     init(_ bytes: [UInt8]) {
@@ -23,7 +24,7 @@ struct BinaryReader {
         guard index < bytes.count else { throw WireError("\(name()): message ends early, at byte \(index)") }
         let start = index
         index += 1
-        trace?(name(), start..<index, String(bytes[start]))
+        Self.report(trace, name, start..<index, String(bytes[start]))
         return bytes[start]
     }
 
@@ -45,7 +46,7 @@ struct BinaryReader {
         guard value <= ScrollWire.maxSafeInteger else {
             throw WireError("\(name()): \(value) is beyond 2^53 − 1")
         }
-        trace?(name(), start..<index, String(value))
+        Self.report(trace, name, start..<index, String(value))
         return value
     }
 
@@ -71,7 +72,7 @@ struct BinaryReader {
         defer { trace = savedTrace }
         let z = try uvarint(name())
         let value = Int64(bitPattern: z >> 1) ^ -Int64(bitPattern: z & 1)
-        savedTrace?(name(), start..<index, String(value))
+        Self.report(savedTrace, name, start..<index, String(value))
         return value
     }
 
@@ -93,7 +94,7 @@ struct BinaryReader {
             throw WireError("\(name()): string is not valid UTF-8")
         }
         index = end
-        savedTrace?(name(), start..<index, "\"\(s)\"")
+        Self.report(savedTrace, name, start..<index, "\"\(s)\"")
         return s
     }
 
@@ -105,7 +106,7 @@ struct BinaryReader {
         index += 8
         let x = Double(bitPattern: bits)
         guard x.isFinite else { throw WireError("\(name()) must be a finite number") }
-        trace?(name(), start..<index, "\(x)")
+        Self.report(trace, name, start..<index, "\(x)")
         return x
     }
 
@@ -116,6 +117,14 @@ struct BinaryReader {
             throw WireError("\(name()): value is beyond ±(2^53 − 1)")
         }
         return s
+    }
+
+    /// Hands a field read to `trace`, building its name and value only then (see `trace`).
+    private static func report(_ trace: ((String, Range<Int>, String) -> Void)?, _ name: () -> String,
+                               _ range: Range<Int>, _ value: @autoclosure () -> String) {
+        #if !hasFeature(Embedded)
+        trace?(name(), range, value())
+        #endif
     }
 
     func end(_ what: String) throws(WireError) {

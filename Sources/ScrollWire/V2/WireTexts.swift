@@ -79,12 +79,14 @@ public struct WireTexts: Sendable, Hashable {
 /// first registered in, so a snapshot's bytes depend only on the room's history.
 public struct WireTextTable: Sendable, Equatable {
     private var rowEntries: [RowTexts] = []
-    private var rowPositions: [Int: Int] = [:]
+    // Dictionaries made with `init()`, not the `[:]` literal, whose initialiser is specialised per
+    // dictionary type: 0.8 KB of the WebAssembly engine for nothing (docs/wasm.md, "Size").
+    private var rowPositions = [Int: Int]()
     private var sectionEntries: [SectionTitle] = []
-    private var sectionPositions: [Int: Int] = [:]
+    private var sectionPositions = [Int: Int]()
     private var labelEntries: [PanelLabel] = []
-    private var labelPositions: [Int: Int] = [:]
-    private var labelNumbers: [LabelKey: Int] = [:]
+    private var labelPositions = [Int: Int]()
+    private var labelNumbers = [LabelKey: Int]()
     private var nextLabel = 0
 
     /// A label's two texts, equal and hashed by their UTF-8 bytes (see `sameUTF8`).
@@ -228,9 +230,12 @@ extension WireTextTable {
               sections.indices.contains(first.section), sections.indices.contains(last.section) else { return UpcomingTexts() }
         var upcoming = UpcomingTexts()
         var rows = 0
-        var titled: Set<Int> = []
+        // The few sections titled so far (those of 2 × `count` rows): a list, not a `Set`, which
+        // would bring its hashing code into the WebAssembly engine for nothing (docs/wasm.md).
+        var titled: [Int] = []
         func title(_ section: Int) {
-            guard sections[section].headerHeight > 0, titled.insert(section).inserted else { return }
+            guard sections[section].headerHeight > 0, !titled.contains(section) else { return }
+            titled.append(section)
             upcoming.sections.append(SectionTitle(section: section, title: sections[section].title))
         }
         func take(_ row: TableRow, visible: Bool = false) {
