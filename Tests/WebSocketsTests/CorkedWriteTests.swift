@@ -10,18 +10,6 @@ import TestSupport
 /// resumes where it stopped.
 @Suite("Sending: several messages in one write")
 struct CorkedWriteTests {
-    private func onServiceThread<T: Sendable>(_ server: WebSocketServer, _ work: @escaping @Sendable () -> T) -> T? {
-        let result = EventCollector<T>()
-        server.execute { result.append(work()) }
-        return result.wait { $0.first }
-    }
-
-    private func openedID(_ h: Harness) -> ConnectionID? {
-        h.serverDelegate.events.wait { events in
-            events.lazy.compactMap { if case .opened(let id, _, _) = $0 { id } else { nil } }.first
-        }
-    }
-
     /// Polls the server's counters until `condition` holds (true) or 10 s pass (false).
     private func waitForStats(_ server: WebSocketServer, _ condition: (WebSocketServerStats) -> Bool) -> Bool {
         for _ in 0..<1000 {
@@ -90,11 +78,11 @@ struct CorkedWriteTests {
         defer { h.stop() }
         let id = try h.connect()
         #expect(h.clientDelegate.waitForOutcome(id) == true)
-        let serverID = try #require(openedID(h))
+        let serverID = try #require(h.openedID())
         let server = h.server
         let expected = Self.edgeSizes.enumerated().map { Self.message($0.offset, size: $0.element) }
         let frame = Self.message(99, size: 300)
-        _ = onServiceThread(server) {
+        _ = h.onServiceThread {
             for message in expected { server.send(Self.outbound(message), to: serverID) }
             server.sendLatest(Self.outbound(frame), to: serverID)
         }
@@ -110,10 +98,10 @@ struct CorkedWriteTests {
         defer { h.stop() }
         let socket = try RawSocket(port: h.port)
         #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
-        let serverID = try #require(openedID(h))
+        let serverID = try #require(h.openedID())
         let server = h.server
         let sizes = [125, 126, 0, 65_535 - 4 - 2 - 2, 1]
-        _ = onServiceThread(server) {
+        _ = h.onServiceThread {
             for (index, size) in sizes.enumerated() { server.send(Self.outbound(Self.message(index, size: size)), to: serverID) }
         }
         for (index, size) in sizes.enumerated() {
@@ -133,10 +121,10 @@ struct CorkedWriteTests {
         defer { h.stop() }
         let socket = try RawSocket(port: h.port)
         #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
-        let serverID = try #require(openedID(h))
+        let serverID = try #require(h.openedID())
         let server = h.server
         let big = [UInt8](repeating: 0x5a, count: 16 << 20)
-        let replaced = onServiceThread(server) { () -> [Bool] in
+        let replaced = h.onServiceThread { () -> [Bool] in
             server.send(OutboundMessage(binary: big), to: serverID)
             var replaced: [Bool] = []
             for round in 1...3 {
@@ -160,9 +148,9 @@ struct CorkedWriteTests {
         defer { h.stop() }
         let id = try h.connect()
         #expect(h.clientDelegate.waitForOutcome(id) == true)
-        let serverID = try #require(openedID(h))
+        let serverID = try #require(h.openedID())
         let server = h.server
-        let replaced = onServiceThread(server) {
+        let replaced = h.onServiceThread {
             server.sendLatest(OutboundMessage(binary: [9, 9]), after: [OutboundMessage(text: "a1"), OutboundMessage(text: "a2")], to: serverID)
         }
         #expect(replaced == false)
@@ -176,7 +164,7 @@ struct CorkedWriteTests {
         defer { h.stop() }
         let socket = try RawSocket(port: h.port)
         #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
-        let serverID = try #require(openedID(h))
+        let serverID = try #require(h.openedID())
         let server = h.server
         // The server's end of this connection lives in this process: its send buffer is made as
         // small as the kernel allows, so the kernel takes only part of a 64 KiB write.
@@ -187,13 +175,13 @@ struct CorkedWriteTests {
         // more than the two sockets hold, so a corked write is cut short and lws keeps its tail.
         let count = 100
         let payload: @Sendable (Int) -> [UInt8] = { index in (0..<16_000).map { UInt8(truncatingIfNeeded: $0 &+ index) } }
-        _ = onServiceThread(server) {
+        _ = h.onServiceThread {
             for index in 0..<count { server.send(OutboundMessage(binary: payload(index)), to: serverID) }
             server.sendLatest(OutboundMessage(text: "frame 1"), to: serverID)
         }
         #expect(waitForStats(server) { $0.writesLeftBuffered >= 1 })
         // Frames offered meanwhile replace one another; the reader then gets everything, in order.
-        _ = onServiceThread(server) {
+        _ = h.onServiceThread {
             server.sendLatest(OutboundMessage(text: "frame 2"), to: serverID)
             server.sendLatest(OutboundMessage(text: "frame 3"), to: serverID)
         }
@@ -211,9 +199,9 @@ struct CorkedWriteTests {
         defer { h.stop() }
         let socket = try RawSocket(port: h.port)
         #expect(socket.handshake(extensions: "permessage-deflate")?.hasPrefix("HTTP/1.1 101") == true)
-        let serverID = try #require(openedID(h))
+        let serverID = try #require(h.openedID())
         let server = h.server
-        _ = onServiceThread(server) {
+        _ = h.onServiceThread {
             server.send(OutboundMessage(text: "one"), to: serverID)
             server.sendLatest(OutboundMessage(text: "two"), after: [OutboundMessage(text: "lead")], to: serverID)
         }
