@@ -113,7 +113,7 @@ struct CorkedWriteTests {
             case .binary(let bytes): #expect(frame.payload == bytes)
             }
         }
-        #expect(server.stats.corkedWrites >= 1)
+        #expect(waitForStats(server) { $0.corkedWrites >= 1 })
     }
 
     @Test func aStalledReaderGetsReliableMessagesInOrderAndOnlyTheNewestFrameInOneWrite() throws {
@@ -139,7 +139,7 @@ struct CorkedWriteTests {
         var rest: [String] = []
         while rest.count < 7, let frame = socket.readFrame() { rest.append(String(decoding: frame.payload, as: UTF8.self)) }
         #expect(rest == ["reliable 1", "applied 1", "reliable 2", "applied 2", "reliable 3", "applied 3", "frame 3"])
-        #expect(server.stats.corkedWrites == 1)
+        #expect(waitForStats(server) { $0.corkedWrites == 1 })
         #expect(server.stats.latestReplaced == 2)
     }
 
@@ -191,7 +191,7 @@ struct CorkedWriteTests {
         }
         let last = try #require(socket.readFrame())
         #expect(String(decoding: last.payload, as: UTF8.self) == "frame 3")
-        #expect(server.stats.corkedWrites >= count / 4)
+        #expect(waitForStats(server) { $0.corkedWrites >= count / 4 })
     }
 
     @Test func withPermessageDeflateEachMessageKeepsItsOwnWrite() throws {
@@ -206,7 +206,7 @@ struct CorkedWriteTests {
             server.sendLatest(OutboundMessage(text: "two"), after: [OutboundMessage(text: "lead")], to: serverID)
         }
         for _ in 0..<3 { #expect(socket.readFrame() != nil) }
+        #expect(waitForStats(server) { $0.messagesSent == 3 })
         #expect(server.stats.corkedWrites == 0)
-        #expect(server.stats.messagesSent == 3)
     }
 }
