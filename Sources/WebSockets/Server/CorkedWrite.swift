@@ -87,7 +87,7 @@ extension WebSocketServer {
     /// writeable callback when something is left.
     func writePending(_ state: ServerConnection) -> Int? {
         let wsi = state.wsi
-        var sent = 0, bytes = 0
+        var sent = 0, bytes = 0, leftBuffered = false
         if !configuration.permessageDeflate, let first = state.reliable.first ?? state.latest,
            CorkedWriter.framedBytes(first) < CorkedWriter.maxCorkedBytes, state.reliable.count + (state.latest == nil ? 0 : 1) > 1 {
             corkedWriter.reset()
@@ -101,11 +101,7 @@ extension WebSocketServer {
                 bytes += next.count
             }
             guard corkedWriter.write(to: wsi) else { return nil }
-            let leftBuffered = lws_partial_buffered(wsi) != 0
-            statsBox.withLock {
-                if sent > 1 { $0.corkedWrites += 1 }
-                if leftBuffered { $0.writesLeftBuffered += 1 }
-            }
+            leftBuffered = lws_partial_buffered(wsi) != 0
         } else {
             guard let message = state.reliable.popFirst() ?? state.latest.take() else { return 0 }
             guard LWS.write(wsi, message.storage, count: message.count, isText: message.isText) else { return nil }
@@ -114,6 +110,8 @@ extension WebSocketServer {
             bytes = message.count
         }
         statsBox.withLock {
+            if sent > 1 { $0.corkedWrites += 1 }
+            if leftBuffered { $0.writesLeftBuffered += 1 }
             $0.messagesSent += sent
             $0.bytesSent += bytes
         }
