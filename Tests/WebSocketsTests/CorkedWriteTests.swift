@@ -96,9 +96,7 @@ struct CorkedWriteTests {
     @Test func aRawReaderSeesOneFramePerMessageWithTheRightHeaders() throws {
         let h = try Harness(configure: { $0.writesAtOnce = false })
         defer { h.stop() }
-        let socket = try RawSocket(port: h.port)
-        #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
-        let serverID = try #require(h.openedID())
+        let (socket, serverID) = try h.rawConnection()
         let server = h.server
         let sizes = [125, 126, 0, 65_535 - 4 - 2 - 2, 1]
         _ = h.onServiceThread {
@@ -119,9 +117,7 @@ struct CorkedWriteTests {
     @Test func aStalledReaderGetsReliableMessagesInOrderAndOnlyTheNewestFrameInOneWrite() throws {
         let h = try Harness(configure: { $0.writesAtOnce = true })
         defer { h.stop() }
-        let socket = try RawSocket(port: h.port)
-        #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
-        let serverID = try #require(h.openedID())
+        let (socket, serverID) = try h.rawConnection()
         let server = h.server
         let big = [UInt8](repeating: 0x5a, count: 16 << 20)
         let replaced = h.onServiceThread { () -> [Bool] in
@@ -162,9 +158,7 @@ struct CorkedWriteTests {
     @Test func aWriteTheKernelTookOnlyPartOfResumesWhereItStopped() throws {
         let h = try Harness(configure: { $0.writesAtOnce = false; $0.reliableQueueLimit = 2048 })
         defer { h.stop() }
-        let socket = try RawSocket(port: h.port)
-        #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
-        let serverID = try #require(h.openedID())
+        let (socket, serverID) = try h.rawConnection()
         let server = h.server
         // The server's end of this connection lives in this process: its send buffer is made as
         // small as the kernel allows, so the kernel takes only part of a 64 KiB write.

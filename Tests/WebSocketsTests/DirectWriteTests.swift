@@ -36,9 +36,7 @@ struct DirectWriteTests {
     @Test func aConnectionThatStoppedReadingGetsReliableMessagesInOrderAndOnlyTheNewestFrame() throws {
         let h = try Harness(configure: { $0.writesAtOnce = true })
         defer { h.stop() }
-        let socket = try RawSocket(port: h.port)
-        #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
-        let serverID = try #require(h.openedID())
+        let (socket, serverID) = try h.rawConnection()
         let server = h.server
         // More than the socket buffers of both ends hold while the client does not read: the
         // kernel takes part of it at once and lws keeps the rest, so the connection is busy.

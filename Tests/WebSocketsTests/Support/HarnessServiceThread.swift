@@ -1,3 +1,4 @@
+import Testing
 import TestSupport
 @testable import WebSockets
 
@@ -14,5 +15,12 @@ extension Harness {
         serverDelegate.events.wait { events in
             events.lazy.compactMap { if case .opened(let id, _, _) = $0 { id } else { nil } }.first
         }
+    }
+
+    /// A raw socket that completed the handshake, and the server's id for it.
+    func rawConnection() throws -> (RawSocket, ConnectionID) {
+        let socket = try RawSocket(port: port)
+        #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
+        return (socket, try #require(openedID()))
     }
 }
