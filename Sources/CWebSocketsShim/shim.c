@@ -116,13 +116,21 @@ static void scws_fill_extensions(struct scws_context *c) {
     c->extensions[0].client_offer = "permessage-deflate; client_max_window_bits";
 }
 
+#define SCWS_TX_PACKET_BYTES 65536
+
 scws_context *scws_server_create(const scws_server_options *o) {
     static const char *const no_subprotocol[] = { "scws-none" };
     const char *const *names = o->protocol_count > 0 ? o->protocol_names : no_subprotocol;
     int count = o->protocol_count > 0 ? o->protocol_count : 1;
     struct scws_context *c = scws_context_alloc(names, count, o->callback);
     if (!c) return NULL;
-    for (int n = 0; n < count; n++) c->protocols[n].rx_buffer_size = o->rx_buffer_size;
+    for (int n = 0; n < count; n++) {
+        c->protocols[n].rx_buffer_size = o->rx_buffer_size;
+        /* lws hands send() at most this much per write (default: its 4 KiB service buffer) and
+         * copies the rest to its output list for later passes; a corked write of several messages
+         * (CorkedWrite.swift, up to 64 KiB) is meant to be one send(). */
+        c->protocols[n].tx_packet_size = SCWS_TX_PACKET_BYTES;
+    }
     c->host = o->host ? strdup(o->host) : NULL;
     scws_fill_extensions(c);
     c->retry.secs_since_valid_ping = (uint16_t)o->ping_seconds;

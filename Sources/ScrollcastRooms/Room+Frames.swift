@@ -31,6 +31,7 @@ extension Room {
         var frame = scene.frame(at: frameTime)
         // Time alone changed nothing a viewer would see (e.g. the hold before a row lifts): no frame.
         if reason == .animation, lastApplied == lastFrameInput, frame.showsTheSame(as: lastFrame) {
+            channel.flush()
             return pacer.frameSkipped(at: current)
         }
         pacer.frameSent(at: current, for: reason)
@@ -41,14 +42,16 @@ extension Room {
         let sentAt = wallClock()
         let started = DispatchTime.now().uptimeNanoseconds
         // Once per version someone speaks. Version 2's first: the texts its frame shows for the
-        // first time go out reliably, which every viewer's connection writes before the frame.
+        // first time go out reliably, which every viewer's connection writes before the frame
+        // (with it, as its leading messages).
         var message = RoomMessage()
+        var leading: [LeadingMessage] = []
         if speaks(.v2) {
             let encoded = ServerMessageEncoderV2.frame(frame, input: lastApplied, sentAt: sentAt, texts: &texts,
                                                        ahead: { [scene] in WireTextTable.upcoming(around: frame, in: scene.sections) })
             if let new = encoded.texts {
                 recordSent(.texts(new))
-                channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyone)
+                leading.append(LeadingMessage(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyone))
             }
             message.v2 = OutgoingMessage(binary: encoded.frame)
         }
@@ -60,7 +63,7 @@ extension Room {
         lastFrameInput = lastApplied
         lastFrameSentAt = sentAt
         relayRest(of: frame)
-        channel.sendFrame(message, sequence: sequence)
+        channel.sendFrame(message, sequence: sequence, after: leading)
         if !frame.isAnimating, claim == nil { checkpoint(offset: frame.contentOffset) }
     }
 

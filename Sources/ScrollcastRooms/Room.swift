@@ -22,7 +22,8 @@ import ScrollWire
     let wallClock: WallClock
     let origin: Double
     let metrics: ServerMetrics
-    let channel: RoomChannel
+    /// Holds `applied` messages until the next frame (AppliedBundlingChannel.swift).
+    let channel: AppliedBundlingChannel
     let store: RoomStore
     var scene: ScrollScene
     var viewers: [Viewer] = []
@@ -112,7 +113,7 @@ import ScrollWire
         self.origin = services.clock.nowMilliseconds()
         self.metrics = services.metrics
         self.store = services.store
-        self.channel = services.relay.openChannel(for: lease)
+        self.channel = AppliedBundlingChannel(services.relay.openChannel(for: lease))
         self.pacer = FramePacer(framePeriod: framePeriod)
         self.sequence = firstSequence
         self.history = RoomHistory(firstSequence: firstSequence)

@@ -139,6 +139,9 @@ private final class ConnectionSink: ViewerSink {
 
     func sendReliable(_ message: OutgoingMessage) { server.send(message.outbound, to: connection) }
     func sendLatest(_ message: OutgoingMessage) -> Bool { server.sendLatest(message.outbound, to: connection) }
+    func sendLatest(_ message: OutgoingMessage, after leading: [OutgoingMessage]) -> Bool {
+        server.sendLatest(message.outbound, after: leading.map(\.outbound), to: connection)
+    }
     func close(_ reason: CloseReason) { server.close(connection, code: WebSockets.CloseCode(reason), reason: reason.reason) }
 }
 

@@ -29,6 +29,15 @@ public final class RecordingViewerSink: ViewerSink {
         return false
     }
 
+    /// Reliable messages handed over together with a frame (`sendLatest(_:after:)`), so far.
+    public private(set) var receivedWithFrames = 0
+
+    public func sendLatest(_ message: OutgoingMessage, after leading: [OutgoingMessage]) -> Bool {
+        received += leading
+        receivedWithFrames += leading.count
+        return sendLatest(message)
+    }
+
     public func close(_ reason: CloseReason) { closedWith = reason }
 
     /// A slow viewer's connection catches up: the frame waiting in its latest slot is written.

@@ -9,27 +9,14 @@ import TestSupport
 /// connection's own RECEIVE callback goes out after the pong lws owes it.
 @Suite("Sending: written at once when idle")
 struct DirectWriteTests {
-    /// Runs `work` on the service thread and returns what it returned.
-    private func onServiceThread<T: Sendable>(_ server: WebSocketServer, _ work: @escaping @Sendable () -> T) -> T? {
-        let result = EventCollector<T>()
-        server.execute { result.append(work()) }
-        return result.wait { $0.first }
-    }
-
-    private func openedID(_ h: Harness) -> ConnectionID? {
-        h.serverDelegate.events.wait { events in
-            events.lazy.compactMap { if case .opened(let id, _, _) = $0 { id } else { nil } }.first
-        }
-    }
-
     /// Sends `count` frames with `sendLatest` from one service-thread block to a freshly opened
     /// client connection; what each call returned (replaced or not), and the client's id.
     private func sendFrames(_ count: Int, _ h: Harness) throws -> (replaced: [Bool]?, client: ConnectionID) {
         let id = try h.connect()
         #expect(h.clientDelegate.waitForOutcome(id) == true)
-        let serverID = try #require(openedID(h))
+        let serverID = try #require(h.openedID())
         let server = h.server
-        let replaced = onServiceThread(server) {
+        let replaced = h.onServiceThread {
             (1...count).map { server.sendLatest(OutboundMessage(text: "frame \($0)"), to: serverID) }
         }
         return (replaced, id)
@@ -49,14 +36,12 @@ struct DirectWriteTests {
     @Test func aConnectionThatStoppedReadingGetsReliableMessagesInOrderAndOnlyTheNewestFrame() throws {
         let h = try Harness(configure: { $0.writesAtOnce = true })
         defer { h.stop() }
-        let socket = try RawSocket(port: h.port)
-        #expect(socket.handshake()?.hasPrefix("HTTP/1.1 101") == true)
-        let serverID = try #require(openedID(h))
+        let (socket, serverID) = try h.rawConnection()
         let server = h.server
         // More than the socket buffers of both ends hold while the client does not read: the
         // kernel takes part of it at once and lws keeps the rest, so the connection is busy.
         let big = [UInt8](repeating: 0x5a, count: 16 << 20)
-        let outcome = onServiceThread(server) { () -> [Bool] in
+        let outcome = h.onServiceThread { () -> [Bool] in
             server.send(OutboundMessage(binary: big), to: serverID)
             server.send(OutboundMessage(text: "reliable 1"), to: serverID)
             let frames = (1...3).map { server.sendLatest(OutboundMessage(text: "frame \($0)"), to: serverID) }
@@ -97,7 +82,7 @@ struct DirectWriteTests {
         defer { h.stop() }
         let id = try h.connect()
         #expect(h.clientDelegate.waitForOutcome(id) == true)
-        let serverID = try #require(openedID(h))
+        let serverID = try #require(h.openedID())
         let server = h.server
         // A timer due in 1 ms while the service thread is held for 30 ms fires about 29 ms late: the
         // loop is behind, so the frames sent from it wait in the slot and only the newest leaves.

@@ -43,6 +43,10 @@ import ScrollWire
         viewers.sendFrame(message)
     }
 
+    func sendFrame(_ message: RoomMessage, sequence: UInt64, after leading: [LeadingMessage]) {
+        viewers.sendFrame(message, after: leading)
+    }
+
     func close() {
         closed = true
         viewers.removeAll()

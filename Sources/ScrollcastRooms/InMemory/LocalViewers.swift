@@ -35,12 +35,42 @@ import ScrollWire
     /// Queues `message` for each viewer of `audience` here, in its version's form.
     public func send(_ message: RoomMessage, to audience: Audience) {
         var bytes = 0
-        for viewer in viewers where audience.includes(viewer.id) && (audience != .inputWatchers || viewer.watchesInputs) {
+        for viewer in viewers where Self.reaches(audience, viewer) {
             guard let form = message[viewer.version] else { continue }
             viewer.sink.sendReliable(form)
             bytes += form.count
         }
         if bytes > 0 { metrics.bytesOut.increment(by: bytes) }
+    }
+
+    private static func reaches(_ audience: Audience, _ viewer: (id: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool)) -> Bool {
+        audience.includes(viewer.id) && (audience != .inputWatchers || viewer.watchesInputs)
+    }
+
+    /// Offers a frame to every viewer here, in its version's form, each viewer's part of
+    /// `leading` queued reliably right before it so that they leave together.
+    public func sendFrame(_ message: RoomMessage, after leading: [LeadingMessage]) {
+        guard !viewers.isEmpty else { return }
+        if leading.isEmpty { return sendFrame(message) }
+        var skipped = 0, sent = 0, bytes = 0
+        var forms: [OutgoingMessage] = []
+        for viewer in viewers {
+            forms.removeAll(keepingCapacity: true)
+            for lead in leading where Self.reaches(lead.audience, viewer) {
+                if let form = lead.message[viewer.version] { forms.append(form) }
+            }
+            bytes += forms.reduce(0) { $0 + $1.count }
+            guard let form = message[viewer.version] else {
+                for reliable in forms { viewer.sink.sendReliable(reliable) }
+                continue
+            }
+            if viewer.sink.sendLatest(form, after: forms) { skipped += 1 }
+            sent += 1
+            bytes += form.count
+        }
+        if skipped > 0 { metrics.framesSkipped.increment(by: skipped) }
+        metrics.framesSent.increment(by: sent)
+        metrics.bytesOut.increment(by: bytes)
     }
 
     /// Offers a frame to every viewer here, in its version's form.

@@ -26,6 +26,9 @@ import ScrollWire
     /// Offers frame number `sequence` to every viewer (in its version's form); a viewer still
     /// writing an older frame gets this one in its place.
     func sendFrame(_ message: RoomMessage, sequence: UInt64)
+    /// Sends each of `leading` as `send` would, then offers frame `sequence` as `sendFrame` would,
+    /// so that a viewer's part of them can leave together (`ViewerSink.sendLatest(_:after:)`).
+    func sendFrame(_ message: RoomMessage, sequence: UInt64, after leading: [LeadingMessage])
     /// The room is gone; the channel delivers nothing more.
     func close()
 }
@@ -43,7 +46,27 @@ public enum Audience: Sendable, Hashable {
     case inputWatchers
 }
 
+/// A reliable message that goes out right before a frame (`RoomChannel.sendFrame(_:sequence:after:)`).
+public struct LeadingMessage {
+    /// The message in each version.
+    public var message: RoomMessage
+    /// Who gets it.
+    public var audience: Audience
+
+    /// `message` for `audience`.
+    public init(_ message: RoomMessage, to audience: Audience) {
+        self.message = message
+        self.audience = audience
+    }
+}
+
 extension RoomChannel {
+    /// `send` for each of `leading`, then `sendFrame`: a channel that cannot bundle them.
+    public func sendFrame(_ message: RoomMessage, sequence: UInt64, after leading: [LeadingMessage]) {
+        for lead in leading { send(lead.message, to: lead.audience) }
+        sendFrame(message, sequence: sequence)
+    }
+
     /// A viewer that did not ask for `applied` messages.
     public func attach(_ viewer: String, sink: ViewerSink, version: WireVersion) {
         attach(viewer, sink: sink, version: version, watchesInputs: false)

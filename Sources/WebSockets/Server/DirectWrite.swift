@@ -29,22 +29,21 @@ extension WebSocketServer {
         Double(loop.lastTimerLatenessNanoseconds) > configuration.writeAtOnceLatenessLimitMilliseconds * 1_000_000
     }
 
+    /// Whether a message for `state` may be written now rather than queued.
+    private func mayWriteAtOnce(_ state: ServerConnection) -> Bool {
+        configuration.writesAtOnce && !configuration.permessageDeflate
+            && state.reliable.isEmpty && state.latest == nil && state.compressing == nil
+            && state.pendingClose == nil && !state.peerClosed && !state.closeHandedOver
+            && receivingWSI != state.wsi
+            && !loopIsBehind
+            && lws_partial_buffered(state.wsi) == 0
+    }
+
     /// Writes `message` now if `state` is idle; false (nothing done) when it must be queued.
     func writeAtOnceIfIdle(_ state: ServerConnection, _ message: OutboundMessage) -> Bool {
-        guard configuration.writesAtOnce, !configuration.permessageDeflate,
-              state.reliable.isEmpty, state.latest == nil, state.compressing == nil,
-              state.pendingClose == nil, !state.peerClosed, !state.closeHandedOver,
-              receivingWSI != state.wsi,
-              !loopIsBehind,
-              lws_partial_buffered(state.wsi) == 0
-        else { return false }
+        guard mayWriteAtOnce(state) else { return false }
         guard LWS.write(state.wsi, message.storage, count: message.count, isText: message.isText) else {
-            // The socket is gone (reset, broken pipe). Outside a callback there is no -1 to return,
-            // so lws is asked to close it on its next pass; nothing more is written meanwhile.
-            state.peerClosed = true
-            state.reliable.removeAll()
-            state.latest = nil
-            scws_kill_async(state.wsi)
+            writeAtOnceFailed(state)
             return true
         }
         statsBox.withLock {
@@ -53,5 +52,35 @@ extension WebSocketServer {
             $0.messagesWrittenAtOnce += 1
         }
         return true
+    }
+
+    /// Queues `leading` reliably and `message` in the latest slot, then writes them together now
+    /// (one corked write, CorkedWrite.swift) if the connection was idle. Returns whether the
+    /// frame replaced one never sent. Used by `sendLatest(_:after:to:)`.
+    func queueAndWriteIfIdle(_ state: ServerConnection, _ leading: [OutboundMessage], _ message: OutboundMessage) -> Bool {
+        let idle = mayWriteAtOnce(state)
+        for reliable in leading { state.reliable.append(reliable) }
+        let replaced = state.latest != nil
+        state.latest = message
+        if replaced { statsBox.withLock { $0.latestReplaced += 1 } }
+        guard idle else {
+            lws_callback_on_writable(state.wsi)
+            return replaced
+        }
+        if let written = writePending(state) {
+            statsBox.withLock { $0.messagesWrittenAtOnce += written }
+        } else {
+            writeAtOnceFailed(state)
+        }
+        return replaced
+    }
+
+    /// The socket is gone (reset, broken pipe). Outside a callback there is no -1 to return, so
+    /// lws is asked to close it on its next pass; nothing more is written meanwhile.
+    private func writeAtOnceFailed(_ state: ServerConnection) {
+        state.peerClosed = true
+        state.reliable.removeAll()
+        state.latest = nil
+        scws_kill_async(state.wsi)
     }
 }

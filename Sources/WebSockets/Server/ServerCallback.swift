@@ -211,17 +211,7 @@ extension WebSocketServer {
             }
             state.compressing = nil
         }
-        guard let message = state.reliable.popFirst() ?? state.latest.take() else { return 0 }
-        guard LWS.write(wsi, message.storage, count: message.count, isText: message.isText) else { return -1 }
-        if scws_last_write_left_pending() != 0 { state.compressing = message }
-        statsBox.withLock {
-            $0.messagesSent += 1
-            $0.bytesSent += message.count
-        }
-        if state.compressing != nil || !state.reliable.isEmpty || state.latest != nil || state.pendingClose != nil {
-            lws_callback_on_writable(wsi)
-        }
-        return 0
+        return writePending(state) == nil ? -1 : 0
     }
 
     func closed(_ wsi: OpaquePointer) {

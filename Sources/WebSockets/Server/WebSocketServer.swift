@@ -27,6 +27,8 @@ public final class WebSocketServer: @unchecked Sendable {
     var isShuttingDown = false
     /// The connection whose RECEIVE callback is running (nothing is written to it at once).
     var receivingWSI: OpaquePointer?
+    /// The buffer several messages to one connection are framed into (CorkedWrite.swift).
+    var corkedWriter = CorkedWriter()
 
     /// Creates a server; nothing is bound until `start()`.
     public init(configuration: WebSocketServerConfiguration, delegate: any WebSocketServerDelegate) {
@@ -35,6 +37,8 @@ public final class WebSocketServer: @unchecked Sendable {
         self.loop = ServiceLoop(name: "ws-server")
         loop.willDestroy = { [unowned self] in reportRemainingClosed() }
     }
+
+    deinit { corkedWriter.deallocate() }
 
     /// Called right before the context is destroyed: every connection still open is reported closed.
     private func reportRemainingClosed() {
@@ -113,18 +117,41 @@ public final class WebSocketServer: @unchecked Sendable {
         requireServiceThread("send")
         guard let state = connections[connection], state.pendingClose == nil, !state.peerClosed else { return }
         if state.reliable.count >= configuration.reliableQueueLimit {
-            state.reliable.removeAll()
-            state.latest = nil
-            state.pendingClose = PendingClose(code: .policyViolation, reason: "send queue overflow", immediate: true)
-            statsBox.withLock { $0.queueOverflows += 1 }
-            // The close frame goes out once the peer reads again; one that never does is cut off
-            // (without this it lingered until the idle timeout, up to a minute).
-            lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, Int32(WebSocketServer.stuckPeerGraceSeconds))
+            closeForOverflow(state)
         } else {
             if writeAtOnceIfIdle(state, message) { return }
             state.reliable.append(message)
         }
         lws_callback_on_writable(state.wsi)
+    }
+
+    /// The reliable queue is full: it is dropped and the connection closed with 1008.
+    private func closeForOverflow(_ state: ServerConnection) {
+        state.reliable.removeAll()
+        state.latest = nil
+        state.pendingClose = PendingClose(code: .policyViolation, reason: "send queue overflow", immediate: true)
+        statsBox.withLock { $0.queueOverflows += 1 }
+        // The close frame goes out once the peer reads again; one that never does is cut off
+        // (without this it lingered until the idle timeout, up to a minute).
+        lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, Int32(WebSocketServer.stuckPeerGraceSeconds))
+    }
+
+    /// Queues `leading` reliably, in order, and then offers `message` as the latest frame, so that
+    /// they leave together: in one write when the connection can take them (CorkedWrite.swift),
+    /// now if it is idle and writes at once are on. The same as `send` for each of `leading` and
+    /// then `sendLatest`, without writing the first of them alone. Returns true if the frame
+    /// replaced one never sent. Service thread only.
+    @discardableResult
+    public func sendLatest(_ message: OutboundMessage, after leading: [OutboundMessage], to connection: ConnectionID) -> Bool {
+        if leading.isEmpty { return sendLatest(message, to: connection) }
+        requireServiceThread("sendLatest")
+        guard let state = connections[connection], state.pendingClose == nil, !state.peerClosed else { return false }
+        if state.reliable.count + leading.count > configuration.reliableQueueLimit {
+            closeForOverflow(state)
+            lws_callback_on_writable(state.wsi)
+            return false
+        }
+        return queueAndWriteIfIdle(state, leading, message)
     }
 
     /// Puts `message` in the connection's single replaceable slot, sent once the reliable queue is

@@ -15,6 +15,11 @@ public struct WebSocketServerStats: Sendable, Equatable {
     /// Messages written the moment they were sent because their connection was idle (no writeable
     /// callback waited for); counted in `messagesSent` too.
     public var messagesWrittenAtOnce = 0
+    /// Writes that carried more than one message (CorkedWrite.swift); their messages are counted
+    /// in `messagesSent` one by one.
+    public var corkedWrites = 0
+    /// Corked writes the kernel took only part of (lws keeps the rest and sends it first).
+    public var writesLeftBuffered = 0
     /// Latest-slot messages replaced before they were sent (skipped frames).
     public var latestReplaced = 0
     /// Connections closed because their reliable queue overflowed.

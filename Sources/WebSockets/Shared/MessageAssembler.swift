@@ -78,6 +78,9 @@ struct OutboundQueue {
 
     mutating func append(_ message: OutboundMessage) { items.append(message) }
 
+    /// The message `popFirst` would return, left in place.
+    var first: OutboundMessage? { head < items.count ? items[head] : nil }
+
     mutating func popFirst() -> OutboundMessage? {
         guard head < items.count else { return nil }
         let message = items[head]
