@@ -164,7 +164,7 @@ function handleMessage(message) {
     case "frame": return receiveFrame(message);
     case "presence": return setPresence(message.viewers, message.driver);
     case "rowMoved": replica?.rowMoved(message); return applyRowMove(message);
-    case "applied": replica?.applied(message); return scheduleDraw();
+    case "applied": replica?.applied(message, performance.now()); return scheduleDraw();
     case "refused": return handleRefused(message);
     case "error":
       state.errors.push(String(message.message ?? ""));
@@ -175,7 +175,7 @@ function handleMessage(message) {
 }
 
 function adoptSnapshot(message) {
-  replica?.snapshot(message);
+  replica?.snapshot(message, connection.joinRoundTrip);
   scene = message.scene ?? {};
   state.snapshots += 1;
   state.viewer = message.viewer ?? null;
