@@ -11,24 +11,9 @@ from measures_session import FLING, fling_judder, record_total
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
-from replica_photon import assert_within_the_bound, frames_to_show, ms_summary
-
-
-def replica(sc) -> dict:
-    return sc.state("s.replica")
-
-
-def assert_no_mismatch(sc, label: str):
-    r = replica(sc)
-    assert r["enabled"], f"{label}: replica disabled: {r.get('error')}"
-    assert r["mismatches"] == 0, f"{label}: server frames differ from the replica's: {r['mismatchLog']}"
-    assert r["compared"] == r["identical"], r
-
-
-def wait_running(sc, timeout: float = 20000):
-    sc.wait("s => s.replica.enabled === false || s.replica.running", timeout=timeout)
-    r = replica(sc)
-    assert r["running"], f"the replica did not start: {r}"
+from replica_session import (
+    assert_no_mismatch, assert_within_the_bound, frames_to_show, move_a_row, ms_summary, replica, wait_running,
+)
 
 
 def fling_and_rest(sc, steps: int = 6) -> tuple[int, int]:
@@ -72,19 +57,7 @@ def test_the_replica_draws_and_every_server_frame_matches_it_on_4g(page, server_
     driver.page.click("#scroll-go")
     driver.wait_idle()
     # A row move: hold a row until it lifts, carry it down, drop it.
-    moves = driver.state("s.rowMoves")
-    x, y = driver.client_point(200, 300)
-    driver.page.mouse.move(x, y)
-    driver.page.mouse.down()
-    driver.wait("s => s.lastFrame.lifted !== null", timeout=10000)
-    for step in range(1, 9):
-        driver.page.mouse.move(x, y + step * 20)
-        driver.page.wait_for_timeout(16)
-    driver.page.mouse.up()
-    driver.wait("(s, m) => s.rowMoves > m", moves)
-    watcher.wait("(s, m) => s.rowMoves > m", moves)
-    driver.wait_idle()
-    watcher.wait_idle()
+    move_a_row(driver, watcher)
     watcher.wait("s => s.replica.compared > 0")
 
     for sc, label in ((driver, "driver"), (watcher, "watcher")):

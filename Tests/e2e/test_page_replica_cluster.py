@@ -10,7 +10,7 @@ from __future__ import annotations
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, room,
 )
-from test_page_replica import assert_no_mismatch, replica, wait_running
+from replica_session import assert_no_mismatch, move_a_row, replica, wait_running
 
 
 def test_relayed_inputs_drive_the_replicas_of_pages_on_two_other_nodes(browser, cluster, room, artifacts):
@@ -44,19 +44,7 @@ def test_relayed_inputs_drive_the_replicas_of_pages_on_two_other_nodes(browser, 
     watcher.wait_idle()
 
     # A row move: hold a row until it lifts, carry it down, drop it; n0's `rowMoved` commits it.
-    moves = driver.state("s.rowMoves")
-    x, y = driver.client_point(200, 300)
-    driver.page.mouse.move(x, y)
-    driver.page.mouse.down()
-    driver.wait("s => s.lastFrame.lifted !== null", timeout=10000)
-    watcher.wait("s => s.lastFrame.lifted !== null", timeout=10000)
-    for step in range(1, 9):
-        driver.page.mouse.move(x, y + step * 20)
-        driver.page.wait_for_timeout(16)  # pacing of the pointer moves, not a synchronisation
-    driver.page.mouse.up()
-    for sc in (driver, watcher, owner):
-        sc.wait("(s, m) => s.rowMoves > m", moves)
-        sc.wait_idle()
+    move_a_row(driver, watcher, owner)
     assert driver.state("s.order") == watcher.state("s.order") == owner.state("s.order")
     # The last frame at rest, compared on both.
     seq = owner.state("s.lastReceivedSeq")

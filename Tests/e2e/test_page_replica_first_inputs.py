@@ -13,25 +13,11 @@ from measures_session import fling, fling_judder
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, room,
 )
-from replica_photon import assert_within_the_bound, frames_to_show, ms_summary
-from test_page_replica import assert_no_mismatch, replica, wait_running
+from replica_session import (
+    assert_no_mismatch, assert_within_the_bound, frames_to_show, move_a_row, ms_summary, replica, wait_running,
+)
 
 RESTED_MS = 3000   # how long the room rests before the driver comes: the snapshot's frame is that old
-
-
-def move_a_row(sc: ScrollcastPage):
-    """Holds a row until it lifts, carries it down in eight moves, drops it; waits for the commit."""
-    moves = sc.state("s.rowMoves")
-    x, y = sc.client_point(200, 300)
-    sc.page.mouse.move(x, y)
-    sc.page.mouse.down()
-    sc.wait("s => s.lastFrame.lifted !== null", timeout=10000)
-    for step in range(1, 9):
-        sc.page.mouse.move(x, y + step * 20)
-        sc.page.wait_for_timeout(16)  # pacing of the pointer moves, not a synchronisation
-    sc.page.mouse.up()
-    sc.wait("(s, m) => s.rowMoves > m", moves)
-    sc.wait_idle()
 
 
 @pytest.mark.parametrize("profile", ["loopback", "4g"])

@@ -12,7 +12,7 @@ from measures_session import FLING
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, room,
 )
-from test_page_replica import assert_no_mismatch, replica, wait_running
+from replica_session import assert_no_mismatch, replica, wait_running
 
 
 def fling_checked(sc: ScrollcastPage, label: str, frames: int = 20):
