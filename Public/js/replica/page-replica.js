@@ -48,8 +48,23 @@ export class PageReplica {
   /** The WebAssembly engine arrived (it loads while the page already draws server frames). */
   attachEngine(engine) {
     this.engine = engine;
-    if (this.session) this.#createScene();
-    if (this.lastServerFrame) this.#tryStart(this.lastServerFrame);
+    this.startIfDue();
+  }
+
+  /**
+   * Starts the replica from the latest server frame when it shows the room at rest. The page
+   * calls this after drawing that frame, so making the scene and starting (the engine's first
+   * calls, compiled as they come) never delay a picture. Returns true, and calls `onStart`, when
+   * it started.
+   */
+  startIfDue() {
+    const frame = this.lastServerFrame;
+    if (this.running || !this.engine || !this.stats.enabled || !this.session || !frame || !atRest(frame)) return false;
+    this.log = this.log.filter((m) => m.after >= frame.seq);
+    if (!this.created) this.#createScene();
+    if (!this.#tryStart(frame)) return false;
+    this.onStart?.();
+    return true;
   }
 
   /** The engine failed to load or trapped: server frames from now on. */
@@ -72,7 +87,6 @@ export class PageReplica {
     this.clock.joinRoundTrip(roundTrip);
     this.stats.running = false;
     this.created = false;
-    if (this.engine) this.#createScene();
   }
 
   /** After `resumed`: what was applied meanwhile is unknown, so start again at the next rest. */
@@ -157,16 +171,14 @@ export class PageReplica {
 
   /**
    * A server frame (`frame.wire` its version-2 bytes, if any) arrived at page time `now`. Returns
-   * "waiting" (replica not running; draw the server frame), "started", "identical" or "mismatch".
+   * "waiting" (replica not running; draw the server frame, then call `startIfDue`), "identical" or
+   * "mismatch".
    */
   serverFrame(frame, now) {
     this.clock.frameArrived(frame.t, now);
     this.lastServerFrame = frame;
     if (!this.stats.enabled || !this.engine) return "waiting";
-    if (!this.running) {
-      this.log = this.log.filter((m) => m.after >= frame.seq);
-      return this.#tryStart(frame) ? "started" : "waiting";
-    }
+    if (!this.running) return "waiting";
     let verdict;
     try {
       this.engine.load();
