@@ -64,17 +64,23 @@ def same(a, b) -> bool:
     return a == b or (a is not None and b is not None and abs(a - b) <= 1e-9 * max(1.0, abs(b)))
 
 
-def page_figures(browser, base_url: str, profile: str, replica: str) -> dict:
-    """Load-to-first-frame, judder and input-to-photon in Chromium through one link, with the
-    page's replica `on` (the default) or `off` (server frames only)."""
-    loads = []
+def load_times(browser, base_url: str, profile: str) -> dict[str, list[float]]:
+    """Page load to first frame, LOADS fresh loads per replica mode, the modes taking turns so
+    that the machine's load (shared, changing by the second) weighs on both alike."""
+    loads = {replica: [] for replica in REPLICA_MODES}
     for i in range(LOADS):
-        context = browser.new_context()
-        page = context.new_page()
-        page.goto(f"{base_url}/?room=links-{profile}-{replica}-load-{i}&replica={replica}")
-        loads.append(first_frame_ms(page))
-        context.close()
+        for replica in REPLICA_MODES:
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"{base_url}/?room=links-{profile}-{replica}-load-{i}&replica={replica}")
+            loads[replica].append(first_frame_ms(page))
+            context.close()
+    return loads
 
+
+def page_figures(browser, base_url: str, profile: str, replica: str, loads: list[float]) -> dict:
+    """Judder and input-to-photon in Chromium through one link, with the page's replica `on`
+    (the default) or `off` (server frames only); `loads` its load-to-first-frame times."""
     context = browser.new_context()
     page = context.new_page()
     sc = ScrollcastPage(page, base_url, f"links-{profile}-{replica}-fling").open(f"&replica={replica}")
@@ -109,6 +115,8 @@ def page_figures(browser, base_url: str, profile: str, replica: str) -> dict:
         **totals,
         "roughness_pt": statistics.mean(roughness) if roughness else None,
         "photon_p50": nearest_rank(ms, 0.5), "photon_p99": nearest_rank(ms, 0.99), "photon_samples": len(ms),
+        # The page's very first pointer input (before the replica's clock has learnt its lead).
+        "photon_first": ms[0] if ms else None,
     }
 
 
@@ -168,7 +176,8 @@ def section(results: dict, seconds: float, load: tuple[float, float]) -> list[st
         f"Run {when} on this machine ({os.cpu_count()} CPUs, shared; 1-minute load average {load[0]:.1f} at the start, "
         f"{load[1]:.1f} at the end), {seconds:.0f} s. Release server behind the link "
         "emulator (`scrollcast-link`, profiles in docs/links.md); the page in headless Chromium "
-        f"(60 Hz display) through the same link. Per profile: page load to first frame (median of {LOADS} fresh loads), "
+        f"(60 Hz display) through the same link. Per profile: page load to first frame (median of {LOADS} fresh loads "
+        "per mode, the two modes taking turns), "
         f"{FLINGS} flings (a {6}-step mouse drag up the long table, released, then rest), measured by the page "
         "itself (docs/measures.md) and checked against the Python recomputation from its raw record; then "
         f"`scrollcast-load {load_via} --rooms 1 --viewers {VIEWERS} --drivers 1 --script drag --duration {DURATION:g}`. "
@@ -207,12 +216,16 @@ def main():
             server = RunningServer("--allowed-origins", "*")   # the page comes with the proxy's origin
             proxy = LinkProxy.start(server.port, profile, seed=SEED)
             try:
+                log(f"{profile}: page loads, the replica on and off in turn")
+                loads = load_times(browser, f"http://127.0.0.1:{proxy.port}", profile)
                 for replica in REPLICA_MODES:
                     log(f"{profile}: page (replica {replica}) through the link on :{proxy.port}")
-                    results[(profile, replica)] = page_figures(browser, f"http://127.0.0.1:{proxy.port}", profile, replica)
+                    results[(profile, replica)] = page_figures(browser, f"http://127.0.0.1:{proxy.port}", profile, replica,
+                                                                loads[replica])
                     r = results[(profile, replica)]
                     log(f"{profile} replica {replica}: judder {fmt(r['judder_pct'])} %, input-to-photon "
-                        f"{fmt(r['photon_p50'], 0)}/{fmt(r['photon_p99'], 0)} ms, load {fmt(r['load_ms'], 0)} ms")
+                        f"{fmt(r['photon_p50'], 0)}/{fmt(r['photon_p99'], 0)} ms (first input {fmt(r['photon_first'], 0)} ms), "
+                        f"load {fmt(r['load_ms'], 0)} ms")
                 log(f"{profile}: scrollcast-load through the link")
                 results[(profile, REPLICA_MODES[0])].update(load_figures(server, proxy, profile))
             finally:
@@ -228,6 +241,7 @@ def main():
         print(f"links_{key}_judder_pct={fmt(r['judder_pct'])}")
         print(f"links_{key}_input_to_photon_p50_ms={fmt(r['photon_p50'], 0)}")
         print(f"links_{key}_input_to_photon_p99_ms={fmt(r['photon_p99'], 0)}")
+        print(f"links_{key}_first_input_to_photon_ms={fmt(r['photon_first'], 0)}")
     headline = results.get(("4g", "on"))
     print(f"links_4g_judder_pct={fmt(headline['judder_pct']) if headline else '–'}")
 

@@ -126,6 +126,8 @@ export class Connection {
     this.retryTimer = null;
     this.stopped = false;
     this.position = new ResumePoint();
+    this.joinSentAt = null;
+    this.joinRoundTrip = null;   // ms from the join going out to its snapshot or resumed (the replica's first lead)
     // Version 2's texts outlive a socket: a resume sends only the texts missed.
     this.decoder = new WireV2Decoder();
   }
@@ -181,6 +183,7 @@ export class Connection {
       if (resume) join.resume = resume;
       else join.resumable = true;
       socket.send(JSON.stringify(join));
+      this.joinSentAt = performance.now();
       this.report({ connected: true, joined: false });
     };
     socket.onmessage = (event) => {
@@ -212,6 +215,7 @@ export class Connection {
         // The join worked: the next loss starts the backoff afresh.
         this.joined = true;
         this.attempt = 0;
+        if (this.joinSentAt !== null) this.joinRoundTrip = performance.now() - this.joinSentAt;
         this.report({ connected: true, joined: true, resumed: message.type === "resumed" });
       }
       if (message.type === "error") {

@@ -36,6 +36,8 @@ let lastOwnAppliedId = null;  // our newest input id a frame named
 
 // The room's engine in the page (null with ?replica=off or without WebAssembly: server frames only).
 const replica = createReplica(state.replica);
+let replicaStartQueued = false;
+if (replica) replica.onStart = () => scheduleDraw();
 
 // What this viewer saw (docs/measures.md): state.drawn, judder, input-to-photon.
 const measures = new PageMeasures();
@@ -164,7 +166,7 @@ function handleMessage(message) {
     case "frame": return receiveFrame(message);
     case "presence": return setPresence(message.viewers, message.driver);
     case "rowMoved": replica?.rowMoved(message); return applyRowMove(message);
-    case "applied": replica?.applied(message); return scheduleDraw();
+    case "applied": replica?.applied(message, performance.now()); return scheduleDraw();
     case "refused": return handleRefused(message);
     case "error":
       state.errors.push(String(message.message ?? ""));
@@ -175,7 +177,7 @@ function handleMessage(message) {
 }
 
 function adoptSnapshot(message) {
-  replica?.snapshot(message);
+  replica?.snapshot(message, connection.joinRoundTrip);
   scene = message.scene ?? {};
   state.snapshots += 1;
   state.viewer = message.viewer ?? null;
@@ -260,9 +262,8 @@ function receiveFrame(frame) {
   state.framesReceived += 1;
   // With the replica running, the server's frame is checked, not drawn (on a mismatch it is).
   const verdict = replica?.serverFrame(frame, performance.now());
-  if (verdict === "identical" || verdict === "started") {
+  if (verdict === "identical") {
     if (frame.animating === false) controls.announcePosition(frame);
-    if (verdict === "started") { state.lastFrame = frame; replica.continueNumbering(frame.seq); }
     return scheduleDraw();
   }
   replica?.continueNumbering(frame.seq);
@@ -341,6 +342,11 @@ function drawNow(vsync) {
     else renderer.drawWaiting(state.joinRefused ? "Join refused" : state.connected ? "Joining…" : "Connecting…");
   }
   redrawWanted = false;
+  // A replica waiting to start does so after this picture, in a task of its own (never delaying it).
+  if (replica && !replica.running && frame && !replicaStartQueued) {
+    replicaStartQueued = true;
+    setTimeout(() => { replicaStartQueued = false; replica.startIfDue(); }, 0);
+  }
   if (state.lastFrame) {
     measures.displayFrame(now, vsync, state.lastFrame, state.viewer, frame !== null);
     // While the picture moves with room time, every display frame is recorded (a repeat is one

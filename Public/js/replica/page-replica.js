@@ -12,6 +12,7 @@ import { RoomClock } from "./room-clock.js";
 import { TimeMapper, GESTURE_STARTS } from "./time-mapper.js";
 
 const MISMATCHES_KEPT = 10;
+const PREDICTIONS_KEPT = 64;
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(" ");
 
 /** Whether a frame shows the room at rest: a replica can start from it (docs/protocol.md). */
@@ -25,14 +26,14 @@ export class PageReplica {
     this.engine = null;
     this.stats = Object.assign(stats, {
       enabled: true, running: false, compared: 0, identical: 0, mismatches: 0, starts: 0,
-      predicted: 0, drawn: 0, lastMismatch: null, mismatchLog: [], error: null,
+      predicted: 0, applied: 0, drawn: 0, lastMismatch: null, mismatchLog: [], predictionLog: [], error: null,
     });
     this.clock = new RoomClock();
     this.mapper = new TimeMapper();
     this.session = null;      // {sceneName, order, bodies (v2 texts since the snapshot), viewer}
     this.created = false;
     this.log = [];            // applied messages not yet in the saved base state, in order
-    this.predictions = [];    // own inputs the server has not applied yet: {id, clientTime, time, numbers, sentClock}
+    this.predictions = [];    // own inputs the server has not applied yet: {id, clientTime, time, numbers, sentAt}
     this.reducedMotion = false;
     this.rest = null;         // {seq, offset}: the exact offset of the latest frame at rest
     this.lastServerFrame = null;
@@ -47,8 +48,23 @@ export class PageReplica {
   /** The WebAssembly engine arrived (it loads while the page already draws server frames). */
   attachEngine(engine) {
     this.engine = engine;
-    if (this.session) this.#createScene();
-    if (this.lastServerFrame) this.#tryStart(this.lastServerFrame);
+    this.startIfDue();
+  }
+
+  /**
+   * Starts the replica from the latest server frame when it shows the room at rest. The page
+   * calls this after drawing that frame, so making the scene and starting (the engine's first
+   * calls, compiled as they come) never delay a picture. Returns true, and calls `onStart`, when
+   * it started.
+   */
+  startIfDue() {
+    const frame = this.lastServerFrame;
+    if (this.running || !this.engine || !this.stats.enabled || !this.session || !frame || !atRest(frame)) return false;
+    this.log = this.log.filter((m) => m.after >= frame.seq);
+    if (!this.created) this.#createScene();
+    if (!this.#tryStart(frame)) return false;
+    this.onStart?.();
+    return true;
   }
 
   /** The engine failed to load or trapped: server frames from now on. */
@@ -58,8 +74,8 @@ export class PageReplica {
     this.stats.error = String(reason);
   }
 
-  /** A snapshot (its frame comes next through `serverFrame`). */
-  snapshot(message) {
+  /** A snapshot (its frame comes next through `serverFrame`), `roundTrip` ms after the join went out. */
+  snapshot(message, roundTrip) {
     this.session = { sceneName: message.sceneName ?? "demo", viewer: message.viewer,
                      order: (message.scene?.sections ?? []).map((s) => [...(s.rows ?? [])]),
                      bodies: message.textsBody ? [message.textsBody.slice()] : [] };
@@ -68,9 +84,9 @@ export class PageReplica {
     this.reducedMotion = false;
     this.mapper.reset();
     this.clock.reset();
+    this.clock.joinRoundTrip(roundTrip);
     this.stats.running = false;
     this.created = false;
-    if (this.engine) this.#createScene();
   }
 
   /** After `resumed`: what was applied meanwhile is unknown, so start again at the next rest. */
@@ -98,16 +114,21 @@ export class PageReplica {
     target.splice(Math.min(Math.max(0, move.to.r), target.length), 0, move.rowId);
   }
 
-  applied(message) {
+  /** An `applied` message, arrived at page time `now`. */
+  applied(message, now) {
+    this.clock.frameArrived(message.t, now);
     if (message.kind === "reducedMotion") this.reducedMotion = message.on === true;
     if (message.kind === "rest") this.rest = { seq: message.after, offset: message.offset };
     if (message.cause === "state") return;
+    this.stats.applied += 1;
     this.log.push(message);
     if (message.cause === "input" && message.viewer === this.session?.viewer) {
       const index = this.predictions.findIndex((p) => p.id === message.id);
       if (index >= 0) {
         const [own] = this.predictions.splice(index, 1);
-        this.clock.inputApplied(own.sentClock, message.t);
+        const note = this.stats.predictionLog.find((n) => n.id === own.id);
+        if (note) note.applied = message.t;
+        this.clock.inputApplied(own.sentAt, message.t);
         this.mapper.confirm(own.clientTime, message.t);
         // Later predictions keep their intervals from the server's time.
         for (const later of this.predictions.slice(index)) {
@@ -133,14 +154,16 @@ export class PageReplica {
     if (!this.running) return false;
     const numbers = inputNumbers(message);
     if (!numbers) return false;
+    this.clock.inputSent();
     const clock = this.clock.displayTime(now);
     if (clock === null) return false;
     // The server's present is never before the last time it applied; nor are our own inputs.
     const last = this.predictions.length ? this.predictions[this.predictions.length - 1].time : -Infinity;
     const present = Math.max(clock, this.latestInputTime, last);
     const time = Math.max(last, this.mapper.map(message.t, present, this.latestInputTime, GESTURE_STARTS.has(message.kind)));
-    const own = { id: message.id, clientTime: message.t, time, numbers, sentClock: this.clock.arrivalTime(now) };
+    const own = { id: message.id, clientTime: message.t, time, numbers, sentAt: now };
     this.predictions.push(own);
+    this.#note({ id: message.id, kind: message.kind, at: now, clock, lead: this.clock.lead, latest: this.latestInputTime, time });
     if (!this.dirty) this.#applyPrediction(own);
     this.stats.predicted += 1;
     return true;
@@ -148,16 +171,14 @@ export class PageReplica {
 
   /**
    * A server frame (`frame.wire` its version-2 bytes, if any) arrived at page time `now`. Returns
-   * "waiting" (replica not running; draw the server frame), "started", "identical" or "mismatch".
+   * "waiting" (replica not running; draw the server frame, then call `startIfDue`), "identical" or
+   * "mismatch".
    */
   serverFrame(frame, now) {
     this.clock.frameArrived(frame.t, now);
     this.lastServerFrame = frame;
     if (!this.stats.enabled || !this.engine) return "waiting";
-    if (!this.running) {
-      this.log = this.log.filter((m) => m.after >= frame.seq);
-      return this.#tryStart(frame) ? "started" : "waiting";
-    }
+    if (!this.running) return "waiting";
     let verdict;
     try {
       this.engine.load();
@@ -273,10 +294,24 @@ export class PageReplica {
     this.latestInputTime = Math.max(this.latestInputTime, message.t);
   }
 
+  /** The prediction log (docs/wasm.md): what each own input was predicted as, and what the server made of it. */
+  #note(entry) {
+    const log = this.stats.predictionLog;
+    log.push(entry);
+    if (log.length > PREDICTIONS_KEPT) log.shift();
+  }
+
   #applyPrediction(own) {
     const { code } = this.engine.apply(own.numbers, own.id, own.time, this.session.viewer);
+    if (code < 0) this.#noteRefusal(own, code);
     if (code >= 0) this.latestInputTime = Math.max(this.latestInputTime, own.time);
-    else this.stats.refusedPredictions = [...(this.stats.refusedPredictions ?? []).slice(-9), { id: own.id, code, time: own.time }];
+  }
+
+  /** The engine refused a prediction (it then shows only when the server's `applied` comes). */
+  #noteRefusal(own, code) {
+    this.stats.refusedPredictions = [...(this.stats.refusedPredictions ?? []).slice(-9), { id: own.id, code, time: own.time }];
+    const note = this.stats.predictionLog.find((n) => n.id === own.id);
+    if (note) note.refused = code;
   }
 
   #call(f) {
