@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
+#include <string.h>
 #include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -24,4 +26,11 @@ int scthread_nice(void) {
 int scthread_is_realtime(void) {
     int policy = sched_getscheduler(0) & ~SCHED_RESET_ON_FORK;
     return policy == SCHED_RR || policy == SCHED_FIFO;
+}
+
+int scthread_set_name(const char *name) {
+    char shortened[16];
+    strncpy(shortened, name, sizeof shortened - 1);
+    shortened[sizeof shortened - 1] = 0;
+    return pthread_setname_np(pthread_self(), shortened);
 }

@@ -26,6 +26,7 @@ final class RecordingExportHandoff: Sendable {
         /// mmap threshold (MemoryTuning) a new piece is a page mapping, and a worker preempted
         /// in `mmap` holds the process's address-space lock, which the room thread needs too.
         var spare: [[UInt8]] = []
+        var spareLimit = 0
     }
 
     private let state = Mutex(State())
@@ -35,9 +36,18 @@ final class RecordingExportHandoff: Sendable {
     private let ready = DispatchSemaphore(value: 0)
     private let workerEnded = DispatchSemaphore(value: 0)
 
-    /// A queue of at most `capacity` events (pieces: `capacity` × the piece size in bytes).
-    init(capacity: Int) {
+    /// A queue of at most `capacity` events (pieces: `capacity` × the piece size in bytes), with
+    /// `spares` empty pieces of `pieceCapacity` bytes made here (on the relay) for the worker.
+    init(capacity: Int, spares: Int, pieceCapacity: Int) {
         for _ in 0..<capacity { places.signal() }
+        state.withLock { state in
+            for _ in 0..<spares {
+                var piece: [UInt8] = []
+                piece.reserveCapacity(pieceCapacity)
+                state.spare.append(piece)
+            }
+            state.spareLimit = spares
+        }
     }
 
     /// Worker: hands `event` over, waiting for a free place. False once the relay has stopped.
@@ -78,7 +88,7 @@ final class RecordingExportHandoff: Sendable {
             var copy: [UInt8] = []
             copy.reserveCapacity(original.count)
             copy.append(contentsOf: original)
-            if state.spare.count < 2 { state.spare.append(original) }
+            if state.spare.count < state.spareLimit { state.spare.append(original) }
             return .piece(copy)
         }
         places.signal()

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 import Metrics
@@ -17,7 +18,8 @@ final class RecordingExports: Sendable {
     static let pieceBytes = 64 * 1024
     /// Room for one piece and the line that ends it, reserved once, so the buffer never grows.
     static let pieceCapacity = 72 * 1024
-    /// Pieces the worker may have encoded ahead of the relay.
+    /// Pieces the worker may have encoded ahead of the relay (and twice as many buffers made for
+    /// it by the relay, so the worker never allocates one).
     static let handoffPieces = 2
 
     private let limit: Int
@@ -43,6 +45,18 @@ final class RecordingExports: Sendable {
         peakGauge = metrics.recordingExportBufferPeak
     }
 
+    /// An export waiting for a lane.
+    private struct Job: Sendable {
+        var room: String
+        var reader: RoomLifeReader
+        var writer: HTTPBodyWriter
+    }
+
+    private let jobs = Mutex<[Job]>([])
+    private let jobWaiting = DispatchSemaphore(value: 0)
+    /// Whether the lanes' threads have been started (on the first export).
+    private let lanesStarted = Atomic(false)
+
     /// Starts exporting `room`'s latest life from `reader` into `writer`, or answers 503 when
     /// `limit` exports run. Called on the room thread; returns at once.
     func start(room: String, reader: RoomLifeReader, into writer: HTTPBodyWriter) {
@@ -53,30 +67,53 @@ final class RecordingExports: Sendable {
                                   headers: [("retry-after", "\(retryAfterSeconds)")]))
             return
         }
-        // Two threads per export (at most `limit` exports): the worker reads and encodes at the
-        // lowest priority, so it only ever takes CPU time the room thread leaves; the relay hands
-        // its pieces to the transport at normal priority (RecordingExportHandoff says why).
-        let handoff = RecordingExportHandoff(capacity: Self.handoffPieces)
-        let workerWriter = HandoffBodyWriter(handoff: handoff, wantsBody: writer.wantsBody)
+        startLanesOnce()
+        jobs.withLock { $0.append(Job(room: room, reader: reader, writer: writer)) }
+        jobWaiting.signal()
+    }
+
+    /// `limit` lanes, each a worker at nice 19 that reads and encodes, and a relay at the room
+    /// thread's priority that hands the worker's pieces to the transport (RecordingExportHandoff
+    /// says why two). They live as long as the server: a thread starting or ending takes locks
+    /// of the C library (its stack cache) the room thread takes to start one, and a worker at
+    /// nice 19 ending one export after another held the room thread back for 0.7 s that way.
+    private func startLanesOnce() {
+        guard lanesStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         let roomThreadIsRealtime = ThreadPriority.isRealtime
-        // Named from inside (on Linux a name given before `start` does not reach the thread), in
-        // at most 15 characters (the kernel refuses longer ones).
-        let worker = Thread { [self] in
-            Thread.current.name = "export-worker"
-            defer { handoff.workerFinished() }
-            export(room: room, reader: reader, into: workerWriter)
+        for _ in 0..<limit {
+            let lane = Mutex<(handoff: RecordingExportHandoff, job: Job)?>(nil)
+            let workerGo = DispatchSemaphore(value: 0)
+            // Named from inside, through pthread: Foundation's `Thread.name` did not reliably
+            // reach the kernel's name of the thread on Linux.
+            Thread { [self] in
+                ThreadPriority.nameCurrentThread("export-worker")
+                lowerToBackgroundPriority()
+                while true {
+                    workerGo.wait()
+                    guard let (handoff, job) = lane.withLock({ $0 }) else { continue }
+                    export(room: job.room, reader: job.reader, into: HandoffBodyWriter(handoff: handoff, wantsBody: job.writer.wantsBody))
+                    handoff.workerFinished()
+                }
+            }.start()
+            Thread { [self] in
+                ThreadPriority.nameCurrentThread("export-relay")
+                // At the room thread's own priority: when that is real-time, a relay preempted by
+                // ordinary processes in a lock or a page mapping would hold the room thread back.
+                if roomThreadIsRealtime { _ = ThreadPriority.raiseToRealtime() }
+                while true {
+                    jobWaiting.wait()
+                    let job = jobs.withLock { $0.removeFirst() }
+                    let handoff = RecordingExportHandoff(capacity: Self.handoffPieces, spares: Self.handoffPieces + 2,
+                                                         pieceCapacity: Self.pieceCapacity)
+                    lane.withLock { $0 = (handoff, job) }
+                    workerGo.signal()
+                    relay(handoff, into: job.writer)
+                    handoff.waitForWorker()
+                    lane.withLock { $0 = nil }
+                    runningGauge.record(running.subtract(1, ordering: .relaxed).newValue)
+                }
+            }.start()
         }
-        let relayThread = Thread { [self] in
-            Thread.current.name = "export-relay"
-            // At the room thread's own priority: when that is real-time, a relay preempted by
-            // ordinary processes in a lock or a page mapping would hold the room thread back.
-            if roomThreadIsRealtime { _ = ThreadPriority.raiseToRealtime() }
-            relay(handoff, into: writer)
-            handoff.waitForWorker()
-            runningGauge.record(running.subtract(1, ordering: .relaxed).newValue)
-        }
-        worker.start()
-        relayThread.start()
     }
 
     /// One more export, unless `limit` run. Lock-free: the relay gives slots back.
@@ -119,8 +156,6 @@ final class RecordingExports: Sendable {
             guard let start = try reader.start() else {
                 return writer.send(.text(status: 404, "no room '\(room)' in the store"))
             }
-            // Only now: `start` waits for the store's writer, whose lock the room thread takes.
-            lowerToBackgroundPriority()
             let header = try start.recordingHeader(scenes: scenes, framePeriod: framePeriod)
             var checker = RecordingEntryChecker(room: room, life: start.life)
             var bytes = writer.handoff.emptyPiece(capacity: Self.pieceCapacity)
@@ -157,7 +192,9 @@ final class RecordingExports: Sendable {
         }
     }
 
-    /// The calling worker at nice 19: it runs on whatever CPU time the room thread leaves.
+    /// The calling worker at nice 19: it runs on whatever CPU time the room thread leaves. It
+    /// also writes the store's queued log first (`RoomLifeReader.start`) at that priority: the
+    /// store's writer may wait for it then, but the room thread never waits for the writer.
     private func lowerToBackgroundPriority() {
         let error = ThreadPriority.lowerToBackground()
         if error != 0 {

@@ -12,6 +12,9 @@ public enum ThreadPriority {
     /// Returns 0, or the errno of the failure (EPERM without CAP_SYS_NICE).
     public static func raiseToRealtime() -> Int32 { scthread_raise_to_realtime() }
 
+    /// Names the calling thread as tools (`top -H`, /proc) show it: at most 15 bytes.
+    static func nameCurrentThread(_ name: String) { _ = scthread_set_name(name) }
+
     /// Whether the calling thread is in a real-time class.
     public static var isRealtime: Bool { scthread_is_realtime() != 0 }
 }

@@ -16,6 +16,9 @@ from server_helpers import ClientClock, Viewer, metric, run
 
 LONG_ENTRIES = 100_000
 FRAME_PERIOD_MS = 1000 / 60
+# The service loop's timers fire on whole milliseconds (FramePacer.timerSlack), and waking the
+# thread takes a little more: how late a tick due on time may still run.
+TIMER_GRID_MS = 1.5
 
 
 def download(port: int, room: str) -> tuple[int, dict, bytes, bool]:
@@ -121,13 +124,15 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     # the frame at (docs/protocol.md): a gap in it is time the room thread did not tick, which
     # is what an export on the room thread (as it once was) or holding a lock the room thread
     # waits for makes, and what "the room never froze" means. So `t` is held to the letter: no
-    # gap over two periods. Arrival at this client adds the client's own scheduling (a Python
+    # gap over two periods (and the timer's millisecond). Arrival at this client adds the client's own scheduling (a Python
     # event loop sharing its interpreter with two downloader threads, on 2 cores shared with
     # other test runs and builds): those gaps are checked with a bound such a machine keeps and
     # a frozen room thread still breaks (an export of 100,000 entries takes a second or more).
     room_gaps = animation_gaps(viewer, "t")
     assert len(room_gaps) > 60, f"the room animated throughout: {len(room_gaps)} frames"
-    late = [round(gap, 2) for gap in room_gaps if gap > 2 * FRAME_PERIOD_MS]
+    # Two periods is a gap the design makes: an animation frame that would show nothing new is
+    # not sent (docs/protocol.md, `frame`), so the next goes out a period later.
+    late = [round(gap, 2) for gap in room_gaps if gap > 2 * FRAME_PERIOD_MS + TIMER_GRID_MS]
     assert not late, f"room-time gaps over two periods (ms): {late} of {len(room_gaps)}"
     arrival_gaps = animation_gaps(viewer, "arrivedAt")
     late_arrivals = [round(gap, 1) for gap in arrival_gaps if gap > 2 * FRAME_PERIOD_MS]
@@ -195,11 +200,18 @@ def test_a_slow_reader_holds_the_export_back_instead_of_filling_server_memory(se
 
     slow = RawGet(server.port, "/recording?room=long", receive_buffer=16 * 1024)
     assert slow.head()[0] == 200
-    # The worker lowered itself before the head went out; the relay stays at the room thread's.
-    workers, relays = threads_named(pid, "export-worker"), threads_named(pid, "export-relay")
-    assert len(workers) == 1 and len(relays) == 1, (workers, relays)
-    assert os.getpriority(os.PRIO_PROCESS, workers[0]) == 19, "the export worker runs at nice 19"
-    assert os.getpriority(os.PRIO_PROCESS, relays[0]) == 0, "the relay runs at normal priority"
+    # Two lanes (the export limit), started by the first export and kept: workers at nice 19,
+    # relays at the room thread's priority.
+    # A thread names itself once it runs, which the second lane's may not have yet: poll.
+    deadline = time.monotonic() + 10
+    while True:
+        workers, relays = threads_named(pid, "export-worker"), threads_named(pid, "export-relay")
+        if len(workers) == 2 and len(relays) == 2:
+            break
+        assert time.monotonic() < deadline, f"two lanes: workers {workers}, relays {relays}"
+        time.sleep(0.01)  # polling the server's thread names
+    assert all(os.getpriority(os.PRIO_PROCESS, tid) == 19 for tid in workers), "export workers run at nice 19"
+    assert all(os.getpriority(os.PRIO_PROCESS, tid) == 0 for tid in relays), "relays run at normal priority"
     memory_peak = memory_before
     raw = []
     while True:

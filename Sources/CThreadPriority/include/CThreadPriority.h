@@ -13,6 +13,9 @@ int scthread_lower_to_background(void);
 /// RLIMIT_RTPRIO); threads it starts later are ordinary ones. 0 on success, else errno.
 int scthread_raise_to_realtime(void);
 
+/// Names the calling thread (at most 15 bytes; longer names are cut). 0 on success, else errno.
+int scthread_set_name(const char *name);
+
 /// The calling thread's nice value.
 int scthread_nice(void);
 
