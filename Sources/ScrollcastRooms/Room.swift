@@ -114,7 +114,8 @@ import ScrollWire
         self.metrics = services.metrics
         self.store = services.store
         self.channel = AppliedBundlingChannel(services.relay.openChannel(for: lease))
-        self.pacer = FramePacer(framePeriod: framePeriod)
+        // The common grid: the periods since the room clock's zero, on this room's time scale.
+        self.pacer = FramePacer(framePeriod: framePeriod, gridPoint: -origin)
         self.sequence = firstSequence
         self.history = RoomHistory(firstSequence: firstSequence)
         self.rowVersion = rowMoveVersion
