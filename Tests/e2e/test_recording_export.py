@@ -16,9 +16,13 @@ from server_helpers import ClientClock, Viewer, metric, run
 
 LONG_ENTRIES = 100_000
 FRAME_PERIOD_MS = 1000 / 60
-# The service loop's timers fire on whole milliseconds (FramePacer.timerSlack), and waking the
-# thread takes a little more: how late a tick due on time may still run.
-TIMER_GRID_MS = 1.5
+# How late a tick due on time may still run: the service loop's timers fire on whole
+# milliseconds (FramePacer.timerSlack), and this machine's kernel runs without kernel preemption
+# ("Dynamic Preempt: none"), so even a real-time thread whose timer expires while another process
+# is inside a system call waits until that call returns: up to 6.5 ms was seen in 20 runs beside
+# a `swift build`. Two periods and this stay under three periods, so a tick the room thread
+# missed entirely still fails the test, even right after a skipped still frame.
+TICK_LATENESS_MS = 10
 
 
 def download(port: int, room: str) -> tuple[int, dict, bytes, bool]:
@@ -124,7 +128,7 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     # the frame at (docs/protocol.md): a gap in it is time the room thread did not tick, which
     # is what an export on the room thread (as it once was) or holding a lock the room thread
     # waits for makes, and what "the room never froze" means. So `t` is held to the letter: no
-    # gap over two periods (and the timer's millisecond). Arrival at this client adds the client's own scheduling (a Python
+    # gap over two periods (and a tick's lateness, TICK_LATENESS_MS). Arrival at this client adds the client's own scheduling (a Python
     # event loop sharing its interpreter with two downloader threads, on 2 cores shared with
     # other test runs and builds): those gaps are checked with a bound such a machine keeps and
     # a frozen room thread still breaks (an export of 100,000 entries takes a second or more).
@@ -132,7 +136,7 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     assert len(room_gaps) > 60, f"the room animated throughout: {len(room_gaps)} frames"
     # Two periods is a gap the design makes: an animation frame that would show nothing new is
     # not sent (docs/protocol.md, `frame`), so the next goes out a period later.
-    late = [round(gap, 2) for gap in room_gaps if gap > 2 * FRAME_PERIOD_MS + TIMER_GRID_MS]
+    late = [round(gap, 2) for gap in room_gaps if gap > 2 * FRAME_PERIOD_MS + TICK_LATENESS_MS]
     assert not late, f"room-time gaps over two periods (ms): {late} of {len(room_gaps)}"
     arrival_gaps = animation_gaps(viewer, "arrivedAt")
     late_arrivals = [round(gap, 1) for gap in arrival_gaps if gap > 2 * FRAME_PERIOD_MS]
