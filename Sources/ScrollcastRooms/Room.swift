@@ -78,6 +78,9 @@ import ScrollWire
     /// Called whenever `nextTickDue` may have changed (the registry keeps rooms' deadlines in
     /// a queue rather than asking every room).
     var tickDueMayHaveChanged: () -> Void = {}
+    /// Called when the room changed on its own, outside a viewer's message or a tick (a store's
+    /// completion handed back): whoever keeps the frame timer looks at the deadlines again.
+    var changedOnItsOwn: () -> Void = {}
 
     /// Room time (ms) since which the room has had no viewers, or nil while it has some.
     public private(set) var emptySince: Double?
