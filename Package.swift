@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "ScrollcastRooms",
             dependencies: [
-                "ScrollEngine", "ScrollWire", "ScrollcastRecording", "CCrypto",
+                "ScrollEngine", "ScrollWire", "ScrollcastRecording", "CCrypto", "CThreadPriority",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
@@ -130,6 +130,7 @@ let package = Package(
         .executableTarget(name: "scrollcast-bench-engine", dependencies: ["ScrollEngine"]),
         // A TCP proxy that behaves like a real link (docs/links.md): Glibc, and the engine for its seeded generator.
         .target(name: "CLinkSystem"),
+        .target(name: "CThreadPriority"),
         .target(name: "LinkEmulator", dependencies: ["CLinkSystem", "ScrollEngine"]),
         .executableTarget(
             name: "scrollcast-link",

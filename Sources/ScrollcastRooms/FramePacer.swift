@@ -25,9 +25,25 @@ public struct FramePacer: Sendable, Hashable {
     /// An input changed the scene and its frame has not gone out yet.
     public private(set) var inputFramePending = false
 
-    /// A pacer for frames `framePeriod` ms apart (at least 1 ms).
-    public init(framePeriod: Double) {
+    /// Where the server's common frame grid falls on this room's clock: a room time of one of
+    /// its points (nil: no common grid, the room's period counts from its own frames).
+    public let gridPoint: Double?
+
+    /// A pacer for frames `framePeriod` ms apart (at least 1 ms). With `gridPoint`, animation
+    /// frames that (re)start after input or a pause fall on the grid of periods through it: every
+    /// room of a server given the same grid (on the server's clock) is due at the same instants,
+    /// so one timer wake-up ticks them all. Input frames still go out at once.
+    public init(framePeriod: Double, gridPoint: Double? = nil) {
         self.framePeriod = max(1, framePeriod)
+        self.gridPoint = gridPoint
+    }
+
+    /// When the animation grid restarts at `now`: one period on, or with a common grid its first
+    /// point at least half a period on (so frames keep their minimum gap), a period on average.
+    private func restartedDue(at now: Double) -> Double {
+        guard let gridPoint else { return now + framePeriod }
+        let earliest = now + minimumGap
+        return gridPoint + ((earliest - gridPoint) / framePeriod).rounded(.up) * framePeriod
     }
 
     /// Frames are never closer than this, ms: half a period.
@@ -67,7 +83,7 @@ public struct FramePacer: Sendable, Hashable {
         // rate) unless the room fell a whole period behind; a frame for input restarts the grid
         // from itself, so the next animation frame is a full period after it.
         let keepsGrid = reason == .animation && now < animationDue + framePeriod
-        animationDue = keepsGrid ? animationDue + framePeriod : now + framePeriod
+        animationDue = keepsGrid ? animationDue + framePeriod : restartedDue(at: now)
         lastFrameTime = now
         inputFramePending = false
     }
@@ -77,6 +93,6 @@ public struct FramePacer: Sendable, Hashable {
     /// period, but the half-period gap an input's frame keeps still counts from the last frame
     /// actually sent: skipping never delays input.
     public mutating func frameSkipped(at now: Double) {
-        animationDue = now < animationDue + framePeriod ? animationDue + framePeriod : now + framePeriod
+        animationDue = now < animationDue + framePeriod ? animationDue + framePeriod : restartedDue(at: now)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 import Metrics
@@ -9,16 +10,22 @@ import Synchronization
 /// streams it, held back by the client's pace. At most `limit` run at once (a long life is a lot
 /// of reading and encoding); one more is answered 503 with `Retry-After`.
 final class RecordingExports: Sendable {
-    /// Log entries read from the store at once.
-    static let batchEntries = 2000
+    /// Log entries read from the store at once: few, so the worker's arrays of rows and entries
+    /// stay under the allocator's mmap threshold (16 KiB, MemoryTuning) and come from its own
+    /// arena instead of page mappings (see `RecordingExportHandoff.State.spare`).
+    static let batchEntries = 100
     /// Bytes encoded before they are handed to the transport at once.
     static let pieceBytes = 64 * 1024
     /// Room for one piece and the line that ends it, reserved once, so the buffer never grows.
     static let pieceCapacity = 72 * 1024
+    /// Pieces the worker may have encoded ahead of the relay (and twice as many buffers made for
+    /// it by the relay, so the worker never allocates one).
+    static let handoffPieces = 2
 
     private let limit: Int
     private let retryAfterSeconds: Int
-    private let running = Mutex(0)
+    /// Exports under way (taken on the room thread, given back by a relay).
+    private let running = Atomic(0)
     private let peakBuffered = Atomic(0)
     private let scenes: SceneCatalogue
     private let framePeriod: Double
@@ -38,40 +45,112 @@ final class RecordingExports: Sendable {
         peakGauge = metrics.recordingExportBufferPeak
     }
 
+    /// An export waiting for a lane.
+    private struct Job: Sendable {
+        var room: String
+        var reader: RoomLifeReader
+        var writer: HTTPBodyWriter
+    }
+
+    private let jobs = Mutex<[Job]>([])
+    private let jobWaiting = DispatchSemaphore(value: 0)
+    /// Whether the lanes' threads have been started (on the first export).
+    private let lanesStarted = Atomic(false)
+
     /// Starts exporting `room`'s latest life from `reader` into `writer`, or answers 503 when
     /// `limit` exports run. Called on the room thread; returns at once.
     func start(room: String, reader: RoomLifeReader, into writer: HTTPBodyWriter) {
-        let taken = running.withLock { running -> Bool in
-            guard running < limit else { return false }
-            running += 1
-            runningGauge.record(running)
-            return true
-        }
-        guard taken else {
+        guard takeSlot() else {
             refusals.increment()
             writer.send(HTTPReply(status: 503, contentType: "text/plain; charset=utf-8",
                                   body: Array("\(limit) recordings are being exported already; try again in \(retryAfterSeconds) s\n".utf8),
                                   headers: [("retry-after", "\(retryAfterSeconds)")]))
             return
         }
-        // One thread per export (at most `limit`). Not at a lower priority: it shares locks with
-        // the room thread (the stream's, the service loop's job queue, the allocator's), and a
-        // niced holder preempted on a busy machine stalled the room thread for up to 0.7 s.
-        let thread = Thread { [self] in
-            export(room: room, reader: reader, into: writer)
-            let now = running.withLock { running in
-                running -= 1
-                return running
-            }
-            runningGauge.record(now)
+        startLanesOnce()
+        jobs.withLock { $0.append(Job(room: room, reader: reader, writer: writer)) }
+        jobWaiting.signal()
+    }
+
+    /// `limit` lanes, each a worker at nice 19 that reads and encodes, and a relay at the room
+    /// thread's priority that hands the worker's pieces to the transport (RecordingExportHandoff
+    /// says why two). They live as long as the server: a thread starting or ending takes locks
+    /// of the C library (its stack cache) the room thread takes to start one, and a worker at
+    /// nice 19 ending one export after another held the room thread back for 0.7 s that way.
+    private func startLanesOnce() {
+        guard lanesStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+        let roomThreadIsRealtime = ThreadPriority.isRealtime
+        for _ in 0..<limit {
+            let lane = Mutex<(handoff: RecordingExportHandoff, job: Job)?>(nil)
+            let workerGo = DispatchSemaphore(value: 0)
+            // Named from inside, through pthread: Foundation's `Thread.name` did not reliably
+            // reach the kernel's name of the thread on Linux.
+            Thread { [self] in
+                ThreadPriority.nameCurrentThread("export-worker")
+                lowerToBackgroundPriority()
+                while true {
+                    workerGo.wait()
+                    guard let (handoff, job) = lane.withLock({ $0 }) else { continue }
+                    export(room: job.room, reader: job.reader, into: HandoffBodyWriter(handoff: handoff, wantsBody: job.writer.wantsBody))
+                    handoff.workerFinished()
+                }
+            }.start()
+            Thread { [self] in
+                ThreadPriority.nameCurrentThread("export-relay")
+                // At the room thread's own priority: when that is real-time, a relay preempted by
+                // ordinary processes in a lock or a page mapping would hold the room thread back.
+                if roomThreadIsRealtime { _ = ThreadPriority.raiseToRealtime() }
+                while true {
+                    jobWaiting.wait()
+                    let job = jobs.withLock { $0.removeFirst() }
+                    let handoff = RecordingExportHandoff(capacity: Self.handoffPieces, spares: Self.handoffPieces + 2,
+                                                         pieceCapacity: Self.pieceCapacity)
+                    lane.withLock { $0 = (handoff, job) }
+                    workerGo.signal()
+                    relay(handoff, into: job.writer)
+                    handoff.waitForWorker()
+                    lane.withLock { $0 = nil }
+                    runningGauge.record(running.subtract(1, ordering: .relaxed).newValue)
+                }
+            }.start()
         }
-        thread.name = "recording-export"
-        thread.start()
+    }
+
+    /// One more export, unless `limit` run. Lock-free: the relay gives slots back.
+    private func takeSlot() -> Bool {
+        var current = running.load(ordering: .relaxed)
+        while current < limit {
+            let (done, now) = running.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+            if done {
+                runningGauge.record(current + 1)
+                return true
+            }
+            current = now
+        }
+        return false
+    }
+
+    /// The relay: passes the worker's events to the transport until the response ends or the
+    /// client goes away (pieces come copied: `RecordingExportHandoff.take`).
+    private func relay(_ handoff: RecordingExportHandoff, into writer: HTTPBodyWriter) {
+        while true {
+            switch handoff.take() {
+            case let .begin(status, contentType, headers):
+                writer.begin(status: status, contentType: contentType, headers: headers)
+            case .piece(let bytes):
+                guard writer.write(bytes) else { return handoff.close() }
+                notePeak(writer.peakBufferedBytes)
+            case .finish:
+                return writer.finish()
+            case .abort:
+                return writer.abort()
+            }
+        }
     }
 
     /// The export itself, on a worker. The head waits for the first batch, so a log that
     /// cannot be replayed from its start is still a 500; a failure later cuts the body short.
-    private func export(room: String, reader: RoomLifeReader, into writer: HTTPBodyWriter) {
+    private func export(room: String, reader: RoomLifeReader, into writer: HandoffBodyWriter) {
         var begun = false
         do {
             guard let start = try reader.start() else {
@@ -79,17 +158,16 @@ final class RecordingExports: Sendable {
             }
             let header = try start.recordingHeader(scenes: scenes, framePeriod: framePeriod)
             var checker = RecordingEntryChecker(room: room, life: start.life)
-            var bytes = RecordingEncoder.header(header)
+            var bytes = writer.handoff.emptyPiece(capacity: Self.pieceCapacity)
+            bytes += RecordingEncoder.header(header)
             bytes.append(UInt8(ascii: "\n"))
-            bytes.reserveCapacity(Self.pieceCapacity)
             while true {
                 let batch = try reader.nextEntries(limit: Self.batchEntries)
                 for entry in batch {
                     let line = RecordingEncoder.line(try checker.entry(for: entry))
                     if begun, bytes.count + line.count >= Self.pieceCapacity {
                         guard writer.write(bytes) else { return }
-                        bytes = []
-                        bytes.reserveCapacity(Self.pieceCapacity)
+                        bytes = writer.handoff.emptyPiece(capacity: Self.pieceCapacity)
                     }
                     bytes += line
                     bytes.append(UInt8(ascii: "\n"))
@@ -103,10 +181,7 @@ final class RecordingExports: Sendable {
                 }
                 if bytes.count >= Self.pieceBytes || batch.isEmpty {
                     guard writer.write(bytes) else { return }
-                    // A fresh buffer: the transport holds the old one until it is written.
-                    bytes = []
-                    bytes.reserveCapacity(Self.pieceCapacity)
-                    notePeak(writer.peakBufferedBytes)
+                    bytes = writer.handoff.emptyPiece(capacity: Self.pieceCapacity)
                 }
                 if batch.isEmpty { return writer.finish() }
             }
@@ -114,6 +189,16 @@ final class RecordingExports: Sendable {
             logger.warning("recording failed", metadata: ["room": "\(room)", "error": "\(error.message)"])
             if begun { return writer.abort() }
             writer.send(.text(status: 500, "cannot make the recording of room '\(room)': \(error.message)"))
+        }
+    }
+
+    /// The calling worker at nice 19: it runs on whatever CPU time the room thread leaves. It
+    /// also writes the store's queued log first (`RoomLifeReader.start`) at that priority: the
+    /// store's writer may wait for it then, but the room thread never waits for the writer.
+    private func lowerToBackgroundPriority() {
+        let error = ThreadPriority.lowerToBackground()
+        if error != 0 {
+            logger.warning("recording export runs at normal priority", metadata: ["errno": "\(error)"])
         }
     }
 

@@ -30,7 +30,12 @@ extension Room {
                         to: .everyone)
                 case .failure:
                     metrics.storeFailures.increment()
-                    if let self, !self.abandoned, generation == self.moveGeneration { self.takeBackUnstoredMoves() }
+                    if let self, !self.abandoned, generation == self.moveGeneration {
+                        self.takeBackUnstoredMoves()
+                        // No viewer's message sets the frame timer after this: the cancel and
+                        // the order taken back may want frames on their own.
+                        self.changedOnItsOwn()
+                    }
                 }
             }
         }

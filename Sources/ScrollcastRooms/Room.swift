@@ -78,6 +78,9 @@ import ScrollWire
     /// Called whenever `nextTickDue` may have changed (the registry keeps rooms' deadlines in
     /// a queue rather than asking every room).
     var tickDueMayHaveChanged: () -> Void = {}
+    /// Called when the room changed on its own, outside a viewer's message or a tick (a store's
+    /// completion handed back): whoever keeps the frame timer looks at the deadlines again.
+    var changedOnItsOwn: () -> Void = {}
 
     /// Room time (ms) since which the room has had no viewers, or nil while it has some.
     public private(set) var emptySince: Double?
@@ -114,7 +117,8 @@ import ScrollWire
         self.metrics = services.metrics
         self.store = services.store
         self.channel = AppliedBundlingChannel(services.relay.openChannel(for: lease))
-        self.pacer = FramePacer(framePeriod: framePeriod)
+        // The common grid: the periods since the room clock's zero, on this room's time scale.
+        self.pacer = FramePacer(framePeriod: framePeriod, gridPoint: -origin)
         self.sequence = firstSequence
         self.history = RoomHistory(firstSequence: firstSequence)
         self.rowVersion = rowMoveVersion

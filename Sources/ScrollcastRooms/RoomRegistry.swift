@@ -102,6 +102,10 @@ import ScrollEngine
         return (room, origin)
     }
 
+    /// Set by the frame timer: a room changed outside a viewer's message or a tick (a failed
+    /// row-move commit taken back), so its deadline may be earlier than the timer's.
+    public var roomChangedOnItsOwn: () -> Void = {}
+
     /// The earliest time (on the room clock's own scale, ms) at which some room wants `tick()`,
     /// or nil when every room is idle. O(log rooms): from the deadline queue.
     public var nextTickDeadline: Double? {
@@ -201,6 +205,7 @@ import ScrollEngine
              driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion, restingOffset: restingOffset,
              lease: lease, firstSequence: firstSequence, framePeriod: limits.tickMilliseconds, services: services)
         room.tickDueMayHaveChanged = { [unowned self, unowned room] in deadlines.roomMayHaveMoved(room) }
+        room.changedOnItsOwn = { [unowned self] in roomChangedOnItsOwn() }
         return room
     }
 }

@@ -17,6 +17,7 @@
         self.hub = hub
         self.scheduler = scheduler
         self.clock = clock
+        registry.roomChangedOnItsOwn = { [unowned self] in roomsChanged() }
     }
 
     /// Starts housekeeping. Call once, on the room thread.

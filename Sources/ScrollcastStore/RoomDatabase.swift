@@ -18,6 +18,9 @@ public final class RoomDatabase: Sendable {
         self.pool = pool
     }
 
+    /// SQLite page cache of each reader connection, KiB (docs/recording.md, "Downloading").
+    public static let readerCacheKiB = 256
+
     /// Opens the database at `path`, creating the file and its directory if missing, and brings
     /// its schema up to this build's.
     public static func open(atPath path: String) throws(RoomDatabaseError) -> RoomDatabase {
@@ -41,6 +44,14 @@ public final class RoomDatabase: Sendable {
         // Another process holding the write lock (e.g. an operator's sqlite3 shell) delays a
         // batch instead of failing it at once.
         configuration.busyMode = .timeout(5)
+        // Readers load a room's row, or scan a life's log once for a recording export, where a
+        // page is read once and never again: SQLite's default page cache (2 MB per connection)
+        // would only hold an export's memory up. Their cache stays at `readerCacheKiB`.
+        configuration.prepareDatabase { db in
+            if db.configuration.readonly {
+                try db.execute(sql: "PRAGMA cache_size = -\(readerCacheKiB)")
+            }
+        }
 
         let pool: DatabasePool
         do {

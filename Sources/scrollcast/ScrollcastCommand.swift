@@ -78,6 +78,11 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Serve only a WebSocket echo endpoint at /echo for conformance tests (Autobahn): no page, no rooms, no subprotocol required, messages up to 16 MiB.")
     var conformanceEcho = false
 
+    @Option(help: ArgumentHelp(
+        "normal, or realtime: the room thread runs in the real-time round-robin class, ahead of every ordinary process, so a busy machine does not hold frames back (needs CAP_SYS_NICE; otherwise a warning and normal). See docs/design.md.",
+        valueName: "priority"))
+    var roomThreadPriority: RoomThreadPriority = .normal
+
     @Option(help: ArgumentHelp("Seconds of silence before a viewer is pinged; it is dropped after three silent intervals.", visibility: .hidden))
     var pingInterval = 20
 
@@ -204,6 +209,14 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw ValidationError("cannot listen on \(host):\(port): \(error)")
         }
+        if roomThreadPriority == .realtime {
+            let error = try RoomActor.runAndWait { ThreadPriority.raiseToRealtime() }
+            if error == 0 {
+                logger.info("room thread runs at real-time priority")
+            } else {
+                logger.warning("room thread stays at normal priority: cannot raise it", metadata: ["errno": "\(error)"])
+            }
+        }
         // Unbuffered write: scripts wait for this line to learn the port.
         FileHandle.standardOutput.write(Data("scrollcast listening on http://\(host):\(boundPort)\n".utf8))
         logger.info("serving", metadata: ["public": "\(configuration.publicDirectory)", "fps": "\(fps)",
@@ -232,4 +245,10 @@ private func routeLibWebSocketsLog(to logger: Logger, level: Logger.Level) {
         case .debug: logger.debug("\(line)")
         }
     }
+}
+
+/// `--room-thread-priority`.
+enum RoomThreadPriority: String, ExpressibleByArgument, CaseIterable {
+    case normal
+    case realtime
 }

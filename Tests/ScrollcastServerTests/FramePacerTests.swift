@@ -74,4 +74,32 @@ import Testing
         pacer.frameSkipped(at: 5 * period)
         #expect(abs(pacer.animationDue - 6 * period) < 1e-9, "a room that fell behind restarts its grid, as after a sent frame")
     }
+
+    @Test func roomsOnACommonGridAreDueAtTheSameInstantsWhateverTheirPhase() {
+        // Two rooms made 5 ms and 11.3 ms after the server clock's zero: each room's time starts
+        // at its creation, so the common grid falls at -origin on its own scale.
+        let origins = [5.0, 11.3]
+        var pacers = origins.map { FramePacer(framePeriod: period, gridPoint: -$0) }
+        // Input at different server times: both frames go out at once, off the grid.
+        for (index, serverTime) in [1000.0, 1007.9].enumerated() {
+            let now = serverTime - origins[index]
+            let goesAtOnce = pacers[index].inputArrived(at: now)
+            #expect(goesAtOnce, "an input's frame is never held for the grid")
+            pacers[index].frameSent(at: now, for: .input)
+        }
+        let dues = pacers.indices.map { pacers[$0].nextDue(isAnimating: true)! + origins[$0] }
+        #expect(abs(dues[0] - dues[1]) < 1e-6, "both animate on from the same instant: \(dues)")
+        let gridIndex = dues[0] / period
+        #expect(abs(gridIndex - gridIndex.rounded()) < 1e-6, "a point of the common grid")
+        for (index, serverTime) in [1000.0, 1007.9].enumerated() {
+            let gap = dues[index] - serverTime
+            #expect(gap >= period / 2 - 1e-9 && gap < 1.5 * period, "at least half a period after the input's frame: \(gap)")
+        }
+        // Once on the grid, a room stays there; falling behind restarts it on the grid again.
+        pacers[0].frameSent(at: dues[0] - origins[0], for: .animation)
+        #expect(abs(pacers[0].animationDue + origins[0] - (dues[0] + period)) < 1e-6)
+        pacers[1].frameSkipped(at: dues[1] - origins[1] + 2.5 * period)
+        let restarted = (pacers[1].animationDue + origins[1]) / period
+        #expect(abs(restarted - restarted.rounded()) < 1e-6, "a restarted grid is the common one")
+    }
 }

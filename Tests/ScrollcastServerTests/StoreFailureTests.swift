@@ -126,6 +126,29 @@ import ScrollWire
         #expect(try store.loadRoom(named: "demo")?.rowOrder == (try order(seenBy: h)))
     }
 
+    @Test func aTakeBackSetsTheFrameTimerForTheFrameThatShowsIt() throws {
+        let store = DeferredStore()
+        let h = Harness(store: store)
+        let (driver, a) = h.viewer()
+        longPressMove(by: driver, in: h)
+        h.scheduler.advance(by: 2_000)  // the drop settles; the room comes to rest
+        // A second row is held until it lifts and dragged while the first move's commit waits.
+        h.input(4, t: 2_000, "longPressBegan", #""x":150,"y":300"#, from: driver)
+        h.scheduler.advance(by: 700)
+        h.input(5, t: 2_700, "longPressMove", #""x":150,"y":420"#, from: driver)
+        h.scheduler.advance(by: 500)
+        h.input(6, t: 3_200, "longPressMove", #""x":150,"y":430"#, from: driver)
+        a.clear()
+        // The store's completion, handed back on its own (no viewer's message follows it), less
+        // than half a period after the last frame: the frame showing the take-back must wait.
+        store.finishNext(failing: RoomStoreError("disk I/O error"))
+        #expect(a.messages(ofType: "presence").last?["driver"] is NSNull, "the gesture ended as a cancel")
+        #expect(a.messages(ofType: "frame").isEmpty, "frames stay half a period apart")
+        h.scheduler.advance(by: h.limits.tickMilliseconds / 2 + 1)
+        let frame = try #require(a.messages(ofType: "frame").last, "the frame timer was set for it")
+        #expect(frame["lifted"] is NSNull)
+    }
+
     @Test func movesBuiltOnAFailedOneAreTakenBackWithItAndNeverStored() throws {
         let store = DeferredStore()
         let h = Harness(store: store)

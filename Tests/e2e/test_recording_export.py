@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 import time
 
@@ -15,6 +16,13 @@ from server_helpers import ClientClock, Viewer, metric, run
 
 LONG_ENTRIES = 100_000
 FRAME_PERIOD_MS = 1000 / 60
+# How late a tick due on time may still run: the service loop's timers fire on whole
+# milliseconds (FramePacer.timerSlack), and this machine's kernel runs without kernel preemption
+# ("Dynamic Preempt: none"), so even a real-time thread whose timer expires while another process
+# is inside a system call waits until that call returns: up to 6.5 ms was seen in 20 runs beside
+# a `swift build`. Two periods and this stay under three periods, so a tick the room thread
+# missed entirely still fails the test, even right after a skipped still frame.
+TICK_LATENESS_MS = 10
 
 
 def download(port: int, room: str) -> tuple[int, dict, bytes, bool]:
@@ -37,16 +45,49 @@ async def fling(viewer: Viewer, clock: ClientClock):
     await viewer.input("pointerUp", clock.now(), x=160, y=250)
 
 
-def animation_gaps(viewer: Viewer) -> list[float]:
-    """Server-side gaps (sentAt, ms) after each frame that said the room was still animating:
-    the next frame was due one period later."""
+class TimedViewer(Viewer):
+    """A viewer that notes when each message arrived (monotonic ms) in the message itself."""
+
+    def _parse(self, raw) -> dict:
+        message = super()._parse(raw)
+        message["arrivedAt"] = time.monotonic() * 1000
+        return message
+
+
+def animation_gaps(viewer: Viewer, field: str) -> list[float]:
+    """Gaps in `field` (ms) after each frame that said the room was still animating: the next
+    frame was due one period later."""
     frames = [frame for _, frame in viewer.frames()]
-    return [after["sentAt"] - before["sentAt"] for before, after in zip(frames, frames[1:]) if before["animating"]]
+    return [after[field] - before[field] for before, after in zip(frames, frames[1:]) if before["animating"]]
+
+
+def threads_named(pid: int, prefix: str) -> list[int]:
+    """Thread ids of process `pid` whose name (at most 15 characters) starts with `prefix`."""
+    tids = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as comm:
+                if comm.read().startswith(prefix):
+                    tids.append(int(tid))
+        except FileNotFoundError:
+            pass  # the thread ended meanwhile
+    return tids
 
 
 def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(server_factory, tmp_path):
+    """The issue's letter: no frame gap over two periods while 100,000-entry recordings download.
+
+    The server runs its room thread real-time (`--room-thread-priority realtime`). Without it, on
+    this 2-core machine at load 11-12, the room alone, with nothing downloading, showed gaps of
+    up to 93 ms: other processes' turn on the CPU, which no design of the export can remove. With
+    it, the machine's other processes are out of the room thread's way, so a gap left is made
+    inside the server: export work on the room thread, or a lock or page mapping the room thread
+    waits for while a lower-priority export thread holds it (the worker runs at nice 19)."""
     data = tmp_path / "rooms.sqlite"
-    server = server_factory(data=data)
+    server = server_factory("--room-thread-priority", "realtime", data=data)
+    room_threads = threads_named(server.proc.pid, "ws-server")
+    assert room_threads and all(os.sched_getscheduler(tid) & ~os.SCHED_RESET_ON_FORK == os.SCHED_RR for tid in room_threads), \
+        "the room thread runs real-time (this test needs CAP_SYS_NICE, as root in CI has)"
     lines = seed_long_room(data, "long", LONG_ENTRIES)
     results: list[tuple[int, dict, bytes, bool]] = []
     stop = threading.Event()
@@ -56,7 +97,7 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
             results.append(download(server.port, "long"))
 
     async def scenario():
-        viewer = await Viewer.join(server.ws_url, "busy")
+        viewer = await TimedViewer.join(server.ws_url, "busy")
         await viewer.wait_type("snapshot")
         clock = ClientClock()
         threads = [threading.Thread(target=downloader, daemon=True) for _ in range(2)]
@@ -83,16 +124,24 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     last = json.loads(complete[0][2].splitlines()[-1])
     assert last == {"type": "input", "viewer": "v1", "id": LONG_ENTRIES - 1, "t": 16.5 * LONG_ENTRIES,
                     "kind": "wheel", "dx": 0, "dy": (LONG_ENTRIES - 1) % 7 + 1, "mode": "pixel"}
-    gaps = animation_gaps(viewer)
-    assert len(gaps) > 60, f"the room animated throughout: {len(gaps)} frames"
-    # Each export here takes a second or more of a debug build's CPU: on the room thread (as it
-    # was) every download stopped the frames for that long, and an export thread run at a lower
-    # priority stalled them up to 0.7 s when it was preempted holding a lock the room thread
-    # wanted. What is left is the machine's own scheduling (2 cores shared by several test runs,
-    # load average up to 16), which holds any thread back a slice now and then.
-    late = [gap for gap in gaps if gap > 2 * FRAME_PERIOD_MS]
-    assert len(late) <= len(gaps) // 10, f"frame gaps over two periods (ms): {late} of {len(gaps)}"
-    assert max(gaps) <= 10 * FRAME_PERIOD_MS, f"longest frame gap {max(gaps)} ms"
+    # Where a gap is made decides what it says. `t` is the room time the room thread computed
+    # the frame at (docs/protocol.md): a gap in it is time the room thread did not tick, which
+    # is what an export on the room thread (as it once was) or holding a lock the room thread
+    # waits for makes, and what "the room never froze" means. So `t` is held to the letter: no
+    # gap over two periods (and a tick's lateness, TICK_LATENESS_MS). Arrival at this client adds the client's own scheduling (a Python
+    # event loop sharing its interpreter with two downloader threads, on 2 cores shared with
+    # other test runs and builds): those gaps are checked with a bound such a machine keeps and
+    # a frozen room thread still breaks (an export of 100,000 entries takes a second or more).
+    room_gaps = animation_gaps(viewer, "t")
+    assert len(room_gaps) > 60, f"the room animated throughout: {len(room_gaps)} frames"
+    # Two periods is a gap the design makes: an animation frame that would show nothing new is
+    # not sent (docs/protocol.md, `frame`), so the next goes out a period later.
+    late = [round(gap, 2) for gap in room_gaps if gap > 2 * FRAME_PERIOD_MS + TICK_LATENESS_MS]
+    assert not late, f"room-time gaps over two periods (ms): {late} of {len(room_gaps)}"
+    arrival_gaps = animation_gaps(viewer, "arrivedAt")
+    late_arrivals = [round(gap, 1) for gap in arrival_gaps if gap > 2 * FRAME_PERIOD_MS]
+    assert len(late_arrivals) <= len(arrival_gaps) // 10, f"arrival gaps over two periods (ms): {late_arrivals}"
+    assert max(arrival_gaps) <= 500, f"longest gap between arrivals {max(arrival_gaps):.1f} ms"
 
 
 def test_a_third_concurrent_export_is_refused_with_retry_after(server_factory, tmp_path):
@@ -123,21 +172,58 @@ def test_a_third_concurrent_export_is_refused_with_retry_after(server_factory, t
     assert status == 200 and complete and body.count(b"\n") == LONG_ENTRIES + 1
 
 
+def anonymous_memory_kib(pid: int) -> int:
+    """The process's private anonymous memory in RAM (heap, allocator arenas, mapped buffers):
+    what an export could hold. Not VmRSS, which also counts the pages of the binary and its
+    libraries (about 38 MB of the debug server's 43) that the kernel maps in as code first runs
+    and out again on its own (a DAMON pageout of cold pages runs on these machines). VmRSS once
+    grew 4-6 MB in about one run in three; the whole RssAnon is about 4.5 MB and grew at most
+    0.75 MB in 30 runs, old build and new, so that growth was file pages, not the export."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("RssAnon:"):
+                return int(line.split()[1])
+    raise AssertionError("no RssAnon")
+
+
+# What one export may hold (docs/recording.md, "Downloading"): 256 KiB the client has not taken
+# plus one piece (72 KiB), two pieces in the handoff and two spare ones, the worker's and the
+# relay's piece in hand (6 x 72 KiB), a batch of 100 log entries, the reader's 256 KiB page
+# cache, two threads' stacks and allocator arenas: under 1.5 MiB.
+EXPORT_MEMORY_KIB = 1536
+
+
 def test_a_slow_reader_holds_the_export_back_instead_of_filling_server_memory(server_factory, tmp_path):
     data = tmp_path / "rooms.sqlite"
     server = server_factory(data=data)
+    pid = server.proc.pid
     lines = seed_long_room(data, "long", LONG_ENTRIES)
     warm = download(server.port, "long")  # the first export's one-off costs (threads, caches)
     recording_bytes = len(warm[2])
+    memory_before = anonymous_memory_kib(pid)
 
     slow = RawGet(server.port, "/recording?room=long", receive_buffer=16 * 1024)
     assert slow.head()[0] == 200
+    # Two lanes (the export limit), started by the first export and kept: workers at nice 19,
+    # relays at the room thread's priority.
+    # A thread names itself once it runs, which the second lane's may not have yet: poll.
+    deadline = time.monotonic() + 10
+    while True:
+        workers, relays = threads_named(pid, "export-worker"), threads_named(pid, "export-relay")
+        if len(workers) == 2 and len(relays) == 2:
+            break
+        assert time.monotonic() < deadline, f"two lanes: workers {workers}, relays {relays}"
+        time.sleep(0.01)  # polling the server's thread names
+    assert all(os.getpriority(os.PRIO_PROCESS, tid) == 19 for tid in workers), "export workers run at nice 19"
+    assert all(os.getpriority(os.PRIO_PROCESS, tid) == 0 for tid in relays), "relays run at normal priority"
+    memory_peak = memory_before
     raw = []
     while True:
         data_read = slow.read(32 * 1024)
         if not data_read:
             break
         raw.append(data_read)
+        memory_peak = max(memory_peak, anonymous_memory_kib(pid))
         time.sleep(0.002)  # the slow reader's pace, not a synchronisation stand-in
     slow.close()
     body, complete = dechunk(b"".join(raw))
@@ -146,6 +232,6 @@ def test_a_slow_reader_holds_the_export_back_instead_of_filling_server_memory(se
     buffer_peak = metric(server, "scrollcast_recording_export_buffer_peak_bytes")
     assert 0 < buffer_peak <= 320 * 1024, f"unsent bytes stay near the 256 KiB limit: {buffer_peak}"
     assert recording_bytes > 20 * buffer_peak, "the recording is far larger than what was held"
-    # The process's RSS is not asserted: in CI and on a quiet machine it grew 0.2 MB in most runs
-    # but 4-6 MB in about one in three, for reasons not yet found (not glibc's per-thread arenas:
-    # MALLOC_ARENA_MAX=1 did not change it). The export's own accounting above is what this checks.
+    growth = memory_peak - memory_before
+    assert growth <= EXPORT_MEMORY_KIB, \
+        f"server memory grew {growth} KiB during the export of a {recording_bytes // 1024} KiB recording"

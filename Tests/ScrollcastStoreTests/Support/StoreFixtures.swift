@@ -27,7 +27,15 @@ import ScrollcastServerTesting
     }
 
     /// A second connection to the file, as an operator's sqlite3 shell would be.
-    func shell() throws -> DatabaseQueue { try DatabaseQueue(path: path) }
+    /// Waits up to 5 s for the write lock, like an operator's `sqlite3` shell with `.timeout`:
+    /// the store's writer may hold it at any moment (its retry timer writes a probe every
+    /// interval while writes fail), and without a timeout the shell's write failed at once with
+    /// "database is locked" when it met one (StoreHealthTests, seen once).
+    func shell() throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
 }
 
 /// A row move of room `room` to `order`, numbered `version`.
