@@ -56,6 +56,15 @@ struct lws_context *scws_context_lws(scws_context *context);
 /// Port the default vhost actually listens on (port 0 asks the kernel for any free one).
 int scws_context_listen_port(scws_context *context);
 
+/// Runs one pass of the context's loop on the service thread: waits for the next socket event or
+/// timer, then serves what is ready. The loop is epoll (lws's libev plugin on a loop the bundle
+/// owns; see event_loop.c) unless SCROLLCAST_EVENT_LOOP=poll was set at creation or the plugin is
+/// missing, then lws's own poll() over every socket. Negative if lws reports a fatal error.
+int scws_context_service(scws_context *context);
+
+/// Whether the context runs on the epoll loop (1) or on lws's poll() loop (0).
+int scws_context_uses_epoll(scws_context *context);
+
 /// Destroys the lws context, then frees everything it borrowed.
 void scws_context_destroy(scws_context *context);
 
