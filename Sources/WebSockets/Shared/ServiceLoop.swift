@@ -48,6 +48,10 @@ final class ServiceLoop: @unchecked Sendable {
         LibWebSocketsLog.installDefaultOnce()
     }
 
+    /// Whether the context waits in epoll (false: lws's own `poll()` loop); fixed once `start`
+    /// returned (set on the service thread before it signals).
+    private(set) var usesEpoll = false
+
     /// Whether the caller is this loop's service thread.
     var isOnServiceThread: Bool {
         guard let serviceThread else { return false }
@@ -73,6 +77,7 @@ final class ServiceLoop: @unchecked Sendable {
             }
             self.bundle = bundle
             self.lws = scws_context_lws(bundle)
+            self.usesEpoll = scws_context_uses_epoll(bundle) != 0
             shared.withLock {
                 $0.lws = self.lws
                 $0.accepting = true
