@@ -21,6 +21,12 @@ struct scws_context {
     ev_prepare before_wait;
     /* When `lws_timers` is armed for (lws_now_usecs time), 0 if not armed. */
     lws_usec_t armed_due;
+    /* Sockets scws_request_writable asked for in this pass, served before the wait (no duplicates:
+     * `writable_marked[fd]` is set while fd is listed). */
+    int *writable_fds;
+    int writable_count, writable_capacity;
+    unsigned char *writable_marked;
+    int marked_capacity;
     /* Foreign loop array lws reads during lws_create_context (one per service thread). */
     void *foreign_loops[1];
 };

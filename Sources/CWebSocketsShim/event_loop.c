@@ -12,7 +12,13 @@
  * timer that may still be active, which libev ignores, so a timer scheduled earlier than the one
  * armed (a frame due in 16 ms while a ping is armed for 30 s) waited for the later one. Here a
  * prepare watcher runs lws's ripe timers before every wait and arms our own libev timer for the
- * earliest remaining one, read from lws's timer lists (through the owner of a sul scheduled once). */
+ * earliest remaining one, read from lws's timer lists (through the owner of a sul scheduled once).
+ *
+ * Writeable requests: the plugin turns each lws_callback_on_writable into a write watcher that
+ * libev adds to epoll (epoll_ctl) and removes once served (epoll_ctl again): two system calls per
+ * message on the queued send path. scws_request_writable also lists the socket, and the same
+ * prepare watcher serves listed sockets as writeable before the wait; lws starts and stops the
+ * write watcher within the pass, so libev has nothing to change in epoll. */
 #include "context_private.h"
 #include <stdlib.h>
 #include <string.h>
@@ -70,9 +76,68 @@ static void scws_lws_timers_due(struct ev_loop *loop, ev_timer *timer, int event
     scws_run_lws_timers(c);
 }
 
+/* The context this thread serves (set by scws_context_service; one per service thread), for
+ * scws_request_writable, which also runs between passes (jobs drained after a pass). */
+static __thread struct scws_context *scws_serving;
+
+static int scws_list_writable(struct scws_context *c, int fd) {
+    if (fd >= c->marked_capacity) {
+        int capacity = c->marked_capacity ? c->marked_capacity : 1024;
+        while (capacity <= fd) capacity *= 2;
+        unsigned char *marked = realloc(c->writable_marked, (size_t)capacity);
+        if (!marked) return -1;
+        memset(marked + c->marked_capacity, 0, (size_t)(capacity - c->marked_capacity));
+        c->writable_marked = marked;
+        c->marked_capacity = capacity;
+    }
+    if (c->writable_marked[fd]) return 0;
+    if (c->writable_count == c->writable_capacity) {
+        int capacity = c->writable_capacity ? c->writable_capacity * 2 : 256;
+        int *fds = realloc(c->writable_fds, (size_t)capacity * sizeof(int));
+        if (!fds) return -1;
+        c->writable_fds = fds;
+        c->writable_capacity = capacity;
+    }
+    c->writable_fds[c->writable_count++] = fd;
+    c->writable_marked[fd] = 1;
+    return 0;
+}
+
+int scws_request_writable(struct lws *wsi) {
+    int result = lws_callback_on_writable(wsi);
+    struct scws_context *c = scws_serving;
+    if (c && c->loop && lws_get_context(wsi) == c->lws) {
+        int fd = lws_get_socket_fd(wsi);
+        /* Unlisted (no memory), the request still stands with lws and epoll serves it. */
+        if (fd >= 0) (void)scws_list_writable(c, fd);
+    }
+    return result;
+}
+
+/* Serves the listed sockets as writeable. A socket closed since it was listed has no wsi and is
+ * skipped by lws; a descriptor reused meanwhile gets one writeable callback it did not ask for,
+ * which writes what it has queued, if anything. Requests made while serving are served in the
+ * next round; a few rounds at most, then epoll takes the rest. */
+static void scws_serve_writable(struct scws_context *c) {
+    for (int round = 0; round < 4 && c->writable_count; round++) {
+        int count = c->writable_count;
+        int *fds = c->writable_fds;
+        c->writable_fds = NULL;
+        c->writable_count = c->writable_capacity = 0;
+        for (int n = 0; n < count; n++) c->writable_marked[fds[n]] = 0;
+        for (int n = 0; n < count; n++) {
+            struct lws_pollfd ready = { .fd = fds[n], .events = LWS_POLLOUT, .revents = LWS_POLLOUT };
+            lws_service_fd(c->lws, &ready);
+        }
+        free(fds);
+    }
+}
+
 static void scws_before_wait(struct ev_loop *loop, ev_prepare *prepare, int events) {
     (void)loop; (void)events;
-    scws_run_lws_timers(prepare->data);
+    struct scws_context *c = prepare->data;
+    scws_serve_writable(c);
+    scws_run_lws_timers(c);
 }
 
 static void scws_anchor_fired(lws_sorted_usec_list_t *sul) { (void)sul; }
@@ -93,16 +158,20 @@ void scws_event_loop_attach(struct scws_context *c) {
 }
 
 void scws_event_loop_destroy(struct scws_context *c) {
+    if (scws_serving == c) scws_serving = NULL;
     if (!c->loop) return;
     ev_timer_stop(c->loop, &c->lws_timers);
     ev_prepare_stop(c->loop, &c->before_wait);
     ev_loop_destroy(c->loop);
     c->loop = NULL;
+    free(c->writable_fds);
+    free(c->writable_marked);
 }
 
 int scws_context_uses_epoll(scws_context *c) { return c->loop != NULL; }
 
 int scws_context_service(scws_context *c) {
+    scws_serving = c;
     if (!c->loop) return lws_service(c->lws, 0);
     ev_run(c->loop, EVRUN_ONCE);
     return 0;

@@ -65,6 +65,13 @@ int scws_context_service(scws_context *context);
 /// Whether the context runs on the epoll loop (1) or on lws's poll() loop (0).
 int scws_context_uses_epoll(scws_context *context);
 
+/// lws_callback_on_writable, and on the epoll loop also a promise to serve the connection as
+/// writeable before the loop next waits, without waiting for epoll to report it: a writeable
+/// request served within the pass costs no epoll_ctl, where one served by epoll costs two (the
+/// write watcher on, then off). A socket that is in fact full makes lws buffer and wait for epoll.
+/// Service thread only; returns lws_callback_on_writable's result.
+int scws_request_writable(struct lws *wsi);
+
 /// Destroys the lws context, then frees everything it borrowed.
 void scws_context_destroy(scws_context *context);
 
