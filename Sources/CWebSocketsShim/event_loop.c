@@ -114,8 +114,9 @@ int scws_request_writable(struct lws *wsi) {
     return result;
 }
 
-/* Serves the listed sockets as writeable. A socket closed since it was listed has no wsi and is
- * skipped by lws; a descriptor reused meanwhile gets one writeable callback it did not ask for,
+/* Serves the listed sockets as writeable, if the kernel has room (lws_send_pipe_choked: a
+ * poll() of that one socket, still cheaper than the epoll_ctl pair). A socket closed since it was
+ * listed has no wsi and is skipped; a descriptor reused meanwhile gets one writeable callback it did not ask for,
  * which writes what it has queued, if anything. Requests made while serving are served in the
  * next round; a few rounds at most, then epoll takes the rest. */
 static void scws_serve_writable(struct scws_context *c) {
@@ -126,6 +127,10 @@ static void scws_serve_writable(struct scws_context *c) {
         c->writable_count = c->writable_capacity = 0;
         for (int n = 0; n < count; n++) c->writable_marked[fds[n]] = 0;
         for (int n = 0; n < count; n++) {
+            struct lws *wsi = wsi_from_fd(c->lws, fds[n]);
+            /* A full socket waits for epoll: a writeable callback now would hand lws a message
+             * (or a close frame) the kernel cannot take, which lws then holds on its own terms. */
+            if (!wsi || lws_send_pipe_choked(wsi)) continue;
             struct lws_pollfd ready = { .fd = fds[n], .events = LWS_POLLOUT, .revents = LWS_POLLOUT };
             lws_service_fd(c->lws, &ready);
         }
