@@ -1,5 +1,5 @@
 """System calls and CPU per delivered frame of one server under one `scrollcast-load` step
-(bench/where-the-time-goes.md §8–9; valgrind cannot run the server here and `perf stat -e
+(bench/where-the-time-goes.md §8 and §10; valgrind cannot run the server here and `perf stat -e
 instructions` is not supported, so system calls counted by perf's tracepoints stand in).
 
 Usage: python3 bench/syscalls_per_frame.py LABEL ROOMS VIEWERS_PER_ROOM WINDOW_S SERVER_COMMAND...
