@@ -48,7 +48,8 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
-        .target(name: "CWebSocketsShim", dependencies: ["CLibWebSockets"]),
+        // libev: the epoll loop lws's libev plugin runs on (Sources/CWebSocketsShim/event_loop.c).
+        .target(name: "CWebSocketsShim", dependencies: ["CLibWebSockets"], linkerSettings: [.linkedLibrary("ev")]),
         // libcrypto's SHA-256 for driver-key digests (libssl-dev comes with libwebsockets-dev).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "WebSockets", dependencies: ["CLibWebSockets", "CWebSocketsShim"]),

@@ -1,5 +1,5 @@
 """System calls and CPU per delivered frame of one server under one `scrollcast-load` step
-(bench/where-the-time-goes.md §8; valgrind cannot run the server here and `perf stat -e
+(bench/where-the-time-goes.md §8 and §10; valgrind cannot run the server here and `perf stat -e
 instructions` is not supported, so system calls counted by perf's tracepoints stand in).
 
 Usage: python3 bench/syscalls_per_frame.py LABEL ROOMS VIEWERS_PER_ROOM WINDOW_S SERVER_COMMAND...
@@ -31,7 +31,7 @@ port = m.group(2)
 load = subprocess.Popen([LOAD, "--url", f"ws://127.0.0.1:{port}/ws", "--rooms", str(rooms), "--viewers", str(viewers),
     "--drivers", "1", "--script", "drag", "--duration", str(window + 3), "--ramp", "3", "--json", f"{d}/{label}.json",
     "--room-prefix", label, "--protocol", "v2"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-ev = "task-clock,raw_syscalls:sys_enter,syscalls:sys_enter_sendto,syscalls:sys_enter_poll,syscalls:sys_enter_ppoll,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_recvfrom,syscalls:sys_enter_read,syscalls:sys_enter_write,syscalls:sys_enter_futex,syscalls:sys_enter_writev,syscalls:sys_enter_sendmsg,context-switches"
+ev = "task-clock,raw_syscalls:sys_enter,syscalls:sys_enter_sendto,syscalls:sys_enter_poll,syscalls:sys_enter_ppoll,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_epoll_pwait,syscalls:sys_enter_epoll_ctl,syscalls:sys_enter_recvfrom,syscalls:sys_enter_read,syscalls:sys_enter_write,syscalls:sys_enter_futex,syscalls:sys_enter_writev,syscalls:sys_enter_sendmsg,context-switches"
 started = None
 for line in load.stderr:
     if started is None and "measuring]" in line:
@@ -45,12 +45,20 @@ for line in load.stderr:
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 load.wait(); stat.wait(); rec and rec.wait()
 srv.terminate(); srv.wait()
+load_average = open('/proc/loadavg').read().split()[0]
 r = json.load(open(f"{d}/{label}.json"))
 fps = r["framesPerSecond"]; frames = fps * window
-print(f"{label}: fps={fps:.0f} missed={r['missedFrames']} p50={(r.get('latencyMs') or {}).get('p50')} p99={(r.get('latencyMs') or {}).get('p99')} load={open('/proc/loadavg').read().split()[0]}")
+print(f"{label}: fps={fps:.0f} missed={r['missedFrames']} p50={(r.get('latencyMs') or {}).get('p50')} p99={(r.get('latencyMs') or {}).get('p99')} load={load_average}")
+summary = {}
 for l in open(f"{d}/{label}.stat"):
     parts = l.strip().split(",")
     if len(parts) > 3 and parts[0] and parts[0][0].isdigit():
         v = float(parts[0]); name = parts[2]
         per = v / frames
         print(f"  {name:40s} {v:14.0f}  per frame {per:.3f}" + ("  (ms -> us/frame %.2f)" % (v*1000/frames) if name=="task-clock" else ""))
+        summary[name.split(":")[-1].replace("sys_enter_", "")] = v / frames
+# One line to compare runs by: CPU per delivered frame, all system calls, and the two waits.
+print(f"{label}: us_per_frame={summary.get('task-clock', 0) * 1000:.2f} syscalls_per_frame={summary.get('sys_enter', 0):.3f} "
+      f"poll_per_frame={summary.get('poll', 0) + summary.get('ppoll', 0):.4f} "
+      f"epoll_wait_per_frame={summary.get('epoll_wait', 0) + summary.get('epoll_pwait', 0):.4f} "
+      f"epoll_ctl_per_frame={summary.get('epoll_ctl', 0):.4f} load1={load_average}")

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CWebSocketsShim.h"
+#include "context_private.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +23,9 @@ scws_timer *scws_timer_from_sul(lws_sorted_usec_list_t *sul) {
     return lws_container_of(sul, scws_timer, sul);
 }
 
-struct scws_context {
-    struct lws_context *lws;
-    /* protocol_count entries and the all-zero terminator lws expects; names are strdup'd. */
-    struct lws_protocols *protocols;
-    int protocol_count;
-    struct lws_extension extensions[2];
-    lws_retry_bo_t retry;
-    char *host;
-};
-
+/* Frees the bundle; its lws context, if any, is already destroyed. */
 static void scws_context_free(struct scws_context *c) {
+    scws_event_loop_destroy(c);
     for (int n = 0; n < c->protocol_count; n++) free((char *)c->protocols[n].name);
     free(c->protocols);
     free(c->host);
@@ -147,6 +140,10 @@ scws_context *scws_server_create(const scws_server_options *o) {
     info.max_http_header_data = (unsigned short)o->max_http_header_bytes;
     info.timeout_secs = o->http_timeout_seconds;
     info.retry_and_idle_policy = &c->retry;
+    if (scws_event_loop_prepare(c, &info)) {
+        scws_context_free(c);
+        return NULL;
+    }
     pthread_mutex_lock(&scws_lifecycle_lock);
     c->lws = lws_create_context(&info);
     pthread_mutex_unlock(&scws_lifecycle_lock);
@@ -154,6 +151,7 @@ scws_context *scws_server_create(const scws_server_options *o) {
         scws_context_free(c);
         return NULL;
     }
+    scws_event_loop_attach(c);
     return c;
 }
 
@@ -218,6 +216,10 @@ scws_context *scws_raw_client_create(lws_callback_function *callback, void *user
     info.pt_serv_buf_size = read_buffer_size;
     info.timeout_secs = 10;
     info.connect_timeout_secs = 10;
+    if (scws_event_loop_prepare(c, &info)) {
+        scws_context_free(c);
+        return NULL;
+    }
     pthread_mutex_lock(&scws_lifecycle_lock);
     c->lws = lws_create_context(&info);
     pthread_mutex_unlock(&scws_lifecycle_lock);
@@ -225,6 +227,7 @@ scws_context *scws_raw_client_create(lws_callback_function *callback, void *user
         scws_context_free(c);
         return NULL;
     }
+    scws_event_loop_attach(c);
     return c;
 }
 

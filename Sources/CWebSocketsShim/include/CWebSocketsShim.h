@@ -56,6 +56,22 @@ struct lws_context *scws_context_lws(scws_context *context);
 /// Port the default vhost actually listens on (port 0 asks the kernel for any free one).
 int scws_context_listen_port(scws_context *context);
 
+/// Runs one pass of the context's loop on the service thread: waits for the next socket event or
+/// timer, then serves what is ready. The loop is epoll (lws's libev plugin on a loop the bundle
+/// owns; see event_loop.c) unless SCROLLCAST_EVENT_LOOP=poll was set at creation or the plugin is
+/// missing, then lws's own poll() over every socket. Negative if lws reports a fatal error.
+int scws_context_service(scws_context *context);
+
+/// Whether the context runs on the epoll loop (1) or on lws's poll() loop (0).
+int scws_context_uses_epoll(scws_context *context);
+
+/// lws_callback_on_writable, and on the epoll loop also a promise to serve the connection as
+/// writeable before the loop next waits, without waiting for epoll to report it: a writeable
+/// request served within the pass costs no epoll_ctl, where one served by epoll costs two (the
+/// write watcher on, then off). A socket that is in fact full makes lws buffer and wait for epoll.
+/// Service thread only; returns lws_callback_on_writable's result.
+int scws_request_writable(struct lws *wsi);
+
 /// Destroys the lws context, then frees everything it borrowed.
 void scws_context_destroy(scws_context *context);
 

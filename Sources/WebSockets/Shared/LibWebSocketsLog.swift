@@ -33,6 +33,10 @@ public enum LibWebSocketsLog {
 
     /// Sends every line at `maximumLevel` or more severe to `sink`. Default: warnings and errors to stderr.
     /// Process-wide, because libwebsockets' log setting is.
+    ///
+    /// `.notice` passes warnings and errors only: lws's libev plugin (the epoll loop, ServiceLoop)
+    /// logs every change of a socket's watchers at notice level, several per frame per viewer, and
+    /// lws formats each line before the sink could drop it. `.info` and `.debug` pass everything.
     public static func route(maximumLevel: Level = .warning, to newSink: @escaping Sink) {
         sink.withLock { $0 = newSink }
         configured.withLock { $0 = true }
@@ -51,7 +55,8 @@ public enum LibWebSocketsLog {
     }
 
     private static func install(maximumLevel: Level) {
-        let mask = Level.allCases.filter { $0 <= maximumLevel }.reduce(0) { $0 | $1.rawValue }
+        let passed = maximumLevel == .notice ? Level.warning : maximumLevel
+        let mask = Level.allCases.filter { $0 <= passed }.reduce(0) { $0 | $1.rawValue }
         lws_set_log_level(Int32(mask), emitLibWebSocketsLogLine)
     }
 

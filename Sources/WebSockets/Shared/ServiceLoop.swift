@@ -8,6 +8,10 @@ import Synchronization
 ///
 /// Every lws call happens on that thread. Other threads hand it closures through a locked queue and
 /// wake it with `lws_cancel_service`, the one lws call documented as thread-safe.
+///
+/// The thread waits in epoll (`scws_context_service`: lws's libev plugin on a loop the C bundle
+/// owns), so a pass costs the sockets that are ready rather than a `poll()` over all of them;
+/// SCROLLCAST_EVENT_LOOP=poll selects lws's own `poll()` loop instead (docs/design.md, Transport).
 final class ServiceLoop: @unchecked Sendable {
     private struct Shared {
         var jobs: [@Sendable () -> Void] = []
@@ -44,6 +48,10 @@ final class ServiceLoop: @unchecked Sendable {
         LibWebSocketsLog.installDefaultOnce()
     }
 
+    /// Whether the context waits in epoll (false: lws's own `poll()` loop); fixed once `start`
+    /// returned (set on the service thread before it signals).
+    private(set) var usesEpoll = false
+
     /// Whether the caller is this loop's service thread.
     var isOnServiceThread: Bool {
         guard let serviceThread else { return false }
@@ -69,6 +77,7 @@ final class ServiceLoop: @unchecked Sendable {
             }
             self.bundle = bundle
             self.lws = scws_context_lws(bundle)
+            self.usesEpoll = scws_context_uses_epoll(bundle) != 0
             shared.withLock {
                 $0.lws = self.lws
                 $0.accepting = true
@@ -108,7 +117,7 @@ final class ServiceLoop: @unchecked Sendable {
         while !stopRequested {
             if !passDidWork { sleepThroughSubMillisecondWait() }
             passDidWork = false
-            _ = lws_service(lws, 0)
+            _ = scws_context_service(bundle)
             drainJobs()
         }
         shared.withLock {
@@ -138,6 +147,8 @@ final class ServiceLoop: @unchecked Sendable {
     /// rest instead delays a message that arrives meanwhile by under a millisecond, no more than
     /// lws's millisecond timeouts already do. Only after an empty pass: sleeping after every pass
     /// coincided with p99 input-to-frame 5 -> 20 ms at 1,000 viewers in one run (§8 there).
+    /// The epoll loop does not spin (libev waits at least a millisecond for a nonzero timeout), but
+    /// would fire such a timer up to a millisecond late; the sleep keeps it on time there too.
     private func sleepThroughSubMillisecondWait() {
         guard let due = timers.values.lazy.map({ $0.due }).min() else { return }
         let now = ServiceLoop.monotonicNanoseconds()
