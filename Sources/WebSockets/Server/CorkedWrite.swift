@@ -116,7 +116,7 @@ extension WebSocketServer {
             $0.bytesSent += bytes
         }
         if state.compressing != nil || !state.reliable.isEmpty || state.latest != nil || state.pendingClose != nil {
-            lws_callback_on_writable(wsi)
+            scws_request_writable(wsi)
         }
         return sent
     }

@@ -64,7 +64,7 @@ extension WebSocketServer {
         state.latest = message
         if replaced { statsBox.withLock { $0.latestReplaced += 1 } }
         guard idle else {
-            lws_callback_on_writable(state.wsi)
+            scws_request_writable(state.wsi)
             return replaced
         }
         if let written = writePending(state) {

@@ -187,7 +187,7 @@ extension WebSocketServer {
         state.latest = nil
         state.pendingClose = PendingClose(code: code, reason: reason, immediate: true)
         lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, Int32(WebSocketServer.stuckPeerGraceSeconds))
-        lws_callback_on_writable(state.wsi)
+        scws_request_writable(state.wsi)
         return 0
     }
 
@@ -206,7 +206,7 @@ extension WebSocketServer {
         if state.compressing != nil {
             // Guard only: lws is still emitting the last message from its buffer; wait it out.
             if lws_send_pipe_choked(wsi) != 0 {
-                lws_callback_on_writable(wsi)
+                scws_request_writable(wsi)
                 return 0
             }
             state.compressing = nil

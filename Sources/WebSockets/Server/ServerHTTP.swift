@@ -36,7 +36,7 @@ extension WebSocketServer {
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         }
         pendingHTTPBodies[wsi] = response.body
-        lws_callback_on_writable(wsi)
+        scws_request_writable(wsi)
         return 0
     }
 

@@ -36,7 +36,7 @@ extension WebSocketServer {
 
     private func streamHasMore(_ id: UInt64) {
         guard let wsi = httpStreams.wsiByID[id] else { return }
-        lws_callback_on_writable(wsi)
+        scws_request_writable(wsi)
     }
 
     /// HTTP_WRITEABLE for a connection with a streamed response: writes one queued item.
@@ -65,7 +65,7 @@ extension WebSocketServer {
             forgetStream(wsi, cancel: true)
             return -1
         }
-        lws_callback_on_writable(wsi)
+        scws_request_writable(wsi)
         return 0
     }
 

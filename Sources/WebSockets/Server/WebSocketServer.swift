@@ -122,7 +122,7 @@ public final class WebSocketServer: @unchecked Sendable {
             if writeAtOnceIfIdle(state, message) { return }
             state.reliable.append(message)
         }
-        lws_callback_on_writable(state.wsi)
+        scws_request_writable(state.wsi)
     }
 
     /// The reliable queue is full: it is dropped and the connection closed with 1008.
@@ -148,7 +148,7 @@ public final class WebSocketServer: @unchecked Sendable {
         guard let state = connections[connection], state.pendingClose == nil, !state.peerClosed else { return false }
         if state.reliable.count + leading.count > configuration.reliableQueueLimit {
             closeForOverflow(state)
-            lws_callback_on_writable(state.wsi)
+            scws_request_writable(state.wsi)
             return false
         }
         return queueAndWriteIfIdle(state, leading, message)
@@ -168,7 +168,7 @@ public final class WebSocketServer: @unchecked Sendable {
             // The slot was full, so a writeable callback is already requested.
             statsBox.withLock { $0.latestReplaced += 1 }
         } else {
-            lws_callback_on_writable(state.wsi)
+            scws_request_writable(state.wsi)
         }
         return replaced
     }
@@ -186,7 +186,7 @@ public final class WebSocketServer: @unchecked Sendable {
         state.pendingClose = PendingClose(code: code, reason: reason, immediate: false)
         // A peer that never drains its queue must not keep the connection open forever.
         lws_set_timeout(state.wsi, PENDING_TIMEOUT_USER_OK, Int32(WebSocketServer.stuckPeerGraceSeconds))
-        lws_callback_on_writable(state.wsi)
+        scws_request_writable(state.wsi)
     }
 
     /// Runs `work` once on the service thread after `ms` milliseconds. Service thread only.
@@ -216,7 +216,7 @@ public final class WebSocketServer: @unchecked Sendable {
             state.reliable.removeAll()
             state.latest = nil
             state.pendingClose = PendingClose(code: code, reason: reason, immediate: true)
-            lws_callback_on_writable(state.wsi)
+            scws_request_writable(state.wsi)
         }
         // Peers that never answer the close frame are cut off by destroying the context.
         loop.schedule(afterMilliseconds: 900) { [self] in loop.requestStop() }
