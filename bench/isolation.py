@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "Tests" / "e2e"))
 from recording_helpers import seed_long_room  # noqa: E402  (the export tests' long room)
 from benchmarks_doc import replace_section  # noqa: E402
+from ladder_report import fmt  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("ladder", ROOT / "bench" / "run-ladder.py")
 ladder = importlib.util.module_from_spec(_spec)
@@ -83,8 +84,8 @@ def cpu_us_per_room_frame(step):
 def row(name, shape, step):
     r = step["report"]
     lat = r.get("latencyMs") or {}
-    return (f"| {name} | {shape} | {r['framesPerSecond']:.0f} | {ladder.fmt(lat.get('p50'))} | "
-            f"{ladder.fmt(lat.get('p99'))} | {r['missedFrames']} | {step['server_cpu_percent']:.0f}% | "
+    return (f"| {name} | {shape} | {r['framesPerSecond']:.0f} | {fmt(lat.get('p50'))} | "
+            f"{fmt(lat.get('p99'))} | {r['missedFrames']} | {step['server_cpu_percent']:.0f}% | "
             f"{cpu_us_per_frame(step):.1f} | {cpu_us_per_room_frame(step):.0f} |")
 
 
