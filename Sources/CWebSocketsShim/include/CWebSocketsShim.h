@@ -72,6 +72,10 @@ int scws_context_uses_epoll(scws_context *context);
 /// Service thread only; returns lws_callback_on_writable's result.
 int scws_request_writable(struct lws *wsi);
 
+/// Asks for a writeable callback once the kernel has room for this connection (epoll's POLLOUT),
+/// never from the shim's pass before the wait. Service thread only; lws_callback_on_writable's result.
+int scws_request_writable_when_room(struct lws *wsi);
+
 /// Destroys the lws context, then frees everything it borrowed.
 void scws_context_destroy(scws_context *context);
 
