@@ -18,7 +18,8 @@
  * libev adds to epoll (epoll_ctl) and removes once served (epoll_ctl again): two system calls per
  * message on the queued send path. scws_request_writable also lists the socket, and the same
  * prepare watcher serves listed sockets as writeable before the wait; lws starts and stops the
- * write watcher within the pass, so libev has nothing to change in epoll. */
+ * write watcher within the pass, so libev has nothing to change in epoll. Only sockets with room
+ * are served there (scws_find_room), mostly known without a system call. */
 #include "context_private.h"
 #include <stdlib.h>
 #include <string.h>
