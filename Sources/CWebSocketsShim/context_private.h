@@ -3,6 +3,7 @@
 /* The bundle's layout, shared by shim.c (creation, protocols) and event_loop.c (the loop). */
 #include "CWebSocketsShim.h"
 #include <ev.h>
+#include <poll.h>
 
 struct scws_context {
     struct lws_context *lws;
@@ -27,9 +28,22 @@ struct scws_context {
     int writable_count, writable_capacity;
     unsigned char *writable_marked;
     int marked_capacity;
+    /* Per descriptor, the connection whose last write the kernel took whole (scws_note_write),
+     * taken to have room; NULL once a write left output with lws. Sized like writable_marked. */
+    struct lws **room_after_write;
+    /* Scratch for the one poll() that finds which listed sockets have room (scws_find_room):
+     * the pollfds, for each its place in the list, and per listed socket its wsi if it has room. */
+    struct pollfd *room_polled;
+    int *room_slots;
+    struct lws **room_ready;
+    int room_capacity;
     /* Foreign loop array lws reads during lws_create_context (one per service thread). */
     void *foreign_loops[1];
 };
+
+/* Records whether the kernel took a write on `wsi` whole (`written` of `length`, nothing left with
+ * lws); see scws_find_room. */
+void scws_note_write(struct lws *wsi, int written, size_t length, int left_pending);
 
 /* Sets up `info` for the epoll loop unless SCROLLCAST_EVENT_LOOP=poll or lws's libev plugin is
  * missing; then lws keeps its own poll() loop. Nonzero if the loop could not be created. */

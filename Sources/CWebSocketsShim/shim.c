@@ -196,7 +196,9 @@ int scws_http_write_body(struct lws *wsi, const void *bytes, size_t length) {
 
 int scws_ws_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t length, int is_binary) {
     scws_tx_pending = 0;
-    return lws_write(wsi, buffer_with_headroom + LWS_PRE, length, is_binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
+    int n = lws_write(wsi, buffer_with_headroom + LWS_PRE, length, is_binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
+    scws_note_write(wsi, n, length, scws_tx_pending);
+    return n;
 }
 
 /* ---- Raw client: the WebSocket framing is done in Swift over an lws RAW connection. ---- */
@@ -245,7 +247,9 @@ struct lws *scws_raw_client_connect(scws_context *c, const char *address, int po
 }
 
 int scws_raw_write(struct lws *wsi, unsigned char *buffer_with_headroom, size_t length) {
-    return lws_write(wsi, buffer_with_headroom + LWS_PRE, length, LWS_WRITE_RAW);
+    int n = lws_write(wsi, buffer_with_headroom + LWS_PRE, length, LWS_WRITE_RAW);
+    scws_note_write(wsi, n, length, 0);
+    return n;
 }
 
 void scws_kill_async(struct lws *wsi) {

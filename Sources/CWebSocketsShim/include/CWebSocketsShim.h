@@ -68,9 +68,15 @@ int scws_context_uses_epoll(scws_context *context);
 /// lws_callback_on_writable, and on the epoll loop also a promise to serve the connection as
 /// writeable before the loop next waits, without waiting for epoll to report it: a writeable
 /// request served within the pass costs no epoll_ctl, where one served by epoll costs two (the
-/// write watcher on, then off). A socket that is in fact full makes lws buffer and wait for epoll.
+/// write watcher on, then off). Only a connection with room is served there: known without a
+/// system call when its last write went out whole, else asked (one poll() for all those listed);
+/// a full one waits for epoll. A write that meets a full buffer anyway is kept by lws until POLLOUT.
 /// Service thread only; returns lws_callback_on_writable's result.
 int scws_request_writable(struct lws *wsi);
+
+/// Asks for a writeable callback once the kernel has room for this connection (epoll's POLLOUT),
+/// never from the shim's pass before the wait. Service thread only; lws_callback_on_writable's result.
+int scws_request_writable_when_room(struct lws *wsi);
 
 /// Destroys the lws context, then frees everything it borrowed.
 void scws_context_destroy(scws_context *context);

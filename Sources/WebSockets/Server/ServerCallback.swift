@@ -198,6 +198,14 @@ extension WebSocketServer {
         // drop the socket at once (seen under an input flood: the peer got a reset, not 1008).
         if state.closeHandedOver { return 0 }
         if let close = state.pendingClose, close.immediate || (state.reliable.isEmpty && state.compressing == nil) {
+            // The close frame goes out when the kernel can take it: handed over on a full socket,
+            // lws would hold it past its own close timeouts (5 s) and cut the peer off without
+            // it (the stuck viewer of test_reliability_slow.py). The shim serves this callback
+            // without a system call when the last write went out whole, hence the check here.
+            if lws_send_pipe_choked(wsi) != 0 {
+                scws_request_writable_when_room(wsi)
+                return 0
+            }
             if state.closeCode == nil { (state.closeCode, state.closeReason) = (close.code, close.reason) }
             LWS.setCloseReason(wsi, close.code, close.reason)
             state.closeHandedOver = true
