@@ -27,14 +27,33 @@ def wait_running(sc, timeout: float = 20000):
     assert r["running"], f"the replica did not start: {r}"
 
 
+def row_point(sc, near_y: float = 300) -> tuple[float, float]:
+    """A point (view points) in the middle of the row nearest `near_y` that no section header
+    covers: after a fling the table rests anywhere, and a press on a header lifts nothing."""
+    frame = sc.frame()
+    headers = frame.get("headers") or []
+
+    def covered(row) -> bool:
+        return any(h["y"] < row["y"] + row["h"] and row["y"] < h["y"] + h["h"] for h in headers)
+
+    rows = [r for r in frame.get("rows") or [] if not covered(r) and 150 <= r["y"] + r["h"] / 2 <= 450]
+    assert rows, f"no row to press between 150 and 450 pt: rows {frame.get('rows')}, headers {headers}"
+    row = min(rows, key=lambda r: abs(r["y"] + r["h"] / 2 - near_y))
+    return 200, row["y"] + row["h"] / 2
+
+
 def move_a_row(driver, *others):
     """Holds a row until it lifts, carries it down in eight moves, drops it; waits until the
     driver and every page of `others` have the server's `rowMoved` and are at rest."""
     moves = driver.state("s.rowMoves")
-    x, y = driver.client_point(200, 300)
+    x, y = driver.client_point(*row_point(driver))
     driver.page.mouse.move(x, y)
     driver.page.mouse.down()
-    driver.wait("s => s.lastFrame.lifted !== null", timeout=10000)
+    try:
+        driver.wait("s => s.lastFrame.lifted !== null", timeout=10000)
+    except Exception as error:
+        raise AssertionError(f"the held row never lifted: pressed at {x:.0f},{y:.0f} px; last frame "
+                             f"{driver.frame()}; replica {replica(driver)}") from error
     for step in range(1, 9):
         driver.page.mouse.move(x, y + step * 20)
         driver.page.wait_for_timeout(16)  # pacing of the pointer moves, not a synchronisation
