@@ -67,6 +67,8 @@ let package = Package(
         // The one event collector and polling wait of every test target: Foundation only, so the
         // transport and Redis tests use it without depending on the room layer.
         .target(name: "TestSupport"),
+        // The one priority queue (a binary min-heap): room deadlines and the link emulator's due chunks.
+        .target(name: "BinaryHeap"),
 
         // The room layer (docs/design.md): interfaces, rooms, hub, registry, timers and the
         // in-memory implementations. No transport: the engine, the wire format, recordings
@@ -75,7 +77,7 @@ let package = Package(
         .target(
             name: "ScrollcastRooms",
             dependencies: [
-                "ScrollEngine", "ScrollWire", "ScrollcastRecording", "CCrypto", "CThreadPriority",
+                "ScrollEngine", "ScrollWire", "ScrollcastRecording", "CCrypto", "CThreadPriority", "BinaryHeap",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
@@ -132,7 +134,7 @@ let package = Package(
         // A TCP proxy that behaves like a real link (docs/links.md): Glibc, and the engine for its seeded generator.
         .target(name: "CLinkSystem"),
         .target(name: "CThreadPriority"),
-        .target(name: "LinkEmulator", dependencies: ["CLinkSystem", "ScrollEngine"]),
+        .target(name: "LinkEmulator", dependencies: ["CLinkSystem", "ScrollEngine", "BinaryHeap"]),
         .executableTarget(
             name: "scrollcast-link",
             dependencies: ["LinkEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -149,6 +151,7 @@ let package = Package(
         .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastServer"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets", "TestSupport"]),
         .testTarget(name: "LinkEmulatorTests", dependencies: ["LinkEmulator"]),
+        .testTarget(name: "BinaryHeapTests", dependencies: ["BinaryHeap"]),
         // Against real redis-server processes the tests start and kill themselves.
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting", "TestSupport"]),
         .testTarget(
