@@ -92,9 +92,17 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        // Test doubles for the room layer (a manual clock and scheduler), as NIOEmbedded is for NIO.
-        // Also the home of the recording viewer sink; re-exports TestSupport.
-        .target(name: "ScrollcastServerTesting", dependencies: ["ScrollcastRooms", "ScrollWire", "TestSupport"]),
+        // Test doubles for the room layer (a manual clock and scheduler, an in-memory metrics backend
+        // over swift-metrics' MetricsTestKit), as NIOEmbedded is for NIO. Also the home of the
+        // recording viewer sink; re-exports TestSupport: the one testing module of every test target.
+        .target(
+            name: "ScrollcastServerTesting",
+            dependencies: [
+                "ScrollcastRooms", "ScrollWire", "TestSupport",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
         // Durable rooms: a RoomStore over SQLite (GRDB), written off the room thread.
         .target(
             name: "ScrollcastStore",
@@ -148,7 +156,7 @@ let package = Package(
 
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
-        .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastServer"]),
+        .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastRooms"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets", "TestSupport"]),
         .testTarget(name: "LinkEmulatorTests", dependencies: ["LinkEmulator"]),
         .testTarget(name: "BinaryHeapTests", dependencies: ["BinaryHeap"]),
@@ -156,7 +164,7 @@ let package = Package(
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting", "TestSupport"]),
         .testTarget(
             name: "ScrollcastClusterTests",
-            dependencies: ["ScrollcastCluster", "ScrollcastServer", "ScrollcastServerTesting", "ScrollWire", "Redis", "RedisTesting"]
+            dependencies: ["ScrollcastCluster", "ScrollcastRooms", "ScrollcastServerTesting", "ScrollWire", "Redis", "RedisTesting"]
         ),
         // The load generator's pure parts (URL lists, where connections go, the identity check).
         .testTarget(name: "ScrollcastLoadTests", dependencies: ["scrollcast-load", "ScrollEngine", "ScrollWire", "ScrollReplica"]),
@@ -172,10 +180,9 @@ let package = Package(
         .testTarget(
             name: "ScrollcastStoreTests",
             dependencies: [
-                "ScrollcastStore", "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollcastRecording",
+                "ScrollcastStore", "ScrollcastRooms", "ScrollcastServerTesting", "ScrollEngine", "ScrollcastRecording",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
     ]
