@@ -123,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "scrollcast",
             dependencies: [
-                "ScrollcastServer", "ScrollcastStore", "ScrollcastCluster", "Redis", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets",
+                "ScrollcastServer", "ScrollcastRooms", "ScrollcastStore", "ScrollcastCluster", "Redis", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
