@@ -67,6 +67,8 @@ let package = Package(
         // The one event collector and polling wait of every test target: Foundation only, so the
         // transport and Redis tests use it without depending on the room layer.
         .target(name: "TestSupport"),
+        // The one priority queue (a binary min-heap): room deadlines and the link emulator's due chunks.
+        .target(name: "BinaryHeap"),
 
         // The room layer (docs/design.md): interfaces, rooms, hub, registry, timers and the
         // in-memory implementations. No transport: the engine, the wire format, recordings
@@ -75,7 +77,7 @@ let package = Package(
         .target(
             name: "ScrollcastRooms",
             dependencies: [
-                "ScrollEngine", "ScrollWire", "ScrollcastRecording", "CCrypto", "CThreadPriority",
+                "ScrollEngine", "ScrollWire", "ScrollcastRecording", "CCrypto", "CThreadPriority", "BinaryHeap",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
@@ -90,9 +92,17 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        // Test doubles for the room layer (a manual clock and scheduler), as NIOEmbedded is for NIO.
-        // Also the home of the recording viewer sink; re-exports TestSupport.
-        .target(name: "ScrollcastServerTesting", dependencies: ["ScrollcastRooms", "ScrollWire", "TestSupport"]),
+        // Test doubles for the room layer (a manual clock and scheduler, an in-memory metrics backend
+        // over swift-metrics' MetricsTestKit), as NIOEmbedded is for NIO. Also the home of the
+        // recording viewer sink; re-exports TestSupport: the one testing module of every test target.
+        .target(
+            name: "ScrollcastServerTesting",
+            dependencies: [
+                "ScrollcastRooms", "ScrollWire", "TestSupport",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
         // Durable rooms: a RoomStore over SQLite (GRDB), written off the room thread.
         .target(
             name: "ScrollcastStore",
@@ -113,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "scrollcast",
             dependencies: [
-                "ScrollcastServer", "ScrollcastStore", "ScrollcastCluster", "Redis", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets",
+                "ScrollcastServer", "ScrollcastRooms", "ScrollcastStore", "ScrollcastCluster", "Redis", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -132,7 +142,7 @@ let package = Package(
         // A TCP proxy that behaves like a real link (docs/links.md): Glibc, and the engine for its seeded generator.
         .target(name: "CLinkSystem"),
         .target(name: "CThreadPriority"),
-        .target(name: "LinkEmulator", dependencies: ["CLinkSystem", "ScrollEngine"]),
+        .target(name: "LinkEmulator", dependencies: ["CLinkSystem", "ScrollEngine", "BinaryHeap"]),
         .executableTarget(
             name: "scrollcast-link",
             dependencies: ["LinkEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -146,14 +156,15 @@ let package = Package(
 
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
-        .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastServer"]),
+        .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastRooms"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets", "TestSupport"]),
         .testTarget(name: "LinkEmulatorTests", dependencies: ["LinkEmulator"]),
+        .testTarget(name: "BinaryHeapTests", dependencies: ["BinaryHeap"]),
         // Against real redis-server processes the tests start and kill themselves.
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting", "TestSupport"]),
         .testTarget(
             name: "ScrollcastClusterTests",
-            dependencies: ["ScrollcastCluster", "ScrollcastServer", "ScrollcastServerTesting", "ScrollWire", "Redis", "RedisTesting"]
+            dependencies: ["ScrollcastCluster", "ScrollcastRooms", "ScrollcastServerTesting", "ScrollWire", "Redis", "RedisTesting"]
         ),
         // The load generator's pure parts (URL lists, where connections go, the identity check).
         .testTarget(name: "ScrollcastLoadTests", dependencies: ["scrollcast-load", "ScrollEngine", "ScrollWire", "ScrollReplica"]),
@@ -169,10 +180,9 @@ let package = Package(
         .testTarget(
             name: "ScrollcastStoreTests",
             dependencies: [
-                "ScrollcastStore", "ScrollcastServer", "ScrollcastServerTesting", "ScrollEngine", "ScrollcastRecording",
+                "ScrollcastStore", "ScrollcastRooms", "ScrollcastServerTesting", "ScrollEngine", "ScrollcastRecording",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
     ]

@@ -1,15 +1,21 @@
+import BinaryHeap
+
 /// Which rooms want `tick()` and when: a min-heap of room deadlines with lazy invalidation, so
 /// setting the frame timer and finding the rooms due cost O(log rooms) per change rather than a
 /// walk over every room. A room that may have moved its deadline is marked (`roomMayHaveMoved`);
 /// `settle` pushes the deadlines of marked rooms; an entry that no longer matches its room (a
 /// later deadline pushed since, the room gone) is dropped when it reaches the top.
 @RoomActor struct RoomDeadlines {
-    private struct Entry {
+    /// A room's deadline; the heap orders entries by deadline alone.
+    private struct Entry: Comparable {
         let deadline: Double
         let room: Room
+
+        static func < (a: Entry, b: Entry) -> Bool { a.deadline < b.deadline }
+        static func == (a: Entry, b: Entry) -> Bool { a.deadline == b.deadline && a.room === b.room }
     }
 
-    private var heap: [Entry] = []
+    private var heap = MinHeap<Entry>()
     /// Rooms marked since the last `settle`.
     private var marked: [Room] = []
     private var isMarked: Set<ObjectIdentifier> = []
@@ -36,7 +42,7 @@
             }
             if pushed[id] == deadline { continue }
             pushed[id] = deadline
-            push(Entry(deadline: deadline, room: room))
+            heap.push(Entry(deadline: deadline, room: room))
         }
         marked.removeAll(keepingCapacity: true)
         isMarked.removeAll(keepingCapacity: true)
@@ -45,9 +51,9 @@
     /// The earliest deadline of a live room, after dropping stale entries from the top.
     mutating func earliest(isLive: (Room) -> Bool) -> Double? {
         settle(isLive: isLive)
-        while let top = heap.first {
+        while let top = heap.min {
             if isCurrent(top, isLive: isLive) { return top.deadline }
-            popTop()
+            heap.popMin()
         }
         return nil
     }
@@ -57,8 +63,8 @@
     mutating func takeDue(by time: Double, isLive: (Room) -> Bool) -> [Room] {
         settle(isLive: isLive)
         var due: [Room] = []
-        while let top = heap.first, top.deadline <= time {
-            popTop()
+        while let top = heap.min, top.deadline <= time {
+            heap.popMin()
             guard isCurrent(top, isLive: isLive) else { continue }
             pushed[ObjectIdentifier(top.room)] = nil
             due.append(top.room)
@@ -68,32 +74,5 @@
 
     private func isCurrent(_ entry: Entry, isLive: (Room) -> Bool) -> Bool {
         isLive(entry.room) && pushed[ObjectIdentifier(entry.room)] == entry.deadline
-    }
-
-    private mutating func push(_ entry: Entry) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].deadline < heap[parent].deadline else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func popTop() {
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return }
-        heap[0] = last
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < heap.count, heap[left].deadline < heap[smallest].deadline { smallest = left }
-            if right < heap.count, heap[right].deadline < heap[smallest].deadline { smallest = right }
-            if smallest == parent { return }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
     }
 }

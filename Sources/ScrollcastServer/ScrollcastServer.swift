@@ -1,4 +1,4 @@
-@_exported import ScrollcastRooms
+import ScrollcastRooms
 import Logging
 import Metrics
 import Prometheus

@@ -1,5 +1,6 @@
 import Glibc
 import ScrollWire
+import ScrollcastRooms
 internal import WebSockets
 
 /// The one place the room layer meets the WebSocket library: it runs a `WebSocketServer`,

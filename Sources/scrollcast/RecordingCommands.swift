@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import ScrollcastRecording
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollcastStore
 
 /// A failure of a subcommand, printed as "Error: <message>" (without the usage, which was fine).

@@ -6,6 +6,7 @@ import Prometheus
 import ScrollEngine
 import Redis
 import ScrollcastCluster
+import ScrollcastRooms
 import ScrollcastServer
 import ScrollcastStore
 import WebSockets

@@ -1,5 +1,5 @@
 import ScrollEngine
-import ScrollcastServer
+import ScrollcastRooms
 import Testing
 @testable import ScrollReplica
 import ScrollWire

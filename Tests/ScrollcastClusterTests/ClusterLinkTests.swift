@@ -1,5 +1,5 @@
 import ScrollWire
-import ScrollcastServer
+import ScrollcastRooms
 import Testing
 @testable import ScrollcastCluster
 
@@ -43,7 +43,7 @@ import Testing
         try #require(cluster.run(upTo: 1_000) { cluster["n2"].link("lobby")?.isOwner == true })
         #expect(cluster.broker.lease(of: "lobby")?.node == "n2")
         #expect(cluster.broker.lease(of: "lobby")?.epoch == 2)
-        #expect(cluster["n2"].metric("scrollcast_cluster_takeovers_total") == 1)
+        #expect(cluster["n2"].counter(ClusterMetrics.Name.takeovers) == 1)
         // The viewer keeps its connection and gets the room from its own node now.
         remote.fling(from: 20, harness: cluster)
         try #require(cluster.run(upTo: 1_000) { (remote.sequence.last?.seq ?? 0) > before })
@@ -64,7 +64,7 @@ import Testing
         try #require(cluster.run(upTo: 2_000) { cluster["n1"].link("lobby")?.isFollower == true })
         #expect(cluster["n1"].cluster.leases["lobby"] == nil)
         #expect(cluster.broker.fencedPublishes >= 1)
-        #expect(cluster["n1"].metric("scrollcast_cluster_lease_losses_total") == 1)
+        #expect(cluster["n1"].counter(ClusterMetrics.Name.leaseLosses) == 1)
         #expect(cluster.broker.lease(of: "lobby")?.node == "n2")
         // Its viewer follows the new owner: a fresh snapshot, then only frames of the new owner.
         let mark = owner.sink.received.count

@@ -1,4 +1,4 @@
-import ScrollcastServer
+import ScrollcastRooms
 import Testing
 @testable import ScrollcastCluster
 

@@ -2,7 +2,7 @@ import Testing
 import ScrollEngine
 import ScrollWire
 @testable import ScrollcastCluster
-import ScrollcastServer
+import ScrollcastRooms
 
 @Suite("Relay envelope")
 struct RelayEnvelopeTests {

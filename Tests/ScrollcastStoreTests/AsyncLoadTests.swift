@@ -1,10 +1,9 @@
 import Dispatch
 import Foundation
 import Logging
-import Prometheus
 import Testing
 import ScrollEngine
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollcastServerTesting
 @testable import ScrollcastStore
 
@@ -26,8 +25,8 @@ import ScrollcastServerTesting
         let store = GatedStore(inner: try fixture.openStore(), scheduler: fixture.scheduler, gated: "slow")
         let service = RoomService(limits: ServerLimits(), services: RoomServices(
             clock: fixture.scheduler.clock, wallClock: { 0 },
-            metrics: ServerMetrics(factory: ServerMetrics.prometheusFactory(registry: PrometheusCollectorRegistry())),
-            scenes: .standard, store: store), scheduler: fixture.scheduler, prometheus: PrometheusCollectorRegistry(),
+            metrics: InMemoryMetrics().server,
+            scenes: .standard, store: store), scheduler: fixture.scheduler, metricsExposition: { [] },
             logger: Logger(label: "test"), allowedOrigins: ["*"], host: "127.0.0.1")
 
         // A room nobody stored: its read is not held, but it is still asynchronous.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-import ScrollcastServer
+import ScrollcastRooms
 @testable import ScrollcastStore
 
 /// Opening files: a missing directory is made; anything the store does not understand is

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import ScrollEngine
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollcastServerTesting
 @testable import ScrollcastStore
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import ScrollEngine
-import ScrollcastServer
+import ScrollcastRooms
 @testable import ScrollcastStore
 
 /// Lives of a room as recordings need them: how each began (`roomLife`, written by triggers) and

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ScrollEngine
-import ScrollcastServer
+import ScrollcastRooms
 @testable import ScrollcastStore
 
 /// Every kind of input, with awkward numbers, written to the file and read back identical.

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import ScrollEngine
-import ScrollcastServer
+import ScrollcastRooms
 @testable import ScrollcastStore
 
 /// The store on real files: what a room writes comes back after the file is closed and opened

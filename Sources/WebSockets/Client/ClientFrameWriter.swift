@@ -28,25 +28,9 @@ struct ClientFrameWriter {
     /// Appends one final (FIN) frame carrying `payload`, masked with `maskKey`.
     mutating func append(_ opcode: Opcode, payload: UnsafeRawBufferPointer, maskKey: UInt32) {
         let length = payload.count
-        reserve(14 + length)
+        reserve(FrameHeader.maxBytes + length)
         var p = storage + lwsPre + count
-        p[0] = 0x80 | opcode.rawValue
-        if length < 126 {
-            p[1] = 0x80 | UInt8(length)
-            p += 2
-        } else if length <= 0xFFFF {
-            p[1] = 0x80 | 126
-            p[2] = UInt8(length >> 8)
-            p[3] = UInt8(length & 0xFF)
-            p += 4
-        } else {
-            p[1] = 0x80 | 127
-            for i in 0..<8 { p[2 + i] = UInt8((UInt64(length) >> (56 - 8 * UInt64(i))) & 0xFF) }
-            p += 10
-        }
-        let key = maskKey.bigEndian
-        withUnsafeBytes(of: key) { UnsafeMutableRawPointer(p).copyMemory(from: $0.baseAddress!, byteCount: 4) }
-        p += 4
+        p += FrameHeader.write(opcode: opcode.rawValue, payloadLength: length, maskKey: maskKey, to: p)
         Self.mask(payload, with: maskKey, into: p)
         count = (p - (storage + lwsPre)) + length
     }

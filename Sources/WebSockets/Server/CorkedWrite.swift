@@ -38,7 +38,7 @@ struct CorkedWriter {
 
     /// Size of the frame header for a payload of `length` bytes sent by a server.
     static func headerBytes(forPayload length: Int) -> Int {
-        length < 126 ? 2 : length <= 0xFFFF ? 4 : 10
+        FrameHeader.byteCount(payload: length, masked: false)
     }
 
     /// Bytes `message` takes on the wire, header included.
@@ -53,20 +53,7 @@ struct CorkedWriter {
     mutating func append(_ message: OutboundMessage) {
         let length = message.count
         var p = storage + lwsPre + count
-        p[0] = 0x80 | (message.isText ? 0x1 : 0x2)
-        if length < 126 {
-            p[1] = UInt8(length)
-            p += 2
-        } else if length <= 0xFFFF {
-            p[1] = 126
-            p[2] = UInt8(length >> 8)
-            p[3] = UInt8(length & 0xFF)
-            p += 4
-        } else {
-            p[1] = 127
-            for i in 0..<8 { p[2 + i] = UInt8((UInt64(length) >> (56 - 8 * UInt64(i))) & 0xFF) }
-            p += 10
-        }
+        p += FrameHeader.write(opcode: message.isText ? 0x1 : 0x2, payloadLength: length, maskKey: nil, to: p)
         p.update(from: message.storage + lwsPre, count: length)
         count = (p - (storage + lwsPre)) + length
     }

@@ -1,9 +1,7 @@
 import Logging
-import Metrics
-import Prometheus
 import ScrollEngine
 import ScrollWire
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollcastServerTesting
 @testable import ScrollcastCluster
 
@@ -43,7 +41,7 @@ import ScrollcastServerTesting
 /// One node of a `ClusterHarness`.
 @RoomActor final class TestNode {
     let id: String
-    let prometheus = PrometheusCollectorRegistry()
+    let metrics = InMemoryMetrics()
     let cluster: ClusterNode
     let backend: InMemoryClusterBackend
     let service: RoomService
@@ -53,16 +51,14 @@ import ScrollcastServerTesting
         self.id = id
         var logger = Logger(label: "cluster-test \(id)")
         logger.logLevel = .critical
-        let factory = ServerMetrics.prometheusFactory(registry: prometheus)
-        let metrics = ServerMetrics(factory: factory)
         backend = harness.broker.backend(for: id)
         cluster = ClusterNode(configuration: ClusterConfiguration(nodeID: id), backend: backend, scheduler: harness.scheduler,
-                              serverMetrics: metrics, metricsFactory: factory, logger: logger, clock: harness.clock,
+                              serverMetrics: metrics.server, metricsFactory: metrics.factory, logger: logger, clock: harness.clock,
                               wallClock: { 1_763_800_000_000 })
         let scenes = SceneCatalogue(entries: [.init(name: "demo", build: TestNode.smallScene)], defaultName: "demo")
-        let services = RoomServices(clock: harness.clock, wallClock: { 1_763_800_000_000 }, metrics: metrics, scenes: scenes,
+        let services = RoomServices(clock: harness.clock, wallClock: { 1_763_800_000_000 }, metrics: metrics.server, scenes: scenes,
                                     store: cluster.store, ownership: cluster.ownership, relay: cluster.relay)
-        service = RoomService(limits: ServerLimits(), services: services, scheduler: harness.scheduler, prometheus: prometheus,
+        service = RoomService(limits: ServerLimits(), services: services, scheduler: harness.scheduler, metricsExposition: { [] },
                               logger: logger, allowedOrigins: ["*"], host: "127.0.0.1", cluster: cluster)
         service.started(port: 0)
     }
@@ -89,12 +85,8 @@ import ScrollcastServerTesting
     /// The state of room `room`'s link here, if there is one.
     func link(_ room: String) -> LinkState? { cluster.links[room]?.state }
 
-    func metric(_ name: String) -> Double? {
-        for line in prometheus.emitToString().split(separator: "\n") where line.hasPrefix(name + " ") || line.hasPrefix(name + "{") {
-            return line.split(separator: " ").last.flatMap { Double($0) }
-        }
-        return nil
-    }
+    /// The total of counter `name` on this node; nil if the node never made it.
+    func counter(_ name: String) -> Int64? { metrics.counter(name) }
 }
 
 /// A viewer connected to a `TestNode`.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import ScrollEngine
-import ScrollcastServer
+import ScrollcastRooms
 import ScrollcastServerTesting
 @testable import ScrollcastStore
 
