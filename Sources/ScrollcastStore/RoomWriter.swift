@@ -147,6 +147,17 @@ final class RoomWriter: Sendable {
         queue.sync { flush() }
     }
 
+    /// `drain`, then folds the recent log into `roomLog` (`RoomLogStaging`), for shutdown: a
+    /// stopped server leaves its whole log in `roomLog`, as an operator's `sqlite3` shell
+    /// expects. Readers read both tables, so a fold that fails (or a SIGKILL) loses nothing.
+    func drainAndFold() {
+        queue.sync {
+            flush()
+            guard isHealthy else { return }
+            try? database.pool.write { db in try RoomLogStaging.fold(in: db) }
+        }
+    }
+
     /// Runs a probe now, as the retry timer would (tests).
     func probeNow() {
         queue.sync { probe() }
