@@ -119,6 +119,8 @@ enum RoomSchema {
             }
         }
         migrator.registerMigration("v4-logRecent") { db in
+            // `roomLog`'s columns as v1 made them, spelled out again rather than shared: a released
+            // migration never changes, so neither may what it creates (`fold` copies by name).
             try db.create(table: "roomLogRecent") { t in
                 t.primaryKey("id", .integer)
                 t.column("room", .text).notNull()
