@@ -20,6 +20,9 @@ enum RoomBatch {
     /// back.
     static func write(_ operations: [RoomWriter.Operation], in db: Database) throws -> Outcome {
         var outcome = Outcome()
+        // Read once, on the batch's first log entry: the batch is the only writer meanwhile.
+        var nextLogID: Int64?
+        var appender: RoomLogAppender?
         for operation in operations {
             switch operation {
             case let .created(settings, life, date):
@@ -37,7 +40,10 @@ enum RoomBatch {
                 try db.cachedStatement(sql: "UPDATE room SET life = ?, lastUsedAt = ? WHERE name = ?")
                     .execute(arguments: [life, date, room])
             case let .log(room, life, entry):
-                try insert(entry, room: room, life: life, in: db)
+                let id = try nextLogID ?? RoomLogStaging.nextID(in: db)
+                if appender == nil { appender = try RoomLogAppender(db) }
+                try appender?.append(entry, id: id, room: room, life: life)
+                nextLogID = id + 1
             case let .move(move, date, _):
                 // Only on top of the move before it: a move built on one that failed fails too.
                 try db.cachedStatement(sql: """
@@ -57,26 +63,12 @@ enum RoomBatch {
                 outcome.moreCompaction = more
             }
         }
+        if nextLogID != nil { try RoomLogStaging.foldIfDue(in: db) }
         return outcome
     }
 
     /// Rewrites the probe row: a write that needs the file to take one, whatever is queued.
     static func probe(at date: Date, in db: Database) throws {
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO writeProbe (id, at) VALUES (1, ?)").execute(arguments: [date])
-    }
-
-    private static func insert(_ entry: RoomLogEntry, room: String, life: Int, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO roomLog (room, life, entry, viewer, inputID, time, sequence, input) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        switch entry {
-        case let .input(viewer, event), let .cancelOnLeave(viewer, event):
-            let name = if case .input = entry { RoomLogCoding.input } else { RoomLogCoding.cancelOnLeave }
-            try statement.execute(arguments: [room, life, name, viewer, Int64(bitPattern: event.id), event.time,
-                                              nil, InputKindCoding.encode(event.kind)])
-        case let .frame(sequence, time):
-            try statement.execute(arguments: [room, life, RoomLogCoding.frame, nil, nil, time,
-                                              Int64(bitPattern: sequence), nil])
-        }
     }
 }

@@ -50,6 +50,8 @@ struct RoomCompaction: Sendable {
     func run(in db: Database) throws -> (Outcome, RoomCompaction?) {
         var outcome = Outcome()
         if isFirstPass {
+            // The whole log in `roomLog`, so what follows reads and deletes one table.
+            try RoomLogStaging.fold(in: db)
             let lastMark = try Int64.fetchOne(db, sql: "SELECT max(logID) FROM logMark") ?? 0
             if let lastLog = try Int64.fetchOne(db, sql: "SELECT max(id) FROM roomLog"), lastLog > lastMark {
                 try db.execute(sql: "INSERT INTO logMark (logID, at) VALUES (?, ?)", arguments: [lastLog, at])

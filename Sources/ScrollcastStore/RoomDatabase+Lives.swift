@@ -11,8 +11,7 @@ extension RoomDatabase {
             return try pool.read { db -> RoomLife? in
                 guard let start = try lifeStart(db, room: name, life: life) else { return nil }
                 let chosen = start.life
-                let rows = try Row.fetchAll(db, sql: "SELECT * FROM roomLog WHERE room = ? AND life = ? ORDER BY id",
-                                            arguments: [name, chosen])
+                let rows = try RoomLogRows.fetch(db, room: name, life: chosen)
                 let entries = try rows.map { row in
                     guard let stored = RoomLogCoding.decode(row) else {
                         throw RoomStoreError("unreadable log entry \(row["id"] as Int64) of room '\(name)' in \(path)")

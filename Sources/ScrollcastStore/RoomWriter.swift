@@ -31,13 +31,15 @@ final class RoomWriter: Sendable {
         case checkpoint(RoomCheckpoint, at: Date)
         case compact(RoomCompaction)
 
-        var room: String? {
+        /// The room whose `room` row it writes: nil for log entries (they write the log alone)
+        /// and compactions.
+        var roomRow: String? {
             switch self {
             case .created(let settings, _, _): settings.name
-            case .restored(let room, _, _), .log(let room, _, _), .evicted(let room, _): room
+            case .restored(let room, _, _), .evicted(let room, _): room
             case .move(let move, _, _): move.room
             case .checkpoint(let checkpoint, _): checkpoint.room
-            case .compact: nil
+            case .log, .compact: nil
             }
         }
 
@@ -59,7 +61,10 @@ final class RoomWriter: Sendable {
 
     private struct State {
         var queued: [Operation] = []
-        /// Operations per room queued or being written: `loadRoom` must not read past them.
+        /// Operations per room that write its `room` row, queued or being written: `loadRoom`,
+        /// which reads that row alone, must not read past them. Log entries are not counted:
+        /// no row `loadRoom` reads depends on them, and counting them cost two dictionary
+        /// updates per entry (one on the room thread); the log's readers drain first anyway.
         var unwritten: [String: Int] = [:]
         var delayedFlushScheduled = false
         var immediateFlushScheduled = false
@@ -119,7 +124,7 @@ final class RoomWriter: Sendable {
         }
         let (now, later) = state.withLock { state -> (Bool, Bool) in
             state.queued.append(operation)
-            if let room = operation.room { state.unwritten[room, default: 0] += 1 }
+            if let room = operation.roomRow { state.unwritten[room, default: 0] += 1 }
             var now = false, later = false
             if urgent || state.queued.count >= batchLimit {
                 if !state.immediateFlushScheduled {
@@ -136,7 +141,7 @@ final class RoomWriter: Sendable {
         if later { queue.asyncAfter(deadline: .now() + flushInterval) { self.flush() } }
     }
 
-    /// Whether something of `room` is queued or being written.
+    /// Whether something that writes `room`'s row is queued or being written.
     func hasUnwritten(room: String) -> Bool {
         state.withLock { $0.unwritten[room] != nil }
     }
@@ -145,6 +150,17 @@ final class RoomWriter: Sendable {
     /// caller: for `loadRoom` of a room with queued writes, and for shutdown.
     func drain() {
         queue.sync { flush() }
+    }
+
+    /// `drain`, then folds the recent log into `roomLog` (`RoomLogStaging`), for shutdown: a
+    /// stopped server leaves its whole log in `roomLog`, as an operator's `sqlite3` shell
+    /// expects. Readers read both tables, so a fold that fails (or a SIGKILL) loses nothing.
+    func drainAndFold() {
+        queue.sync {
+            flush()
+            guard isHealthy else { return }
+            try? database.pool.write { db in try RoomLogStaging.fold(in: db) }
+        }
     }
 
     /// Runs a probe now, as the retry timer would (tests).
@@ -188,14 +204,14 @@ final class RoomWriter: Sendable {
             // as unwritten; everything else is done with.
             state.queued.insert(contentsOf: kept, at: 0)
             for operation in operations {
-                guard let room = operation.room else { continue }
+                guard let room = operation.roomRow else { continue }
                 if let count = state.unwritten[room], count > 1 {
                     state.unwritten[room] = count - 1
                 } else {
                     state.unwritten[room] = nil
                 }
             }
-            for case let room? in kept.map(\.room) { state.unwritten[room, default: 0] += 1 }
+            for case let room? in kept.map(\.roomRow) { state.unwritten[room, default: 0] += 1 }
         }
         var moves = outcome.moves.makeIterator()
         for case .move(_, _, let done) in operations {

@@ -28,8 +28,7 @@ final class SQLiteLifeReader: RoomLifeReader {
         let (room, database) = (room, database)
         let found: (RoomLifeStart, Int64)? = try read { db in
             guard let start = try database.lifeStart(db, room: room, life: nil) else { return nil }
-            let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM roomLog WHERE room = ? AND life = ?",
-                                          arguments: [room, start.life]) ?? 0
+            let last = try RoomLogRows.lastID(db, room: room, life: start.life) ?? 0
             return (start, last)
         }
         guard let (start, last) = found else { return nil }
@@ -42,9 +41,8 @@ final class SQLiteLifeReader: RoomLifeReader {
         guard position.afterID < position.lastID else { return [] }
         let (room, path) = (room, database.path)
         let rows: [Row] = try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT * FROM roomLog WHERE room = ? AND life = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?
-                """, arguments: [room, position.life, position.afterID, position.lastID, limit])
+            try RoomLogRows.fetch(db, room: room, life: position.life, after: position.afterID, upTo: position.lastID,
+                                  limit: limit)
         }
         var entries: [RoomLogEntry] = []
         entries.reserveCapacity(rows.count)

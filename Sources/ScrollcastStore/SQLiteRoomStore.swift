@@ -199,9 +199,10 @@ public final class SQLiteRoomStore: RoomStore {
         writer.drain()
     }
 
-    /// Writes everything queued, then closes the file. Call once the rooms have stopped.
+    /// Writes everything queued, then closes the file (its whole log in `roomLog`). Call once
+    /// the rooms have stopped.
     public func close() {
-        writer.drain()
+        writer.drainAndFold()
         database.close()
     }
 
@@ -228,7 +229,7 @@ public final class SQLiteRoomStore: RoomStore {
         writer.drain()
         do {
             return try database.pool.read { db in
-                let rows = try Row.fetchAll(db, sql: "SELECT * FROM roomLog WHERE room = ? ORDER BY life, id", arguments: [name])
+                let rows = try RoomLogRows.all(db, room: name)
                 return try rows.map { row in
                     guard let entry = RoomLogCoding.decode(row) else {
                         throw RoomStoreError("unreadable log entry \(row["id"] as Int64) of room '\(name)'")

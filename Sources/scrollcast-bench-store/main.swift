@@ -1,4 +1,6 @@
-// `make bench-durability`'s restore figure: how long the first join of a room with a long
+// `make bench-durability`'s store figures. First what logging costs: 500 small rooms logging
+// inputs and frames at the drag load's rate, store CPU per logged entry (`LoggingCost`). Then the
+// restore figure: how long the first join of a room with a long
 // history waits for its state. A room with 100,000 logged inputs (a day of steady driving) is
 // written to a fresh SQLite file, the store is reopened, and `loadRoom` is timed over many
 // reopenings (median and 99th percentile), which is what a restart costs that room's first
@@ -56,6 +58,13 @@ let scheduler = ManualScheduler(clock: ManualRoomClock())
     }
     return (writeSeconds, samples)
 }
+let logging = try RoomActor.runAndWait {
+    try LoggingCost().run(path: directory.appendingPathComponent("logging.sqlite").path)
+}
+print(String(format: "logging: %d entries into 500 rooms in %.2f s, %d batches (%.0f entries each), file %.1f MiB: store CPU %.2f s = %.2f us per entry (%.0f %% of a core)",
+             logging.entries, logging.wallSeconds, logging.batches, Double(logging.entries) / Double(max(logging.batches, 1)),
+             Double(logging.fileBytes) / 1_048_576, logging.storeCPUSeconds, logging.microsecondsPerEntry,
+             logging.storeCPUSeconds / logging.wallSeconds * 100))
 let (writeSeconds, measured) = try RoomActor.runAndWait { try measure() }
 var samples = measured
 samples.sort()

@@ -150,7 +150,11 @@ import ScrollcastServerTesting
         for entry in frames(1_050) { store.append(entry, toRoom: "r") }
         store.flush()
         let pool = store.database.pool
-        try pool.write { db in try db.execute(sql: "INSERT INTO logMark (logID, at) SELECT max(id), ? FROM roomLog", arguments: [Self.start]) }
+        try pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO logMark (logID, at) SELECT max(id), ? FROM (SELECT id FROM roomLog UNION ALL SELECT id FROM roomLogRecent)
+                """, arguments: [Self.start])
+        }
         var compaction = RoomCompaction(at: Self.start.addingTimeInterval(2 * Self.day), retention: RoomRetention(),
                                         live: ["r"], chunk: 500)
         var transactions = 0

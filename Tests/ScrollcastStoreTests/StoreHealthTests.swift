@@ -12,7 +12,7 @@ import ScrollcastServerTesting
 /// `test_durable_failure.py` does it with a real read-only file.)
 @Suite("Store health")
 @RoomActor struct StoreHealthTests {
-    static let failingTables = ["roomLog", "writeProbe"]
+    static let failingTables = ["roomLog", "roomLogRecent", "writeProbe"]
 
     func breakWrites(_ fixture: StoreFixture) throws {
         try fixture.shell().write { db in

@@ -17,17 +17,23 @@ def seed_long_room(data: str | Path, room: str, entries: int = 100_000) -> int:
     db = sqlite3.connect(str(data), timeout=30)
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.000")
     with db:
+        # The server stages its newest entries in roomLogRecent with ids it chose above both
+        # tables (docs/reliability.md, "What is stored"): take the write lock, then number ours
+        # above every id so far, as the server would.
+        db.execute("BEGIN IMMEDIATE")
+        first = db.execute("SELECT max(coalesce((SELECT max(id) FROM roomLog), 0),"
+                           " coalesce((SELECT max(id) FROM roomLogRecent), 0))").fetchone()[0] + 1
         db.execute("INSERT INTO room (name, sceneName, rowOrder, rowMoveVersion, life, createdAt, lastUsedAt)"
                    " VALUES (?, 'demo', '[]', 0, 1, ?, ?)", (room, now, now))
         rows = []
         for i in range(entries):
             t = 16.5 * (i + 1)
             if i % 2 == 0:
-                rows.append((room, 1, "frame", None, None, t, i // 2 + 1, None))
+                rows.append((first + i, room, 1, "frame", None, None, t, i // 2 + 1, None))
             else:
-                rows.append((room, 1, "input", "v1", i, t, None, f"wheel 0.0 {i % 7 + 1}.0 pixel"))
-        db.executemany("INSERT INTO roomLog (room, life, entry, viewer, inputID, time, sequence, input)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                rows.append((first + i, room, 1, "input", "v1", i, t, None, f"wheel 0.0 {i % 7 + 1}.0 pixel"))
+        db.executemany("INSERT INTO roomLog (id, room, life, entry, viewer, inputID, time, sequence, input)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     db.close()
     return entries + 1
 
