@@ -48,7 +48,7 @@ extension Room {
         var leading: [LeadingMessage] = []
         if speaks(.v2) {
             let encoded = ServerMessageEncoderV2.frame(frame, input: lastApplied, sentAt: sentAt, texts: &texts,
-                                                       ahead: { [scene] in WireTextTable.upcoming(around: frame, in: scene.sections) })
+                                                       ahead: { WireTextTable.upcoming(around: frame, in: self.scene.sections) })
             if let new = encoded.texts {
                 recordSent(.texts(new))
                 leading.append(LeadingMessage(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyone))
