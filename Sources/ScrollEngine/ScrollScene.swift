@@ -56,13 +56,13 @@ public struct ScrollScene: Sendable {
     /// numbers, a row out of range, a bad size, or an unexpected sequence (e.g. `pointerMoved` with
     /// no pointer down, `pointerDown` while one is already down, long-press and pointer events mixed).
     public mutating func apply(_ event: InputEvent) throws(InputRejection) -> [SceneChange] {
+        // Every refusal is found by `validate`, before anything changes; `handle` cannot throw, so
+        // the scene changes in place rather than on a copy of itself made for every input.
         try validate(event)
-        var next = self
-        next.fireDueTimers(upTo: event.time)
-        let changes = try next.handle(event.kind, at: event.time)
-        next.lastTime = event.time
-        next.lastInputID = event.id
-        self = next
+        fireDueTimers(upTo: event.time)
+        let changes = handle(event.kind, at: event.time)
+        lastTime = event.time
+        lastInputID = event.id
         return changes
     }
 
