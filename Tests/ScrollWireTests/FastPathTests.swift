@@ -134,4 +134,37 @@ struct FastPathTests {
         _ = server.register(frame)  // answered from the one-label cache
         #expect(WireTextTable(sent) == server)
     }
+
+    @Test("a table scrolled down and back, its rows' texts changed on the way, encodes every frame as version 1 decodes it")
+    func scrollingBothWays() throws {
+        var scene = ScrollScene(configuration: DemoScene.configuration(rowCount: 400))
+        var table = WireTextTable()
+        var decoder = ServerMessageDecoderV2()
+        var id: UInt64 = 0
+        var time = 0.0
+        func frame(editing row: Int? = nil) throws -> EffectFrame {
+            var frame = scene.frame(at: time)
+            if let row, frame.rows.indices.contains(row) { frame.rows[row].detail += " (edited)" }
+            return frame
+        }
+        // Down in long steps, then up again (rows coming in at the top), now and then a row's texts changed.
+        for (dy, steps) in [(-9.0, 60), (7.0, 80)] {
+            _ = try scene.apply(InputEvent(id: { id += 1; return id }(), time: time, kind: .pointerDown(Point(x: 200, y: 400))))
+            for step in 1...steps {
+                time += 16
+                _ = try scene.apply(InputEvent(id: { id += 1; return id }(), time: time,
+                                               kind: .pointerMoved(Point(x: 200, y: 400 + dy * Double(step)))))
+                let shown = try frame(editing: step % 17 == 0 ? step % 5 : nil)
+                let encoded = ServerMessageEncoderV2.frame(shown, input: nil, sentAt: time, texts: &table)
+                if let texts = encoded.texts { _ = try decoder.decode(texts) }
+                guard case .message(.frame(let decoded)) = try decoder.decode(encoded.frame) else {
+                    Issue.record("not a frame"); return
+                }
+                #expect(decoded == (try ServerMessageV2Tests.v1Decoded(shown, input: nil, sentAt: time)))
+            }
+            time += 16
+            _ = try scene.apply(InputEvent(id: { id += 1; return id }(), time: time, kind: .pointerUp(Point(x: 200, y: 400))))
+            time += 3_000
+        }
+    }
 }

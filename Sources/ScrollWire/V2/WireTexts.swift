@@ -92,6 +92,15 @@ public struct WireTextTable: Sendable, Equatable {
     /// texts frame after frame, and this answers them without hashing both texts each time.
     /// Not part of the table's value (`==` leaves it out).
     private var lastLabelTitle = "", lastLabelDetail = "", lastLabelNumber = -1
+    /// The ids of the rows the last registered frame showed, and where each is in `rowEntries`:
+    /// looked at before `rowPositions`, as a frame shows mostly the rows of the one before it, and
+    /// this short list is read in order where the dictionary is probed at random (the tables of
+    /// 500 rooms do not stay in the cache). Positions never move (entries are replaced in place),
+    /// so the list stays right whatever is applied. Not part of the table's value either.
+    /// Natively only: the page's replica keeps one table, and this would cost its module 1.5 KB.
+    #if !hasFeature(Embedded)
+    private var recentIDs: [Int] = [], recentPositions: [Int] = []
+    #endif
 
     /// A label's two texts, equal and hashed by their UTF-8 bytes (see `sameUTF8`).
     private struct LabelKey: Hashable, Sendable {
@@ -192,10 +201,27 @@ public struct WireTextTable: Sendable, Equatable {
     /// rather than looking every row up again. Positions stay valid (entries are only replaced).
     mutating func register(_ frame: EffectFrame, ahead: () -> UpcomingTexts, positions: inout [Int]) -> WireTexts {
         var new = WireTexts()
+        #if !hasFeature(Embedded)
+        // Where the search of `recentIDs` goes on from: the rows come in the order they had.
+        var hint = 0
+        #endif
+        func position(of id: Int) -> Int? {
+            #if !hasFeature(Embedded)
+            var j = hint
+            while j < recentIDs.count {
+                if recentIDs[j] == id {
+                    hint = j + 1
+                    return recentPositions[j]
+                }
+                j += 1
+            }
+            #endif
+            return rowPositions[id]
+        }
         @discardableResult
         func see(id: Int, height: Double, title: String, subtitle: String, detail: String) -> Int {
             // Read in place: copying the entry out would retain and release its three texts.
-            if let i = rowPositions[id], sameUTF8(rowEntries[i].title, title), sameUTF8(rowEntries[i].subtitle, subtitle),
+            if let i = position(of: id), sameUTF8(rowEntries[i].title, title), sameUTF8(rowEntries[i].subtitle, subtitle),
                sameUTF8(rowEntries[i].detail, detail) { return i }
             let entry = RowTexts(id: id, height: WirePrecision.points.wireRounded(height),
                                  title: title, subtitle: subtitle, detail: detail)
@@ -212,6 +238,12 @@ public struct WireTextTable: Sendable, Equatable {
                 positions.append(see(id: rows[k].id, height: rows[k].height, title: rows[k].title,
                                      subtitle: rows[k].subtitle, detail: rows[k].detail))
             }
+            #if !hasFeature(Embedded)
+            recentIDs.removeAll(keepingCapacity: true)
+            recentPositions.removeAll(keepingCapacity: true)
+            for k in rows.indices { recentIDs.append(rows[k].id) }
+            recentPositions.append(contentsOf: positions)
+            #endif
         }
         if let lifted = frame.liftedRow {
             see(id: lifted.row.id, height: lifted.row.height, title: lifted.row.title, subtitle: lifted.row.subtitle,
