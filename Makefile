@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench bench-durability bench-wire bench-slow bench-cluster bench-links bench-isolation conformance fuzz clean
+.PHONY: deps wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-durability bench-wire bench-slow bench-cluster bench-links bench-isolation conformance fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -71,6 +71,13 @@ bench-wasm: build
 bench-engine: deps
 	swift build -c release --product scrollcast-bench-engine
 	.build/release/scrollcast-bench-engine
+
+# The room layer's own CPU per delivered frame (hub, rooms, timers, v2 encoding; no sockets, no
+# store thread) on a manual clock, 500 rooms x (1+1) and 10 x (100+1) driven by the drag gesture;
+# thread CPU time, so the figure holds on a busy machine. Headline last: rooms_cpu_ratio_small_to_large.
+bench-rooms: deps
+	swift build -c release --product scrollcast-bench-rooms
+	.build/release/scrollcast-bench-rooms
 
 # Load ladder against the release server on this machine, with the loopback probe as the
 # machine's own limit, and the same steps against a plain Node `ws` broadcaster (bench/peer_bench.py);

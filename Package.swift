@@ -151,6 +151,15 @@ let package = Package(
             name: "scrollcast-bench-store",
             dependencies: ["ScrollEngine", "ScrollcastRooms", "ScrollcastServerTesting", "ScrollcastStore"]
         ),
+        // The room thread's CPU per frame on a manual clock, no sockets (`make bench-rooms`).
+        .executableTarget(
+            name: "scrollcast-bench-rooms",
+            dependencies: [
+                "ScrollEngine", "ScrollWire", "ScrollcastRooms", "ScrollcastServerTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
         // libFuzzer target for the protocol decoders (`make fuzz`); a corpus replayer otherwise.
         .executableTarget(name: "scrollwire-fuzz", dependencies: ["ScrollWire"]),
 

@@ -1,6 +1,7 @@
 extension ScrollScene {
-    /// Carries out a validated input at `time`.
-    mutating func handle(_ kind: InputKind, at time: Double) throws(InputRejection) -> [SceneChange] {
+    /// Carries out a validated input at `time`. It never fails: `apply` changes the scene in place
+    /// once `validate` has passed, so a refusal found here would leave a half-applied input.
+    mutating func handle(_ kind: InputKind, at time: Double) -> [SceneChange] {
         // A trackpad stream and an accumulating scroll-to survive only back-to-back inputs of their kind.
         let stream = wheelStream
         let target = scrollTarget

@@ -21,6 +21,9 @@ extension ScrollScene {
     mutating func pointerMoved(_ point: Point, at time: Double) {
         switch gesture {
         case .pressed(var press):
+            // The gesture lets go of its payload first, so the velocity samples grow in place
+            // rather than being copied by every move (both held them); it is set again below.
+            gesture = .none
             press.velocity.add(time: time, y: point.y)
             press.lastPoint = point
             let dx = point.x - press.downPoint.x, dy = point.y - press.downPoint.y
@@ -30,6 +33,7 @@ extension ScrollScene {
                 gesture = .pressed(press)
             }
         case .dragging(var drag):
+            gesture = .none  // as above
             drag.velocity.add(time: time, y: point.y)
             drag.raw = drag.anchorRaw - (point.y - drag.anchorY)
             gesture = .dragging(drag)

@@ -35,9 +35,27 @@ public struct ScrollScene: Sendable {
 
     /// A scene at rest at the top of its table (`contentOffset = −insets.top`).
     public init(configuration: SceneConfiguration) {
+        self.init(configuration: configuration,
+                  layout: TableLayout(sections: configuration.sections, tableHeaderHeight: configuration.headerHeight))
+    }
+
+    /// A fresh scene of `configuration` whose layout is already computed.
+    private init(configuration: SceneConfiguration, layout: TableLayout) {
         self.configuration = configuration
-        self.layout = TableLayout(sections: configuration.sections, tableHeaderHeight: configuration.headerHeight)
+        self.layout = layout
         self.motion = .rest(-configuration.insets.top, at: 0)
+    }
+
+    /// A fresh scene of this scene's configuration (its current row order and viewport), at rest
+    /// at `offset` (clamped, as `init(configuration:restingAt:)` does; nil or non-finite: the
+    /// top): the very scene those initialisers give, nothing of this one's motion or gestures
+    /// kept. It shares this scene's rows and layout storage instead of computing them again, so a
+    /// host running many scenes of one configuration (rooms of one catalogue scene) holds and
+    /// walks one copy of them until a scene moves a row.
+    public func fresh(restingAt offset: Double? = nil) -> ScrollScene {
+        var scene = ScrollScene(configuration: configuration, layout: layout)
+        if let offset, offset.isFinite { scene.motion = .rest(scene.clampedToRange(offset), at: 0) }
+        return scene
     }
 
     /// A scene at rest with its content offset at `offset`, clamped to the table's offset range
@@ -56,13 +74,13 @@ public struct ScrollScene: Sendable {
     /// numbers, a row out of range, a bad size, or an unexpected sequence (e.g. `pointerMoved` with
     /// no pointer down, `pointerDown` while one is already down, long-press and pointer events mixed).
     public mutating func apply(_ event: InputEvent) throws(InputRejection) -> [SceneChange] {
+        // Every refusal is found by `validate`, before anything changes; `handle` cannot throw, so
+        // the scene changes in place rather than on a copy of itself made for every input.
         try validate(event)
-        var next = self
-        next.fireDueTimers(upTo: event.time)
-        let changes = try next.handle(event.kind, at: event.time)
-        next.lastTime = event.time
-        next.lastInputID = event.id
-        self = next
+        fireDueTimers(upTo: event.time)
+        let changes = handle(event.kind, at: event.time)
+        lastTime = event.time
+        lastInputID = event.id
         return changes
     }
 

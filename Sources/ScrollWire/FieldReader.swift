@@ -1,10 +1,10 @@
 /// Reads typed fields out of a parsed JSON object, throwing errors that name the field
 /// ("field 'x' must be a finite number"). Nested readers prefix their path ("rows[2].y").
 package struct FieldReader {
-    package let fields: [String: JSONValue]
+    package let fields: JSONObject
     package let path: String
 
-    package init(_ fields: [String: JSONValue], path: String = "") {
+    package init(_ fields: JSONObject, path: String = "") {
         self.fields = fields
         self.path = path
     }
@@ -46,10 +46,11 @@ package struct FieldReader {
 
     /// An integral number within `range` (bounds within ±2^53, where doubles are exact).
     package func integer(_ field: String, in range: ClosedRange<Int64>) throws(WireError) -> Int64 {
-        let problem = "field '\(name(field))' must be an integer in \(range.lowerBound)…\(range.upperBound)"
-        guard case .number(let value) = try required(field) else { throw WireError(problem) }
+        // The message is made only when thrown: every input's id passes through here.
+        func problem() -> WireError { WireError("field '\(name(field))' must be an integer in \(range.lowerBound)…\(range.upperBound)") }
+        guard case .number(let value) = try required(field) else { throw problem() }
         guard value == value.rounded(.towardZero),
-              value >= Double(range.lowerBound), value <= Double(range.upperBound) else { throw WireError(problem) }
+              value >= Double(range.lowerBound), value <= Double(range.upperBound) else { throw problem() }
         return Int64(value)
     }
 

@@ -66,7 +66,7 @@ package struct JSONParser {
     private mutating func parseObject(depth: Int) throws(WireError) -> JSONValue {
         guard depth <= maxDepth else { throw syntaxError("nested deeper than \(maxDepth) levels") }
         index += 1  // {
-        var members: [String: JSONValue] = [:]
+        var members = JSONObject()
         skipWhitespace()
         if current == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
@@ -78,7 +78,7 @@ package struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            guard members.updateValue(value, forKey: key) == nil else {
+            guard members.insert(value, named: key) else {
                 throw WireError("duplicate field '\(Self.printable(key))'")
             }
             skipWhitespace()
@@ -110,7 +110,20 @@ package struct JSONParser {
 
     private mutating func parseString() throws(WireError) -> String {
         index += 1  // opening quote
-        var out: [UInt8] = []
+        // Most strings (every field name) have no escape: made straight from the input's bytes.
+        var end = index
+        while end < bytes.count {
+            let b = bytes[end]
+            if b == UInt8(ascii: "\"") {
+                let text = String(decoding: bytes[index..<end], as: UTF8.self)
+                index = end + 1
+                return text
+            }
+            if b == UInt8(ascii: "\\") || b < 0x20 { break }
+            end += 1
+        }
+        var out = Array(bytes[index..<end])
+        index = end
         while true {
             guard let b = current else { throw syntaxError("unterminated string") }
             switch b {
@@ -182,25 +195,30 @@ package struct JSONParser {
     /// Strict JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
     private mutating func parseNumber() throws(WireError) -> Double {
         let start = index
-        if current == UInt8(ascii: "-") { index += 1 }
+        let negative = current == UInt8(ascii: "-")
+        if negative { index += 1 }
         guard let first = current, isDigit(first) else { throw syntaxError("invalid number") }
+        // The digits as an integer while it stays exact (below 2^53), for the fast path below.
+        var digits = DecimalDigits()
         if first == UInt8(ascii: "0") {
             index += 1
             if let next = current, isDigit(next) { throw syntaxError("invalid number (leading zero)") }
         } else {
-            skipDigits()
+            digits.take(&self, fraction: false)
         }
         if current == UInt8(ascii: ".") {
             index += 1
             guard let d = current, isDigit(d) else { throw syntaxError("invalid number") }
-            skipDigits()
+            digits.take(&self, fraction: true)
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
             guard let d = current, isDigit(d) else { throw syntaxError("invalid number") }
             skipDigits()
+            digits.exact = false
         }
+        if let value = digits.value { return negative ? -value : value }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         // The grammar above is a subset of what Double(_:) accepts, so nil cannot happen; the
         // guard keeps the parser total anyway. Overflow ("1e999") parses as ±infinity: refused.
@@ -211,6 +229,38 @@ package struct JSONParser {
     }
 
     private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+
+    /// A number's digits read as an integer `significand` and a power of ten, for the usual
+    /// numbers of the protocol (coordinates and times: a few digits, no exponent). When the
+    /// significand is below 2^53 and the power within ±22, both are exact doubles and one IEEE
+    /// multiplication or division rounds the quotient correctly, so the result is the very double
+    /// `Double(text)` parses (Clinger's fast path). Anything else goes the long way.
+    private struct DecimalDigits {
+        var significand: UInt64 = 0
+        var power = 0
+        var exact = true
+
+        static let limit: UInt64 = 1 << 53
+        static let powersOfTen: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+                                            1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+
+        /// Consumes a run of digits (of the fraction when `fraction`).
+        mutating func take(_ parser: inout JSONParser, fraction: Bool) {
+            while let b = parser.current, parser.isDigit(b) {
+                parser.index += 1
+                guard exact else { continue }
+                significand = significand &* 10 &+ UInt64(b &- UInt8(ascii: "0"))
+                if significand >= Self.limit { exact = false }
+                if fraction { power -= 1 }
+            }
+        }
+
+        var value: Double? {
+            guard exact, power >= -22 else { return nil }
+            let x = Double(significand)
+            return power < 0 ? x / Self.powersOfTen[-power] : x
+        }
+    }
 
     private mutating func skipDigits() {
         while let b = current, isDigit(b) { index += 1 }

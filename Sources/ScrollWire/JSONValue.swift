@@ -1,6 +1,6 @@
 /// A parsed JSON value. Internal: the decoders turn it into typed messages.
 package enum JSONValue: Sendable, Equatable {
-    case object([String: JSONValue])
+    case object(JSONObject)
     case array([JSONValue])
     case string(String)
     /// Always finite: the parser refuses numbers that overflow a double.

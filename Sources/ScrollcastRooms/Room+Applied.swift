@@ -18,6 +18,7 @@ extension Room {
 
     /// Tells the watchers that the scene applied `event` (from, or on behalf of, `viewer`).
     func relayApplied(_ event: InputEvent, viewer: String, cause: AppliedCause) {
+        guard inputWatchers > 0 else { return }  // before the message is made: every input comes here
         relay(AppliedMessage(after: sequence, time: event.time, viewer: viewer, id: event.id, cause: cause,
                              change: .input(event.kind)))
     }

@@ -28,16 +28,18 @@ extension Room {
         // Marks only: the deadline is read once the room is done (frame sent or skipped).
         tickDueMayHaveChanged()
         let frameTime = Self.frameTime(max(now, lastInputTime))
-        var frame = scene.frame(at: frameTime)
+        var rendered = Self.frame(of: &scene, at: frameTime)
         // Time alone changed nothing a viewer would see (e.g. the hold before a row lifts): no frame.
-        if reason == .animation, lastApplied == lastFrameInput, frame.showsTheSame(as: lastFrame) {
+        if reason == .animation, lastApplied == lastFrameInput, Self.showsTheSame(rendered, as: &lastFrame) {
             channel.flush()
             return pacer.frameSkipped(at: current)
         }
         pacer.frameSent(at: current, for: reason)
         appliedSinceFrame.removeAll(keepingCapacity: true)
         sequence += 1
-        frame.sequence = sequence
+        rendered.sequence = sequence
+        // A constant from here: the encoders and the `ahead` closure share it without a copy.
+        let frame = rendered
         store.append(.frame(sequence: sequence, time: frameTime), toRoom: name)
         let sentAt = wallClock()
         let started = DispatchTime.now().uptimeNanoseconds
@@ -48,7 +50,7 @@ extension Room {
         var leading: [LeadingMessage] = []
         if speaks(.v2) {
             let encoded = ServerMessageEncoderV2.frame(frame, input: lastApplied, sentAt: sentAt, texts: &texts,
-                                                       ahead: { [scene] in WireTextTable.upcoming(around: frame, in: scene.sections) })
+                                                       ahead: { WireTextTable.upcoming(around: frame, in: self.scene.sections) })
             if let new = encoded.texts {
                 recordSent(.texts(new))
                 leading.append(LeadingMessage(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyone))
@@ -65,6 +67,19 @@ extension Room {
         relayRest(of: frame)
         channel.sendFrame(message, sequence: sequence, after: leading)
         if !frame.isAnimating, claim == nil { checkpoint(offset: frame.contentOffset) }
+    }
+
+    // `inout` only to borrow: a struct stored in a class is copied out (every array and text in
+    // it retained, then released) before a method is called on it; through `inout` it is not.
+
+    /// `scene.frame(at:)` without a copy of the scene.
+    static func frame(of scene: inout ScrollScene, at time: Double) -> EffectFrame {
+        scene.frame(at: time)
+    }
+
+    /// `frame.showsTheSame(as: last)` without a copy of `last`.
+    static func showsTheSame(_ frame: EffectFrame, as last: inout EffectFrame) -> Bool {
+        frame.showsTheSame(as: last)
     }
 
     /// Tells the store where the room rests, unless it already knows.

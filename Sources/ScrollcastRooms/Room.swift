@@ -104,9 +104,21 @@ import ScrollWire
     /// `driverKeyDigest`, only viewers presenting the matching key may drive. `rowMoveVersion`
     /// is the number of moves a restored room had made, `restingOffset` the content offset it
     /// came to rest at (nil: the top).
-    public init(name: String, sceneName: String, configuration: SceneConfiguration, driverKeyDigest: String? = nil,
-                rowMoveVersion: Int = 0, restingOffset: Double? = nil, lease: RoomLease, firstSequence: UInt64 = 0,
+    public convenience init(name: String, sceneName: String, configuration: SceneConfiguration, driverKeyDigest: String? = nil,
+                            rowMoveVersion: Int = 0, restingOffset: Double? = nil, lease: RoomLease, firstSequence: UInt64 = 0,
+                            framePeriod: Double = 1000.0 / 60, services: RoomServices) {
+        self.init(name: name, sceneName: sceneName, scene: ScrollScene(configuration: configuration).fresh(restingAt: restingOffset),
+                  driverKeyDigest: driverKeyDigest, rowMoveVersion: rowMoveVersion, lease: lease, firstSequence: firstSequence,
+                  framePeriod: framePeriod, services: services)
+    }
+
+    /// A room showing `scene` (fresh: at rest, no input applied yet), otherwise as above. Rooms of
+    /// one catalogue scene are made from one template (`SceneCatalogue.scene(named:restingAt:)`),
+    /// so they share its rows and layout instead of each holding (and walking) its own copy.
+    public init(name: String, sceneName: String, scene: ScrollScene, driverKeyDigest: String? = nil,
+                rowMoveVersion: Int = 0, lease: RoomLease, firstSequence: UInt64 = 0,
                 framePeriod: Double = 1000.0 / 60, services: RoomServices) {
+        let configuration = scene.configuration
         self.name = name
         self.sceneName = sceneName
         self.driverKeyDigest = driverKeyDigest
@@ -124,8 +136,7 @@ import ScrollWire
         self.rowVersion = rowMoveVersion
         self.durableVersion = rowMoveVersion
         self.durableOrder = configuration.rowOrder
-        self.scene = restingOffset.map { ScrollScene(configuration: configuration, restingAt: $0) }
-            ?? ScrollScene(configuration: configuration)
+        self.scene = scene
         self.lastFrame = scene.frame(at: 0)
         self.lastFrame.sequence = firstSequence
         self.checkpointedOffset = lastFrame.contentOffset

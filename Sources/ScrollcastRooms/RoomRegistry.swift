@@ -94,8 +94,8 @@ import ScrollEngine
                                         driverKeyDigest: lockKey.map(DriverKey.digest(of:)))
             services.store.roomCreated(settings)
             // The catalogue was checked when the join came.
-            let configuration = services.scenes.configuration(named: sceneName)!
-            (room, origin) = (makeRoom(settings, configuration: configuration, rowMoveVersion: 0, lease: lease), .created)
+            let scene = services.scenes.scene(named: sceneName)!
+            (room, origin) = (makeRoom(settings, scene: scene, rowMoveVersion: 0, lease: lease), .created)
         }
         rooms[name] = room
         services.metrics.rooms.record(rooms.count)
@@ -166,9 +166,9 @@ import ScrollEngine
         if let stored, let restored = restore(stored, lease: lease, firstSequence: firstSequence) {
             (room, origin) = (restored, .restored)
         } else {
-            guard let configuration = services.scenes.configuration(named: settings.sceneName) else { return nil }
+            guard let scene = services.scenes.scene(named: settings.sceneName) else { return nil }
             services.store.roomCreated(settings)
-            (room, origin) = (makeRoom(settings, configuration: configuration, rowMoveVersion: 0, lease: lease,
+            (room, origin) = (makeRoom(settings, scene: scene, rowMoveVersion: 0, lease: lease,
                                        firstSequence: firstSequence), .created)
         }
         rooms[settings.name] = room
@@ -190,19 +190,22 @@ import ScrollEngine
     /// A room from the store; nil when its scene or row order no longer fits the catalogue (then
     /// the room starts afresh rather than showing a wrong table).
     private func restore(_ stored: StoredRoom, lease: RoomLease, firstSequence: UInt64 = 0) -> Room? {
-        guard var configuration = services.scenes.configuration(named: stored.settings.sceneName) else { return nil }
-        if !stored.rowOrder.isEmpty {
-            guard let reordered = configuration.reorderingRows(stored.rowOrder) else { return nil }
-            configuration = reordered
+        // A room that never moved a row shares the catalogue's scene; a reordered one has its own.
+        guard var scene = services.scenes.scene(named: stored.settings.sceneName, restingAt: stored.restingOffset) else {
+            return nil
         }
-        return makeRoom(stored.settings, configuration: configuration, rowMoveVersion: stored.rowMoveVersion,
-                        restingOffset: stored.restingOffset, lease: lease, firstSequence: firstSequence)
+        if !stored.rowOrder.isEmpty {
+            guard let reordered = scene.configuration.reorderingRows(stored.rowOrder) else { return nil }
+            scene = ScrollScene(configuration: reordered).fresh(restingAt: stored.restingOffset)
+        }
+        return makeRoom(stored.settings, scene: scene, rowMoveVersion: stored.rowMoveVersion, lease: lease,
+                        firstSequence: firstSequence)
     }
 
-    private func makeRoom(_ settings: RoomSettings, configuration: SceneConfiguration, rowMoveVersion: Int,
-                          restingOffset: Double? = nil, lease: RoomLease, firstSequence: UInt64 = 0) -> Room {
-        let room = Room(name: settings.name, sceneName: settings.sceneName, configuration: configuration,
-             driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion, restingOffset: restingOffset,
+    private func makeRoom(_ settings: RoomSettings, scene: ScrollScene, rowMoveVersion: Int, lease: RoomLease,
+                          firstSequence: UInt64 = 0) -> Room {
+        let room = Room(name: settings.name, sceneName: settings.sceneName, scene: scene,
+             driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion,
              lease: lease, firstSequence: firstSequence, framePeriod: limits.tickMilliseconds, services: services)
         room.tickDueMayHaveChanged = { [unowned self, unowned room] in deadlines.roomMayHaveMoved(room) }
         room.changedOnItsOwn = { [unowned self] in roomChangedOnItsOwn() }

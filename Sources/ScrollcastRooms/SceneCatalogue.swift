@@ -24,12 +24,18 @@ public struct SceneCatalogue: Sendable {
     /// The scene of a room whose first join names none.
     public let defaultName: String
 
+    /// Each entry's scene, built once: every room of a scene starts as a copy of it, sharing its
+    /// rows and layout (500 rooms of the demo held 500 copies of its 3,000 rows and their prefix
+    /// sums, and a frame of each walked its own).
+    private let templates: [ScrollScene]
+
     /// A catalogue of `entries`; `defaultName` must be one of them, and names must be unique.
     public init(entries: [Entry], defaultName: String) {
         precondition(entries.contains { $0.name == defaultName }, "default scene '\(defaultName)' is not in the catalogue")
         precondition(Set(entries.map(\.name)).count == entries.count, "scene names must be unique")
         self.entries = entries
         self.defaultName = defaultName
+        self.templates = entries.map { ScrollScene(configuration: $0.build()) }
     }
 
     /// `demo`, the Path-like timeline (the default), and `seed-table`, the DemoTable of
@@ -45,6 +51,13 @@ public struct SceneCatalogue: Sendable {
     /// The scene called `name`, or nil if the catalogue has none.
     public func configuration(named name: String) -> SceneConfiguration? {
         entries.first { $0.name == name }?.build()
+    }
+
+    /// A fresh scene of the scene called `name`, at rest at `offset` (nil: the top), sharing the
+    /// catalogue's storage of its rows and layout; nil if the catalogue has none. The same scene as
+    /// `ScrollScene(configuration: configuration(named: name)!, restingAt: offset)`.
+    public func scene(named name: String, restingAt offset: Double? = nil) -> ScrollScene? {
+        entries.firstIndex { $0.name == name }.map { templates[$0].fresh(restingAt: offset) }
     }
 
     /// Whether the catalogue has a scene called `name`.

@@ -18,7 +18,9 @@ import ScrollWire
     private var connections: [ViewerID: Connection] = [:]
     private var nextViewerNumber = 1
 
-    struct Connection {
+    /// A class, so that looking one up per message (twice per input) costs one retain, not a copy
+    /// of every field.
+    final class Connection {
         let sink: ViewerSink
         let version: WireVersion
         let openedAt: Double
@@ -26,6 +28,13 @@ import ScrollWire
         var room: RoomEndpoint?
         var rateLimiter: InputRateLimiter
         var closing = false
+
+        init(sink: ViewerSink, version: WireVersion, openedAt: Double, rateLimiter: InputRateLimiter) {
+            self.sink = sink
+            self.version = version
+            self.openedAt = openedAt
+            self.rateLimiter = rateLimiter
+        }
     }
 
     /// A hub joining viewers to the rooms of `registry` (through `LocalRoomDirectory` until
@@ -151,13 +160,13 @@ import ScrollWire
         guard let room = connection.room, let viewer = connection.viewerName else {
             return fail(id, WireError("send 'join' before any input"))
         }
-        switch connections[id]?.rateLimiter.judge(now: clock.nowMilliseconds()) {
-        case .accept?:
+        switch connection.rateLimiter.judge(now: clock.nowMilliseconds()) {
+        case .accept:
             room.handle(input, from: viewer)
-        case .refuse?:
+        case .refuse:
             room.refuse(input.id, .rateLimited, "too many inputs: at most \(Int(limits.inputsPerSecond))/s, bursts of \(Int(limits.inputBurst))",
                         to: viewer)
-        case .disconnect?, nil:
+        case .disconnect:
             logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
             close(id, CloseReason(.policyViolation, "input rate limit exceeded"))
         }

@@ -96,3 +96,46 @@ struct ReorderedAtRestTests {
         #expect(scene.reorderedAtRest([[2, 1, 0]], at: 0)?.configuration.rowOrder == [[2, 1, 0]])
     }
 }
+
+/// `fresh(restingAt:)`: a host's template scene copied into a new one, its storage shared.
+@Suite("A fresh scene from another")
+struct FreshSceneTests {
+    /// Frames of `scene` over a drag, a fling, a resize and a row move, from `start`.
+    func frames(_ scene: ScrollScene, from start: Double) throws -> [EffectFrame] {
+        var scene = scene
+        var frames: [EffectFrame] = []
+        var id: UInt64 = 100
+        func send(_ t: Double, _ kind: InputKind) throws {
+            id += 1
+            _ = try scene.apply(InputEvent(id: id, time: start + t, kind: kind))
+            frames.append(scene.frame(at: start + t + 5))
+        }
+        try send(0, .pointerDown(Point(x: 200, y: 600)))
+        for step in 1...20 { try send(Double(step) * 16, .pointerMoved(Point(x: 200, y: 600 - Double(step) * 20))) }
+        try send(340, .pointerUp(Point(x: 200, y: 200)))
+        try send(3_000, .resize(Size(width: 320, height: 500)))
+        try send(4_000, .longPressBegan(Point(x: 100, y: 300)))
+        try send(4_700, .longPressMoved(Point(x: 100, y: 420)))
+        try send(4_800, .longPressEnded(Point(x: 100, y: 420)))
+        for t in stride(from: 4_800.0, through: 6_000, by: 100) { frames.append(scene.frame(at: start + t)) }
+        return frames
+    }
+
+    @Test("it is the scene the initialisers give, whatever the template went through")
+    func sameAsBuilt() throws {
+        var template = ScrollScene(configuration: plainConfiguration())
+        // The template scrolled, resized and moved a row: a fresh one has its current configuration
+        // and none of its motion or gesture.
+        _ = try template.apply(InputEvent(id: 1, time: 0, kind: .wheel(dx: 0, dy: 700, mode: .pixel)))
+        _ = try template.apply(InputEvent(id: 2, time: 50, kind: .resize(Size(width: 360, height: 700))))
+        _ = try template.apply(InputEvent(id: 3, time: 5_000, kind: .longPressBegan(Point(x: 100, y: 300))))
+        _ = try template.apply(InputEvent(id: 4, time: 5_700, kind: .longPressEnded(Point(x: 100, y: 500))))
+        let configuration = template.configuration
+        for offset in [nil, 0, 1_234.5, 99_999, -500, .nan] as [Double?] {
+            let built = offset.map { ScrollScene(configuration: configuration, restingAt: $0) } ?? ScrollScene(configuration: configuration)
+            let fresh = template.fresh(restingAt: offset)
+            #expect(fresh.frame(at: 0) == built.frame(at: 0))
+            #expect(try frames(fresh, from: 0) == frames(built, from: 0), "offset \(String(describing: offset))")
+        }
+    }
+}

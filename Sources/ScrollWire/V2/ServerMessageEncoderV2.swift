@@ -25,10 +25,11 @@ public enum ServerMessageEncoderV2 {
     /// rows about to be shown, sent along when texts go out anyway (`WireTextTable.register`).
     public static func frame(_ frame: EffectFrame, input: AppliedInput?, sentAt: Double,
                              texts: inout WireTextTable, ahead: () -> UpcomingTexts = { UpcomingTexts() }) -> EncodedFrame {
-        let new = texts.register(frame, ahead: ahead)
+        var positions: [Int] = []
+        let new = texts.register(frame, ahead: ahead, positions: &positions)
         var w = BinaryWriter(capacity: 64 + frame.rows.count * 4)
         w.byte(ServerMessageTypeV2.frame.rawValue)
-        writeFrame(frame, input: input, sentAt: sentAt, texts: texts, into: &w)
+        writeFrame(frame, input: input, sentAt: sentAt, texts: texts, rowPositions: positions, into: &w)
         return EncodedFrame(texts: new.isEmpty ? nil : self.texts(new), frame: w.bytes)
     }
 
@@ -213,8 +214,9 @@ public enum ServerMessageEncoderV2 {
 
     /// The frame's body (everything after the type byte). Texts come from `texts`, which must
     /// hold every row, section and panel label the frame shows (`register` sees to that).
+    /// `rowPositions`, when given, are where `register` found the frame's rows in `texts`.
     static func writeFrame(_ frame: EffectFrame, input: AppliedInput?, sentAt: Double, texts: WireTextTable,
-                           into w: inout BinaryWriter) {
+                           rowPositions: [Int]? = nil, into w: inout BinaryWriter) {
         let pt = WirePrecision.points
         let fraction = WirePrecision.fraction
         w.uvarint(frame.sequence)
@@ -244,10 +246,11 @@ public enum ServerMessageEncoderV2 {
 
         w.uvarint(frame.rows.count)
         var previous = (section: 0, row: -1, id: Int64(-1), y: Int64(0), height: Int64(0))
-        for row in frame.rows {
-            let section = row.indexPath.section, index = row.indexPath.row
-            let id = Int64(row.id)
-            let y = pt.wireUnits(row.y), height = pt.wireUnits(row.height)
+        // Through the buffer, so that no row is copied out (with its three texts) to be read.
+        frame.rows.withUnsafeBufferPointer { rows in for k in rows.indices {
+            let section = rows[k].indexPath.section, index = rows[k].indexPath.row
+            let id = Int64(rows[k].id)
+            let y = pt.wireUnits(rows[k].y), height = pt.wireUnits(rows[k].height)
             var code: UInt8
             if section == previous.section, index == previous.row &+ 1 {
                 code = RowCodeV2.pathNext
@@ -260,7 +263,8 @@ public enum ServerMessageEncoderV2 {
             let expectedY = previous.y &+ previous.height
             if id != expectedID { code |= RowCodeV2.id }
             if y != expectedY { code |= RowCodeV2.y }
-            if texts.row(row.id).map({ pt.wireUnits($0.height) }) != height { code |= RowCodeV2.height }
+            let known = rowPositions.map { texts.rowHeight(atPosition: $0[k]) } ?? texts.rowHeight(rows[k].id)
+            if known.map({ pt.wireUnits($0) }) != height { code |= RowCodeV2.height }
             w.byte(code)
             if code & RowCodeV2.pathMask == RowCodeV2.pathExplicit {
                 w.uvarint(section)
@@ -270,7 +274,7 @@ public enum ServerMessageEncoderV2 {
             if code & RowCodeV2.y != 0 { w.svarint(y &- expectedY) }
             if code & RowCodeV2.height != 0 { w.svarint(height) }
             previous = (section, index, id, y, height)
-        }
+        } }
 
         w.uvarint(frame.sectionHeaders.count)
         for header in frame.sectionHeaders {

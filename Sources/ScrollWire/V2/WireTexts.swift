@@ -88,6 +88,19 @@ public struct WireTextTable: Sendable, Equatable {
     private var labelPositions = [Int: Int]()
     private var labelNumbers = [LabelKey: Int]()
     private var nextLabel = 0
+    /// The label last registered or looked up by `register`: a scrolling room shows the same panel
+    /// texts frame after frame, and this answers them without hashing both texts each time.
+    /// Not part of the table's value (`==` leaves it out).
+    private var lastLabelTitle = "", lastLabelDetail = "", lastLabelNumber = -1
+    /// The ids of the rows the last registered frame showed, and where each is in `rowEntries`:
+    /// looked at before `rowPositions`, as a frame shows mostly the rows of the one before it, and
+    /// this short list is read in order where the dictionary is probed at random (the tables of
+    /// 500 rooms do not stay in the cache). Positions never move (entries are replaced in place),
+    /// so the list stays right whatever is applied. Not part of the table's value either.
+    /// Natively only: the page's replica keeps one table, and this would cost its module 1.5 KB.
+    #if !hasFeature(Embedded)
+    private var recentIDs: [Int] = [], recentPositions: [Int] = []
+    #endif
 
     /// A label's two texts, equal and hashed by their UTF-8 bytes (see `sameUTF8`).
     private struct LabelKey: Hashable, Sendable {
@@ -123,7 +136,22 @@ public struct WireTextTable: Sendable, Equatable {
     /// Panel label `label`, if known.
     public func label(_ label: Int) -> PanelLabel? { labelPositions[label].map { labelEntries[$0] } }
     /// The number of the panel label with these texts, if there is one.
-    public func labelNumber(title: String, detail: String) -> Int? { labelNumbers[LabelKey(title: title, detail: detail)] }
+    public func labelNumber(title: String, detail: String) -> Int? {
+        if lastLabelNumber >= 0, sameUTF8(lastLabelTitle, title), sameUTF8(lastLabelDetail, detail) { return lastLabelNumber }
+        return labelNumbers[LabelKey(title: title, detail: detail)]
+    }
+    /// Row `id`'s height as registered, if known: what a frame compares its row's height with,
+    /// read without copying the row's texts.
+    func rowHeight(_ id: Int) -> Double? { rowPositions[id].map { rowEntries[$0].height } }
+    /// The height of the row at `position` (from `register(_:ahead:positions:)`).
+    func rowHeight(atPosition position: Int) -> Double { rowEntries[position].height }
+
+    /// Tables are equal when they hold the same entries (in the same order); the lookup cache is
+    /// not part of the value.
+    public static func == (a: WireTextTable, b: WireTextTable) -> Bool {
+        a.nextLabel == b.nextLabel && a.rowEntries == b.rowEntries && a.sectionEntries == b.sectionEntries
+            && a.labelEntries == b.labelEntries
+    }
 
     /// Adds or replaces entries (a client applying a `texts` message).
     public mutating func apply(_ texts: WireTexts) {
@@ -139,6 +167,7 @@ public struct WireTextTable: Sendable, Equatable {
                 sectionEntries.append(section)
             }
         }
+        if !texts.labels.isEmpty { lastLabelNumber = -1 }
         for label in texts.labels {
             if let i = labelPositions[label.label] {
                 labelNumbers[LabelKey(title: labelEntries[i].title, detail: labelEntries[i].detail)] = nil
@@ -163,22 +192,70 @@ public struct WireTextTable: Sendable, Equatable {
     /// instead of with nearly every frame: fewer messages to write, and fewer for a stalled
     /// viewer's reliable queue to hold. `ahead` is called only then.
     public mutating func register(_ frame: EffectFrame, ahead: () -> UpcomingTexts = { UpcomingTexts() }) -> WireTexts {
+        var positions: [Int] = []
+        return register(frame, ahead: ahead, positions: &positions)
+    }
+
+    /// `register(_:ahead:)`, also telling where each of the frame's visible rows is in the table,
+    /// in `positions` (`rowHeight(atPosition:)`): the encoder reads their heights from there
+    /// rather than looking every row up again. Positions stay valid (entries are only replaced).
+    mutating func register(_ frame: EffectFrame, ahead: () -> UpcomingTexts, positions: inout [Int]) -> WireTexts {
         var new = WireTexts()
-        func see(id: Int, height: Double, title: String, subtitle: String, detail: String) {
-            if let known = self.row(id), sameUTF8(known.title, title), sameUTF8(known.subtitle, subtitle),
-               sameUTF8(known.detail, detail) { return }
+        #if !hasFeature(Embedded)
+        // Where the search of `recentIDs` goes on from: the rows come in the order they had.
+        var hint = 0
+        #endif
+        func position(of id: Int) -> Int? {
+            #if !hasFeature(Embedded)
+            var j = hint
+            while j < recentIDs.count {
+                if recentIDs[j] == id {
+                    hint = j + 1
+                    return recentPositions[j]
+                }
+                j += 1
+            }
+            #endif
+            return rowPositions[id]
+        }
+        @discardableResult
+        func see(id: Int, height: Double, title: String, subtitle: String, detail: String) -> Int {
+            // Read in place: copying the entry out would retain and release its three texts.
+            if let i = position(of: id), sameUTF8(rowEntries[i].title, title), sameUTF8(rowEntries[i].subtitle, subtitle),
+               sameUTF8(rowEntries[i].detail, detail) { return i }
             let entry = RowTexts(id: id, height: WirePrecision.points.wireRounded(height),
                                  title: title, subtitle: subtitle, detail: detail)
             apply(WireTexts(rows: [entry]))
             new.rows.append(entry)
+            return rowPositions[id] ?? 0
         }
-        func see(_ row: VisibleRow) {
-            see(id: row.id, height: row.height, title: row.title, subtitle: row.subtitle, detail: row.detail)
+        positions.removeAll(keepingCapacity: true)
+        positions.reserveCapacity(frame.rows.count)
+        // Through the buffer, each row's fields read in place: iterating the array would copy
+        // every row out, retaining and releasing its three texts.
+        frame.rows.withUnsafeBufferPointer { rows in
+            for k in rows.indices {
+                positions.append(see(id: rows[k].id, height: rows[k].height, title: rows[k].title,
+                                     subtitle: rows[k].subtitle, detail: rows[k].detail))
+            }
+            #if !hasFeature(Embedded)
+            recentIDs.removeAll(keepingCapacity: true)
+            recentPositions.removeAll(keepingCapacity: true)
+            for k in rows.indices { recentIDs.append(rows[k].id) }
+            recentPositions.append(contentsOf: positions)
+            #endif
         }
-        for row in frame.rows { see(row) }
-        if let lifted = frame.liftedRow { see(lifted.row) }
+        if let lifted = frame.liftedRow {
+            see(id: lifted.row.id, height: lifted.row.height, title: lifted.row.title, subtitle: lifted.row.subtitle,
+                detail: lifted.row.detail)
+        }
         func see(title: String, detail: String) {
-            guard labelNumber(title: title, detail: detail) == nil else { return }
+            // Not through `labelNumber(title:detail:)`, which would copy the whole table from here.
+            if lastLabelNumber >= 0, sameUTF8(lastLabelTitle, title), sameUTF8(lastLabelDetail, detail) { return }
+            if let label = labelNumbers[LabelKey(title: title, detail: detail)] {
+                (lastLabelTitle, lastLabelDetail, lastLabelNumber) = (title, detail, label)
+                return
+            }
             let entry = PanelLabel(label: nextLabel, title: title, detail: detail)
             apply(WireTexts(labels: [entry]))
             new.labels.append(entry)
@@ -293,5 +370,31 @@ extension WirePrecision {
 /// WebAssembly engine (docs/wasm.md); through `withUTF8Bytes`, as the encoder reads texts anyway.
 package func sameUTF8(_ a: String?, _ b: String) -> Bool {
     guard let a else { return false }
-    return withUTF8Bytes(a) { x in withUTF8Bytes(b) { y in x.elementsEqual(y) } }
+    return sameUTF8(a, b)
+}
+
+/// `sameUTF8` of two texts.
+package func sameUTF8(_ a: String, _ b: String) -> Bool {
+    // The usual case first: a frame's texts are the very strings the table registered (the same
+    // storage, or the same small string), so their representations match and no byte is read.
+    if sameRepresentation(a, b) { return true }
+    return withUTF8Bytes(a) { x in withUTF8Bytes(b) { y in x.count == y.count && x.elementsEqual(y) } }
+}
+
+/// Whether two strings are bit for bit the same value: one shared storage (with the same length),
+/// or the same small string held inline. Then their bytes are the same; the converse does not
+/// hold (equal texts in two storages), so a false answer says nothing.
+private func sameRepresentation(_ a: String, _ b: String) -> Bool {
+    #if hasFeature(Embedded)
+    // The page's replica encodes one room's frames: not worth the 1.3 KB this costs its module.
+    return false
+    #else
+    guard MemoryLayout<String>.size == 2 * MemoryLayout<UInt64>.size else { return false }
+    return withUnsafeBytes(of: a) { x in
+        withUnsafeBytes(of: b) { y in
+            x.load(as: UInt64.self) == y.load(as: UInt64.self)
+                && x.load(fromByteOffset: 8, as: UInt64.self) == y.load(fromByteOffset: 8, as: UInt64.self)
+        }
+    }
+    #endif
 }

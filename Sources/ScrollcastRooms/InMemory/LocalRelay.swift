@@ -35,15 +35,26 @@ import ScrollWire
         viewers.detach(viewer)
     }
 
+    // Through `inout` helpers: a struct stored in a class is copied out (its array and metrics
+    // retained, then released) before a method is called on it, once per frame here.
+
     func send(_ message: RoomMessage, to audience: Audience) {
-        viewers.send(message, to: audience)
+        Self.send(message, to: audience, through: &viewers)
     }
 
     func sendFrame(_ message: RoomMessage, sequence: UInt64) {
-        viewers.sendFrame(message)
+        Self.sendFrame(message, after: [], through: &viewers)
     }
 
     func sendFrame(_ message: RoomMessage, sequence: UInt64, after leading: [LeadingMessage]) {
+        Self.sendFrame(message, after: leading, through: &viewers)
+    }
+
+    private static func send(_ message: RoomMessage, to audience: Audience, through viewers: inout LocalViewers) {
+        viewers.send(message, to: audience)
+    }
+
+    private static func sendFrame(_ message: RoomMessage, after leading: [LeadingMessage], through viewers: inout LocalViewers) {
         viewers.sendFrame(message, after: leading)
     }
 

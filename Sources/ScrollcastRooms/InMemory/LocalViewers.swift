@@ -79,9 +79,11 @@ import ScrollWire
         // Counters once per frame, not once per viewer: at a thousand viewers the per-viewer
         // increments were a visible share of the fan-out loop.
         var skipped = 0, sent = 0, bytes = 0
-        for viewer in viewers {
-            guard let form = message[viewer.version] else { continue }
-            if viewer.sink.sendLatest(form) { skipped += 1 }
+        // By index, each viewer's sink and version read in place: iterating would copy every
+        // entry out (its id and sink retained and released).
+        for i in viewers.indices {
+            guard let form = message[viewers[i].version] else { continue }
+            if viewers[i].sink.sendLatest(form) { skipped += 1 }
             sent += 1
             bytes += form.count
         }
