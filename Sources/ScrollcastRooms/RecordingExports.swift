@@ -72,11 +72,11 @@ final class RecordingExports: Sendable {
         jobWaiting.signal()
     }
 
-    /// `limit` lanes, each a worker at nice 19 that reads and encodes, and a relay at the room
+    /// `limit` lanes, each a worker in SCHED_IDLE that reads and encodes, and a relay at the room
     /// thread's priority that hands the worker's pieces to the transport (RecordingExportHandoff
     /// says why two). They live as long as the server: a thread starting or ending takes locks
     /// of the C library (its stack cache) the room thread takes to start one, and a worker at
-    /// nice 19 ending one export after another held the room thread back for 0.7 s that way.
+    /// low priority ending one export after another held the room thread back for 0.7 s that way.
     private func startLanesOnce() {
         guard lanesStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         let roomThreadIsRealtime = ThreadPriority.isRealtime
@@ -192,13 +192,16 @@ final class RecordingExports: Sendable {
         }
     }
 
-    /// The calling worker at nice 19: it runs on whatever CPU time the room thread leaves. It
-    /// also writes the store's queued log first (`RoomLifeReader.start`) at that priority: the
-    /// store's writer may wait for it then, but the room thread never waits for the writer.
+    /// The calling worker in the SCHED_IDLE policy: it runs on CPU time no ordinary thread wants,
+    /// and a room thread (or a client on the same machine) that wakes takes the CPU from it at
+    /// once. At nice 19, the policy before, a woken room thread waited out the rest of the
+    /// worker's slice, up to a scheduler tick (docs/recording.md, "Downloading"). It also writes
+    /// the store's queued log first (`RoomLifeReader.start`) at that priority: the store's writer
+    /// may wait for it then, but the room thread never waits for the writer.
     private func lowerToBackgroundPriority() {
         let error = ThreadPriority.lowerToBackground()
         if error != 0 {
-            logger.warning("recording export runs at normal priority", metadata: ["errno": "\(error)"])
+            logger.warning("recording export runs at nice 19 at best, not in SCHED_IDLE", metadata: ["errno": "\(error)"])
         }
     }
 
