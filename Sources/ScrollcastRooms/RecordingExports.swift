@@ -131,14 +131,16 @@ final class RecordingExports: Sendable {
     }
 
     /// The relay: passes the worker's events to the transport until the response ends or the
-    /// client goes away (pieces come copied: `RecordingExportHandoff.take`).
+    /// client goes away (the transport copies each piece: `RecordingExportHandoff.take`).
     private func relay(_ handoff: RecordingExportHandoff, into writer: HTTPBodyWriter) {
         while true {
             switch handoff.take() {
             case let .begin(status, contentType, headers):
                 writer.begin(status: status, contentType: contentType, headers: headers)
             case .piece(let bytes):
-                guard writer.write(bytes) else { return handoff.close() }
+                let taken = writer.write(bytes)
+                handoff.giveBack(consume bytes)
+                guard taken else { return handoff.close() }
                 notePeak(writer.peakBufferedBytes)
             case .finish:
                 return writer.finish()
@@ -166,8 +168,7 @@ final class RecordingExports: Sendable {
                 for entry in batch {
                     let line = RecordingEncoder.line(try checker.entry(for: entry))
                     if begun, bytes.count + line.count >= Self.pieceCapacity {
-                        guard writer.write(bytes) else { return }
-                        bytes = writer.handoff.emptyPiece(capacity: Self.pieceCapacity)
+                        guard hand(&bytes, to: writer) else { return }
                     }
                     bytes += line
                     bytes.append(UInt8(ascii: "\n"))
@@ -180,8 +181,7 @@ final class RecordingExports: Sendable {
                     if !writer.wantsBody { return writer.finish() }
                 }
                 if bytes.count >= Self.pieceBytes || batch.isEmpty {
-                    guard writer.write(bytes) else { return }
-                    bytes = writer.handoff.emptyPiece(capacity: Self.pieceCapacity)
+                    guard hand(&bytes, to: writer) else { return }
                 }
                 if batch.isEmpty { return writer.finish() }
             }
@@ -190,6 +190,15 @@ final class RecordingExports: Sendable {
             if begun { return writer.abort() }
             writer.send(.text(status: 500, "cannot make the recording of room '\(room)': \(error.message)"))
         }
+    }
+
+    /// Hands the worker's full `piece` to the relay and leaves an empty one in its place, taken
+    /// first: once handed over, the piece may come back as a spare before the worker lets go of
+    /// it, and refilling a buffer still referenced twice would copy it. False once the client is gone.
+    private func hand(_ piece: inout [UInt8], to writer: HandoffBodyWriter) -> Bool {
+        var full = writer.handoff.emptyPiece(capacity: Self.pieceCapacity)
+        swap(&full, &piece)
+        return writer.write(full)
     }
 
     /// The calling worker in the SCHED_IDLE policy: it runs on CPU time no ordinary thread wants,
