@@ -201,10 +201,10 @@ final class RecordingExports: Sendable {
         return writer.write(full)
     }
 
-    /// The calling worker in the SCHED_IDLE policy: it runs on CPU time no ordinary thread wants,
-    /// and a room thread (or a client on the same machine) that wakes takes the CPU from it at
-    /// once. At nice 19, the policy before, a woken room thread waited out the rest of the
-    /// worker's slice, up to a scheduler tick (docs/recording.md, "Downloading"). It also writes
+    /// The calling worker in the SCHED_IDLE policy: the kernel preempts it whenever an ordinary
+    /// thread (a room thread, a client on the same machine) wakes on its CPU, where at nice 19,
+    /// the policy before, the woken thread waited for the rest of the worker's slice
+    /// (docs/recording.md, "Downloading"). It also writes
     /// the store's queued log first (`RoomLifeReader.start`) at that priority: the store's writer
     /// may wait for it then, but the room thread never waits for the writer.
     private func lowerToBackgroundPriority() {

@@ -3,9 +3,9 @@
 #ifndef CTHREADPRIORITY_H
 #define CTHREADPRIORITY_H
 
-/// Lowers the calling thread to nice 19 and then to the SCHED_IDLE policy: it runs only when no
-/// ordinary thread wants the CPU, and an ordinary thread that wakes up takes the CPU from it at
-/// once (a nice 19 thread keeps the CPU for the rest of its slice). No privilege is needed to
+/// Lowers the calling thread to nice 19 and then to the SCHED_IDLE policy: the smallest share of
+/// the CPU (never none), and preempted whenever an ordinary thread wakes on its CPU (a nice 19
+/// thread keeps the CPU for the rest of its slice). No privilege is needed to
 /// lower oneself. 0 on success; else the errno of the failure, and the thread stays at nice 19
 /// if that much worked.
 int scthread_lower_to_idle(void);
