@@ -70,6 +70,75 @@ class Downloads:
         return self.codes.count("200"), self.codes.count("503"), len(self.codes)
 
 
+class RunQueueWaits:
+    """How long the server's room thread ("ws-server") and the load generator's client thread
+    ("ws-client") waited for a CPU while runnable during one `run_step` (ramp included), from
+    /proc/PID/task/TID/schedstat: the p99 part's evidence of whose scheduling moves the latency."""
+
+    def __init__(self, server):
+        self.server_pid = server.pid
+        self.stop = threading.Event()
+        self.first: dict = {}
+        self.last: dict = {}
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+        self.thread.start()
+
+    @staticmethod
+    def _sample(pid, name):
+        """(seconds waited, wake-ups) summed over `pid`'s threads called `name`, or None."""
+        waited, slices, found = 0, 0, False
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                if (task / "comm").read_text().strip() != name:
+                    continue
+                _, wait_ns, count = map(int, (task / "schedstat").read_text().split())
+            except (OSError, ValueError):
+                continue
+            waited, slices, found = waited + wait_ns / 1e9, slices + count, True
+        return (waited, slices) if found else None
+
+    def _load_pid(self):
+        for entry in Path("/proc").iterdir():
+            try:
+                stat = (entry / "stat").read_text()
+                if stat[stat.index("(") + 1:stat.rindex(")")] == "scrollcast-load" and \
+                        int(stat[stat.rindex(")") + 2:].split()[1]) == os.getpid():
+                    return int(entry.name)
+            except (OSError, ValueError):
+                continue
+        return None
+
+    def _watch(self):
+        load_pid = None
+        while not self.stop.is_set():
+            load_pid = load_pid or self._load_pid()
+            now = time.monotonic()
+            for key, pid, name in (("room", self.server_pid, "ws-server"), ("load", load_pid, "ws-client")):
+                sample = self._sample(pid, name) if pid else None
+                if sample:
+                    self.first.setdefault(key, (now, *sample))
+                    self.last[key] = (now, *sample)
+            self.stop.wait(0.5)  # a sampling period, not a synchronisation stand-in
+
+    def finish(self):
+        """{"room"/"load": (ms waited per s, µs waited per wake-up)} over the run."""
+        self.stop.set()
+        self.thread.join()
+        out = {}
+        for key in self.first:
+            (t0, w0, n0), (t1, w1, n1) = self.first[key], self.last[key]
+            if t1 > t0:
+                out[key] = (1000 * (w1 - w0) / (t1 - t0), 1e6 * (w1 - w0) / max(n1 - n0, 1))
+        return out
+
+
+def waits_text(name, quiet, busy):
+    if name not in quiet or name not in busy:
+        return "not measured"
+    return (f"{quiet[name][0]:.0f} → {busy[name][0]:.0f} ms per s "
+            f"({quiet[name][1]:.0f} → {busy[name][1]:.0f} µs per wake-up)")
+
+
 def cpu_us_per_frame(step):
     """Server CPU per delivered frame (one frame to one connection)."""
     r = step["report"]
@@ -103,10 +172,14 @@ def main():
     server = ladder.Server(data=data)
     try:
         seed_long_room(data, "long", ENTRIES)
+        waits = RunQueueWaits(server)
         quiet = ladder.run_step(server, 1000, rooms=10, duration=DURATION, prefix="quiet")
+        quiet_waits = waits.finish()
         downloads = Downloads(server)
         time.sleep(1)  # the downloads get going before the measured run starts, not a synchronisation stand-in
+        waits = RunQueueWaits(server)
         busy = ladder.run_step(server, 1000, rooms=10, duration=DURATION, prefix="busy")
+        busy_waits = waits.finish()
         served, refused, asked = downloads.finish()
         many = ladder.run_step(server, 500, rooms=500, duration=DURATION, prefix="many")
         same = ladder.run_step(server, 10, rooms=10, duration=DURATION, prefix="same")
@@ -131,6 +204,10 @@ def main():
         f"p99 ratio **{p99_ratio:.2f}** (goal ≤ 1.1). Where `missed` runs to thousands, the load generator (one "
         "thread, on the same two cores as everything else) could not keep up, and its latencies are its own more "
         "than the server's: compare such runs with care.", "",
+        "Waiting for a CPU while runnable, alone → downloading (/proc schedstat over each run, ramp included): "
+        f"the server's room thread {waits_text('room', quiet_waits, busy_waits)}; the load generator's thread "
+        f"{waits_text('load', quiet_waits, busy_waits)}. Both sit on the same two cores as the downloads, so "
+        "either one's waits show in the p99 (docs/design.md, \"What downloads cost the room thread\").", "",
     ]
     cpu_lines, figures = report_lines(
         costs(many), costs(same), costs(few),

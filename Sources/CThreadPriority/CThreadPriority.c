@@ -8,8 +8,14 @@
 
 #include "CThreadPriority.h"
 
-int scthread_lower_to_background(void) {
-    return setpriority(PRIO_PROCESS, (id_t)gettid(), 19) == 0 ? 0 : errno;
+int scthread_lower_to_idle(void) {
+    // nice 19 first: it stays the thread's niceness should the policy ever be reset, and it is
+    // what the thread runs at where SCHED_IDLE is refused.
+    int niced = setpriority(PRIO_PROCESS, (id_t)gettid(), 19) == 0 ? 0 : errno;
+    struct sched_param parameter = { .sched_priority = 0 };
+    // pid 0 is the calling thread, as for the real-time class below.
+    if (sched_setscheduler(0, SCHED_IDLE, &parameter) == 0) return 0;
+    return niced != 0 ? niced : errno;
 }
 
 int scthread_raise_to_realtime(void) {

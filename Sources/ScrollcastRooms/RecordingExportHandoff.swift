@@ -5,7 +5,7 @@ import Synchronization
 /// priority), and the worker's side of it as an `HTTPBodyWriter`.
 ///
 /// Why a relay: the transport's stream, the service loop's job queue and the metrics take locks
-/// the room thread takes too. A worker at nice 19 preempted while holding one of them would stall
+/// the room thread takes too. A worker at low priority preempted while holding one of them would stall
 /// the room thread until the scheduler ran the worker again (on a busy machine, up to 0.7 s was
 /// seen). So the worker touches only this queue, whose lock only the relay shares, and the relay,
 /// at the room thread's own priority, does everything the room thread might wait on.
@@ -76,23 +76,23 @@ final class RecordingExportHandoff: Sendable {
     /// Worker: the export's work is over (its last event is handed over, or it gave up).
     func workerFinished() { workerEnded.signal() }
 
-    /// Relay: the next event, waiting for the worker. A piece comes as a copy made here (so the
-    /// buffer the transport later frees on the service thread never came from the worker), and
-    /// the worker's own buffer goes back to it, referenced nowhere else by the time the lock is
-    /// let go (so refilling it never copies it).
+    /// Relay: the next event, waiting for the worker. A piece is the worker's own buffer: the
+    /// transport copies it into one of its own (`HTTPResponseStream.write`, on the relay), so no
+    /// buffer of the worker's ever reaches the service thread; `giveBack` returns it then.
     func take() -> Event {
         ready.wait()
-        let event = state.withLock { state -> Event in
-            let next = state.events.removeFirst()
-            guard case .piece(let original) = next else { return next }
-            var copy: [UInt8] = []
-            copy.reserveCapacity(original.count)
-            copy.append(contentsOf: original)
-            if state.spare.count < state.spareLimit { state.spare.append(original) }
-            return .piece(copy)
-        }
+        let event = state.withLock { $0.events.removeFirst() }
         places.signal()
         return event
+    }
+
+    /// Relay: a piece the transport has copied, for the worker to fill again. Stored as it is,
+    /// referenced nowhere else once the relay lets go of it (so refilling it never copies it).
+    func giveBack(_ piece: consuming [UInt8]) {
+        var pending: [UInt8]? = consume piece
+        state.withLock { state in
+            if state.spare.count < state.spareLimit { state.spare.append(pending.take()!) }
+        }
     }
 
     /// Relay: takes nothing more; a waiting or later `put` returns false.

@@ -72,11 +72,11 @@ final class RecordingExports: Sendable {
         jobWaiting.signal()
     }
 
-    /// `limit` lanes, each a worker at nice 19 that reads and encodes, and a relay at the room
+    /// `limit` lanes, each a worker in SCHED_IDLE that reads and encodes, and a relay at the room
     /// thread's priority that hands the worker's pieces to the transport (RecordingExportHandoff
     /// says why two). They live as long as the server: a thread starting or ending takes locks
     /// of the C library (its stack cache) the room thread takes to start one, and a worker at
-    /// nice 19 ending one export after another held the room thread back for 0.7 s that way.
+    /// low priority ending one export after another held the room thread back for 0.7 s that way.
     private func startLanesOnce() {
         guard lanesStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         let roomThreadIsRealtime = ThreadPriority.isRealtime
@@ -131,14 +131,16 @@ final class RecordingExports: Sendable {
     }
 
     /// The relay: passes the worker's events to the transport until the response ends or the
-    /// client goes away (pieces come copied: `RecordingExportHandoff.take`).
+    /// client goes away (the transport copies each piece: `RecordingExportHandoff.take`).
     private func relay(_ handoff: RecordingExportHandoff, into writer: HTTPBodyWriter) {
         while true {
             switch handoff.take() {
             case let .begin(status, contentType, headers):
                 writer.begin(status: status, contentType: contentType, headers: headers)
             case .piece(let bytes):
-                guard writer.write(bytes) else { return handoff.close() }
+                let taken = writer.write(bytes)
+                handoff.giveBack(consume bytes)
+                guard taken else { return handoff.close() }
                 notePeak(writer.peakBufferedBytes)
             case .finish:
                 return writer.finish()
@@ -166,8 +168,7 @@ final class RecordingExports: Sendable {
                 for entry in batch {
                     let line = RecordingEncoder.line(try checker.entry(for: entry))
                     if begun, bytes.count + line.count >= Self.pieceCapacity {
-                        guard writer.write(bytes) else { return }
-                        bytes = writer.handoff.emptyPiece(capacity: Self.pieceCapacity)
+                        guard hand(&bytes, to: writer) else { return }
                     }
                     bytes += line
                     bytes.append(UInt8(ascii: "\n"))
@@ -180,8 +181,7 @@ final class RecordingExports: Sendable {
                     if !writer.wantsBody { return writer.finish() }
                 }
                 if bytes.count >= Self.pieceBytes || batch.isEmpty {
-                    guard writer.write(bytes) else { return }
-                    bytes = writer.handoff.emptyPiece(capacity: Self.pieceCapacity)
+                    guard hand(&bytes, to: writer) else { return }
                 }
                 if batch.isEmpty { return writer.finish() }
             }
@@ -192,13 +192,25 @@ final class RecordingExports: Sendable {
         }
     }
 
-    /// The calling worker at nice 19: it runs on whatever CPU time the room thread leaves. It
-    /// also writes the store's queued log first (`RoomLifeReader.start`) at that priority: the
-    /// store's writer may wait for it then, but the room thread never waits for the writer.
+    /// Hands the worker's full `piece` to the relay and leaves an empty one in its place, taken
+    /// first: once handed over, the piece may come back as a spare before the worker lets go of
+    /// it, and refilling a buffer still referenced twice would copy it. False once the client is gone.
+    private func hand(_ piece: inout [UInt8], to writer: HandoffBodyWriter) -> Bool {
+        var full = writer.handoff.emptyPiece(capacity: Self.pieceCapacity)
+        swap(&full, &piece)
+        return writer.write(full)
+    }
+
+    /// The calling worker in the SCHED_IDLE policy: the kernel preempts it whenever an ordinary
+    /// thread (a room thread, a client on the same machine) wakes on its CPU, where at nice 19,
+    /// the policy before, the woken thread waited for the rest of the worker's slice
+    /// (docs/recording.md, "Downloading"). It also writes
+    /// the store's queued log first (`RoomLifeReader.start`) at that priority: the store's writer
+    /// may wait for it then, but the room thread never waits for the writer.
     private func lowerToBackgroundPriority() {
         let error = ThreadPriority.lowerToBackground()
         if error != 0 {
-            logger.warning("recording export runs at normal priority", metadata: ["errno": "\(error)"])
+            logger.warning("recording export runs at nice 19 at best, not in SCHED_IDLE", metadata: ["errno": "\(error)"])
         }
     }
 

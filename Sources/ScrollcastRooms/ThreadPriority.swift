@@ -1,12 +1,14 @@
 import CThreadPriority
 
 /// How the threads rooms use are scheduled (docs/design.md, "Thread priorities"): a recording
-/// export's worker runs behind everything (nice 19), and the room thread may run ahead of
+/// export's worker runs behind everything (SCHED_IDLE, else nice 19), and the room thread may run ahead of
 /// everything (real-time round-robin, when the server is started with
 /// `--room-thread-priority realtime` and may).
 public enum ThreadPriority {
-    /// The calling thread at nice 19. Returns 0, or the errno of the failure.
-    static func lowerToBackground() -> Int32 { scthread_lower_to_background() }
+    /// The calling thread in the SCHED_IDLE policy (at nice 19 should that be refused): it runs
+    /// on CPU time no ordinary thread wants, and gives the CPU up at once to one that wakes.
+    /// Returns 0, or the errno of the failure.
+    static func lowerToBackground() -> Int32 { scthread_lower_to_idle() }
 
     /// The calling thread (the room thread) in the real-time round-robin class at priority 1.
     /// Returns 0, or the errno of the failure (EPERM without CAP_SYS_NICE).

@@ -82,7 +82,7 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     up to 93 ms: other processes' turn on the CPU, which no design of the export can remove. With
     it, the machine's other processes are out of the room thread's way, so a gap left is made
     inside the server: export work on the room thread, or a lock or page mapping the room thread
-    waits for while a lower-priority export thread holds it (the worker runs at nice 19)."""
+    waits for while a lower-priority export thread holds it (the worker runs in SCHED_IDLE)."""
     data = tmp_path / "rooms.sqlite"
     server = server_factory("--room-thread-priority", "realtime", data=data)
     room_threads = threads_named(server.proc.pid, "ws-server")
@@ -204,16 +204,17 @@ def test_a_slow_reader_holds_the_export_back_instead_of_filling_server_memory(se
 
     slow = RawGet(server.port, "/recording?room=long", receive_buffer=16 * 1024)
     assert slow.head()[0] == 200
-    # Two lanes (the export limit), started by the first export and kept: workers at nice 19,
-    # relays at the room thread's priority.
-    # A thread names itself once it runs, which the second lane's may not have yet: poll.
+    # Two lanes (the export limit), started by the first export and kept: workers in the
+    # SCHED_IDLE policy (at nice 19), relays at the room thread's priority.
+    # A thread names and lowers itself once it runs, which the second lane's may not have yet: poll.
     deadline = time.monotonic() + 10
     while True:
         workers, relays = threads_named(pid, "export-worker"), threads_named(pid, "export-relay")
-        if len(workers) == 2 and len(relays) == 2:
+        idle = [tid for tid in workers if os.sched_getscheduler(tid) & ~os.SCHED_RESET_ON_FORK == os.SCHED_IDLE]
+        if len(workers) == 2 and len(relays) == 2 and len(idle) == 2:
             break
-        assert time.monotonic() < deadline, f"two lanes: workers {workers}, relays {relays}"
-        time.sleep(0.01)  # polling the server's thread names
+        assert time.monotonic() < deadline, f"two lanes: workers {workers} (idle policy: {idle}), relays {relays}"
+        time.sleep(0.01)  # polling the server's threads
     assert all(os.getpriority(os.PRIO_PROCESS, tid) == 19 for tid in workers), "export workers run at nice 19"
     assert all(os.getpriority(os.PRIO_PROCESS, tid) == 0 for tid in relays), "relays run at normal priority"
     memory_peak = memory_before

@@ -3,10 +3,12 @@
 #ifndef CTHREADPRIORITY_H
 #define CTHREADPRIORITY_H
 
-/// Lowers the calling thread, and only it (Linux threads have their own nice value), to nice 19,
-/// the lowest priority that still gets a share of the CPU on a busy machine. 0 on success,
-/// else errno.
-int scthread_lower_to_background(void);
+/// Lowers the calling thread to nice 19 and then to the SCHED_IDLE policy: the smallest share of
+/// the CPU (never none), and preempted whenever an ordinary thread wakes on its CPU (a nice 19
+/// thread keeps the CPU for the rest of its slice). No privilege is needed to
+/// lower oneself. 0 on success; else the errno of the failure, and the thread stays at nice 19
+/// if that much worked.
+int scthread_lower_to_idle(void);
 
 /// Puts the calling thread in the round-robin real-time class at its lowest priority (1), so
 /// it runs as soon as it is ready, ahead of every ordinary thread. Needs CAP_SYS_NICE (or an

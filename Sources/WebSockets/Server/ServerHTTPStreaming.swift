@@ -44,7 +44,7 @@ extension WebSocketServer {
     func writeStream(_ wsi: OpaquePointer) -> Int32? {
         guard let (_, stream) = httpStreams.byWSI[wsi] else { return nil }
         guard let item = stream.next() else { return 0 }
-        switch item {
+        switch consume item {  // consumed, so a piece's buffer is held only by `framed` below
         case let .head(status, contentType, headers):
             let response = HTTPResponse(status: status, contentType: contentType, body: [],
                                         headers: headers + [("transfer-encoding", "chunked")])
@@ -53,13 +53,18 @@ extension WebSocketServer {
                 forgetStream(wsi, cancel: true)
                 return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
             }
-        case .piece(let bytes):
-            guard writeHTTP(wsi, bytes, chunked: true, final: false) else { return -1 }
+        case .piece(var framed, _):
+            let pre = Int(scws_lws_pre())
+            let written = framed.withUnsafeMutableBufferPointer { buffer in
+                lws_write(wsi, buffer.baseAddress! + pre, buffer.count - pre, LWS_WRITE_HTTP)
+            }
+            stream.giveBack(consume framed)
+            guard written >= 0 else { return -1 }
             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Int32(Self.httpStreamStallSeconds))
         case .end:
             forgetStream(wsi, cancel: false)
             guard stream.wantsBody else { return lws_http_transaction_completed(wsi) != 0 ? -1 : 0 }
-            guard writeHTTP(wsi, Array("0\r\n\r\n".utf8), chunked: false, final: true) else { return -1 }
+            guard writeFinalChunk(wsi) else { return -1 }
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         case .abort:
             forgetStream(wsi, cancel: true)
@@ -103,21 +108,12 @@ extension WebSocketServer {
         }
     }
 
-    /// One `lws_write` of `bytes` as HTTP body, framed as one chunk when `chunked` (lws keeps
-    /// what the socket does not take and calls back only once it has gone). One allocation of
-    /// the piece's size: producers keep pieces under the allocator's mmap threshold, so the
-    /// service thread never maps memory for them.
-    private func writeHTTP(_ wsi: OpaquePointer, _ bytes: [UInt8], chunked: Bool, final: Bool) -> Bool {
+    /// The body's final (empty) chunk, as the last write of the response.
+    private func writeFinalChunk(_ wsi: OpaquePointer) -> Bool {
         let pre = Int(scws_lws_pre())
-        let head = chunked ? Array(String(bytes.count, radix: 16).utf8) + [13, 10] : []
-        let count = head.count + bytes.count + (chunked ? 2 : 0)
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: pre + count)
-        defer { buffer.deallocate() }
-        var at = buffer + pre
-        for part in [head, bytes, chunked ? [13, 10] : []] where !part.isEmpty {
-            part.withUnsafeBufferPointer { at.update(from: $0.baseAddress!, count: $0.count) }
-            at += part.count
+        var buffer = [UInt8](repeating: 0, count: pre) + Array("0\r\n\r\n".utf8)
+        return buffer.withUnsafeMutableBufferPointer { buffer in
+            lws_write(wsi, buffer.baseAddress! + pre, buffer.count - pre, LWS_WRITE_HTTP_FINAL) >= 0
         }
-        return lws_write(wsi, buffer + pre, count, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) >= 0
     }
 }
