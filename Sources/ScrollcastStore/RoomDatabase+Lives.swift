@@ -14,7 +14,7 @@ extension RoomDatabase {
                 let rows = try RoomLogRows.fetch(db, room: name, life: chosen)
                 let entries = try rows.map { row in
                     guard let stored = RoomLogCoding.decode(row) else {
-                        throw RoomStoreError("unreadable log entry \(row["id"] as Int64) of room '\(name)' in \(path)")
+                        throw RoomStoreError("unreadable log entry \(RoomLogCoding.id(of: row)) of room '\(name)' in \(path)")
                     }
                     return stored.entry
                 }

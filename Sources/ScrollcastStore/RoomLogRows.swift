@@ -10,13 +10,13 @@ enum RoomLogRows {
     static func fetch(_ db: Database, room: String, life: Int, after: Int64 = 0, upTo: Int64 = .max,
                       limit: Int = .max) throws -> [Row] {
         var rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT * FROM roomLog WHERE room = ? AND life = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?
+            SELECT \(RoomLogCoding.selectedColumns) FROM roomLog WHERE room = ? AND life = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?
             """), arguments: [room, life, after, upTo, limit])
         guard rows.count < limit else { return rows }
-        let folded = rows.last.map { $0["id"] as Int64 } ?? after
+        let folded = rows.last.map(RoomLogCoding.id(of:)) ?? after
         // Unindexed, but small (`RoomLogStaging.foldRows` rows at most, and one batch).
         rows += try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT * FROM roomLogRecent WHERE room = ? AND life = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?
+            SELECT \(RoomLogCoding.selectedColumns) FROM roomLogRecent WHERE room = ? AND life = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?
             """), arguments: [room, life, folded, upTo, limit - rows.count])
         return rows
     }

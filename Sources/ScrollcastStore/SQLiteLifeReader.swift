@@ -48,11 +48,11 @@ final class SQLiteLifeReader: RoomLifeReader {
         entries.reserveCapacity(rows.count)
         for row in rows {
             guard let stored = RoomLogCoding.decode(row) else {
-                throw RoomStoreError("unreadable log entry \(row["id"] as Int64) of room '\(room)' in \(path)")
+                throw RoomStoreError("unreadable log entry \(RoomLogCoding.id(of: row)) of room '\(room)' in \(path)")
             }
             entries.append(stored.entry)
         }
-        let next = rows.last.map { $0["id"] as Int64 } ?? position.lastID
+        let next = rows.last.map(RoomLogCoding.id(of:)) ?? position.lastID
         cursor.withLock { $0.afterID = next }
         return entries
     }

@@ -232,7 +232,7 @@ public final class SQLiteRoomStore: RoomStore {
                 let rows = try RoomLogRows.all(db, room: name)
                 return try rows.map { row in
                     guard let entry = RoomLogCoding.decode(row) else {
-                        throw RoomStoreError("unreadable log entry \(row["id"] as Int64) of room '\(name)'")
+                        throw RoomStoreError("unreadable log entry \(RoomLogCoding.id(of: row)) of room '\(name)'")
                     }
                     return entry
                 }
