@@ -54,7 +54,7 @@ public struct ScrollScene: Sendable {
     /// walks one copy of them until a scene moves a row.
     public func fresh(restingAt offset: Double? = nil) -> ScrollScene {
         var scene = ScrollScene(configuration: configuration, layout: layout)
-        if let offset, offset.isFinite { scene.motion = .rest(scene.clampedToRange(offset), at: 0) }
+        if let offset { scene.rest(at: offset) }
         return scene
     }
 
@@ -64,6 +64,12 @@ public struct ScrollScene: Sendable {
     /// and the first frame is taken at this offset. A non-finite `offset` is the top.
     public init(configuration: SceneConfiguration, restingAt offset: Double) {
         self.init(configuration: configuration)
+        rest(at: offset)
+    }
+
+    /// Puts a fresh scene's content at rest at `offset`, clamped to the offset range; a
+    /// non-finite `offset` leaves it at the top.
+    private mutating func rest(at offset: Double) {
         guard offset.isFinite else { return }
         motion = .rest(clampedToRange(offset), at: 0)
     }
