@@ -48,9 +48,9 @@ public struct SceneCatalogue: Sendable {
     /// Every name, comma-separated, for error messages.
     public var namesList: String { entries.map(\.name).joined(separator: ", ") }
 
-    /// The scene called `name`, or nil if the catalogue has none.
+    /// The scene called `name`, or nil if the catalogue has none (its template's: built once).
     public func configuration(named name: String) -> SceneConfiguration? {
-        entries.first { $0.name == name }?.build()
+        entries.firstIndex { $0.name == name }.map { templates[$0].configuration }
     }
 
     /// A fresh scene of the scene called `name`, at rest at `offset` (nil: the top), sharing the
