@@ -12,12 +12,7 @@ extension RoomDatabase {
                 guard let start = try lifeStart(db, room: name, life: life) else { return nil }
                 let chosen = start.life
                 let rows = try RoomLogRows.fetch(db, room: name, life: chosen)
-                let entries = try rows.map { row in
-                    guard let stored = RoomLogCoding.decode(row) else {
-                        throw RoomStoreError("unreadable log entry \(RoomLogCoding.id(of: row)) of room '\(name)' in \(path)")
-                    }
-                    return stored.entry
-                }
+                let entries = try rows.map { row in try RoomLogCoding.decode(row, room: name, file: path).entry }
                 return RoomLife(room: name, life: chosen, sceneName: start.sceneName, startingRowOrder: start.startingRowOrder,
                                 startingRowMoveVersion: start.startingRowMoveVersion, entries: entries)
             }

@@ -31,6 +31,15 @@ enum RoomLogCoding {
     /// The id of `row`, a row of `selectedColumns`.
     static func id(of row: Row) -> Int64 { row[0] }
 
+    /// The entry `row` holds, as `decode(_:)`; a row the writer does not make is an error naming
+    /// its id, room `room` and, when given, the file at `path`.
+    static func decode(_ row: Row, room: String, file path: String?) throws(RoomStoreError) -> StoredLogEntry {
+        guard let stored = decode(row) else {
+            throw RoomStoreError("unreadable log entry \(id(of: row)) of room '\(room)'" + (path.map { " in \($0)" } ?? ""))
+        }
+        return stored
+    }
+
     /// The entry `row` (a `roomLog` row of `selectedColumns`) holds, or nil if the row is not
     /// one the writer makes.
     static func decode(_ row: Row) -> StoredLogEntry? {

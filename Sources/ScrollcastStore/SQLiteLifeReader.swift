@@ -46,12 +46,7 @@ final class SQLiteLifeReader: RoomLifeReader {
         }
         var entries: [RoomLogEntry] = []
         entries.reserveCapacity(rows.count)
-        for row in rows {
-            guard let stored = RoomLogCoding.decode(row) else {
-                throw RoomStoreError("unreadable log entry \(RoomLogCoding.id(of: row)) of room '\(room)' in \(path)")
-            }
-            entries.append(stored.entry)
-        }
+        for row in rows { try entries.append(RoomLogCoding.decode(row, room: room, file: path).entry) }
         let next = rows.last.map(RoomLogCoding.id(of:)) ?? position.lastID
         cursor.withLock { $0.afterID = next }
         return entries

@@ -230,12 +230,7 @@ public final class SQLiteRoomStore: RoomStore {
         do {
             return try database.pool.read { db in
                 let rows = try RoomLogRows.all(db, room: name)
-                return try rows.map { row in
-                    guard let entry = RoomLogCoding.decode(row) else {
-                        throw RoomStoreError("unreadable log entry \(RoomLogCoding.id(of: row)) of room '\(name)'")
-                    }
-                    return entry
-                }
+                return try rows.map { row in try RoomLogCoding.decode(row, room: name, file: nil) }
             }
         } catch let error as RoomStoreError {
             throw error
