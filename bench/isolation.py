@@ -139,25 +139,13 @@ def waits_text(name, quiet, busy):
             f"({quiet[name][1]:.0f} → {busy[name][1]:.0f} µs per wake-up)")
 
 
-def cpu_us_per_frame(step):
-    """Server CPU per delivered frame (one frame to one connection)."""
-    r = step["report"]
-    return step["server_cpu_percent"] / 100 * r["measuredSeconds"] * 1e6 / max(r["framesReceived"], 1)
-
-
-def cpu_us_per_room_frame(step):
-    """Server CPU per frame a room made (each goes to every connection of its room)."""
-    r = step["report"]
-    per_room = r["connections"] / max(r["rooms"], 1)
-    return cpu_us_per_frame(step) * per_room
-
-
 def row(name, shape, step):
     r = step["report"]
     lat = r.get("latencyMs") or {}
+    cpu = costs(step)
     return (f"| {name} | {shape} | {r['framesPerSecond']:.0f} | {fmt(lat.get('p50'))} | "
             f"{fmt(lat.get('p99'))} | {r['missedFrames']} | {step['server_cpu_percent']:.0f}% | "
-            f"{cpu_us_per_frame(step):.1f} | {cpu_us_per_room_frame(step):.0f} |")
+            f"{cpu.us_per_delivery:.1f} | {cpu.us_per_room_frame:.0f} |")
 
 
 def main():
