@@ -10,7 +10,6 @@ Usage: python3 -m bench.applied_bench LABEL=SERVER_BINARY [LABEL=SERVER_BINARY .
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -20,7 +19,7 @@ from pathlib import Path
 from . import RELEASE
 from .frame_cost import us_per_frame
 from .sampler import MeasuringWindow, cpu_seconds, load_average
-from .server import Server
+from .server import Server, bench_parser
 
 
 def run(args, label: str, binary: str, out: Path) -> dict:
@@ -47,8 +46,7 @@ def run(args, label: str, binary: str, out: Path) -> dict:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m bench.applied_bench", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = bench_parser("applied_bench", __doc__, binaries=False)
     parser.add_argument("builds", nargs="+", metavar="LABEL=SERVER_BINARY")
     parser.add_argument("--load", type=Path, default=RELEASE / "scrollcast-load", help="the scrollcast-load binary")
     parser.add_argument("--rooms", type=int, default=10)

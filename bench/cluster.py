@@ -25,7 +25,6 @@ last line is the headline `cluster_remote_minus_local_p99_ms=X`.
 --duration (20), --ramp (3), --nodes (3), --script (drag), --publishes (redis-benchmark -n, 200000).
 """
 
-import argparse
 import json
 import re
 import subprocess
@@ -39,7 +38,7 @@ from pathlib import Path
 from redis_helpers import RedisServer  # the e2e tests' private redis-server (Tests/e2e)
 
 from .sampler import MeasuringWindow, cpu_seconds, machine
-from .server import Server, add_binary_arguments, log, require
+from .server import Server, bench_parser, log, require
 
 GOAL_MS = 2.0
 FPS = 60
@@ -159,9 +158,7 @@ def ms(summary, key):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m bench.cluster", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_binary_arguments(parser)
+    parser = bench_parser("cluster", __doc__)
     parser.add_argument("--rooms", type=int, default=20)
     parser.add_argument("--viewers", type=int, default=10, help="viewers per room, its first viewer included")
     parser.add_argument("--duration", type=float, default=20, help="seconds measured")

@@ -11,7 +11,6 @@ restore of a room with 100,000 logged inputs. The last line is the headline
 `python3 -m bench.durability --help` lists its flags (--viewers, --rooms, --duration, --runs).
 """
 
-import argparse
 import json
 import statistics
 import subprocess
@@ -20,7 +19,7 @@ from pathlib import Path
 
 from . import RELEASE
 from .sampler import cpu_seconds
-from .server import Server, add_binary_arguments, log, require
+from .server import Server, bench_parser, log, require
 
 
 def one_run(args, data, label):
@@ -41,9 +40,7 @@ def one_run(args, data, label):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m bench.durability", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_binary_arguments(parser)
+    parser = bench_parser("durability", __doc__)
     parser.add_argument("--store-bench", type=Path, default=RELEASE / "scrollcast-bench-store")
     parser.add_argument("--viewers", type=int, default=500, help="connections in all, drivers included")
     parser.add_argument("--rooms", type=int, default=5)

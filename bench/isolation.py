@@ -16,7 +16,6 @@ Prints a markdown section and puts it into docs/benchmarks.md ("## Isolation
 `isolation_p99_ratio=N`. `python3 -m bench.isolation --help` lists its flags.
 """
 
-import argparse
 import datetime
 import os
 import subprocess
@@ -33,7 +32,7 @@ from .isolation_cpu import costs, report_lines
 from .ladder_report import fmt
 from .load_step import run_step
 from .sampler import load_average, machine
-from .server import Server, add_binary_arguments, require
+from .server import Server, bench_parser, require
 
 ENTRIES = 100_000
 DOWNLOADERS = 4
@@ -146,9 +145,7 @@ def row(name, shape, step):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m bench.isolation", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_binary_arguments(parser)
+    parser = bench_parser("isolation", __doc__)
     parser.add_argument("--duration", type=float, default=15, help="seconds measured per run")
     args = parser.parse_args(argv)
     require(args.server, args.load)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ROOT
-from .server import add_binary_arguments
+from .server import bench_parser
 
 CAPACITY_SECONDS = 5.0
 # Version 2's goal: a frame at most a tenth of version 1's bytes.
@@ -54,9 +54,7 @@ class LadderSettings:
 
 def parser(description: str | None = None) -> argparse.ArgumentParser:
     d = LadderSettings()
-    p = argparse.ArgumentParser(prog="python3 -m bench.ladder", description=description,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_binary_arguments(p)
+    p = bench_parser("ladder", description)
     p.add_argument("--probe", type=Path, default=d.probe, help="the loopback probe (bench/loopback-probe.c, built by make bench)")
     p.add_argument("--steps", type=counts, default=d.steps, help="viewer counts of the ladder, comma-separated")
     p.add_argument("--rooms", type=int, default=d.rooms)

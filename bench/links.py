@@ -21,7 +21,6 @@ they are) and ends with the headline `links_4g_judder_pct=X`. Baselines, not tar
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -41,6 +40,7 @@ from server_helpers import RunningServer
 
 from . import RELEASE
 from .benchmarks_doc import replace_section
+from .server import bench_parser
 
 # The run's settings: these defaults, or the command line's flags (configure, before anything runs).
 BIN = RELEASE
@@ -60,8 +60,7 @@ REPLICA_MODES = ["on", "off"]
 def configure(argv=None):
     """Sets the settings above from the command line."""
     global BIN, PROFILES, FLINGS, DRAGS, LOADS, VIEWERS, DURATION, SEED, LOAD_TOOL, REPLICA_MODES
-    parser = argparse.ArgumentParser(prog="python3 -m bench.links", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = bench_parser("links", __doc__, binaries=False)
     parser.add_argument("--bin-dir", type=Path, default=BIN, help="where scrollcast, scrollcast-link and scrollcast-load are")
     parser.add_argument("--profiles", nargs="+", default=PROFILES)
     parser.add_argument("--flings", type=int, default=FLINGS)

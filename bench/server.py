@@ -19,10 +19,16 @@ def log(message: str) -> None:
     print(f"bench: {message}", file=sys.stderr, flush=True)
 
 
-def add_binary_arguments(parser: argparse.ArgumentParser) -> None:
-    """--server and --load, the binaries every load bench runs (release builds by default)."""
-    parser.add_argument("--server", type=Path, default=RELEASE / "scrollcast", help="the scrollcast binary")
-    parser.add_argument("--load", type=Path, default=RELEASE / "scrollcast-load", help="the scrollcast-load binary")
+def bench_parser(module: str, doc: str | None, binaries: bool = True) -> argparse.ArgumentParser:
+    """A bench's command line (`python3 -m bench.MODULE`, its docstring as help), with --server and
+    --load, the binaries every load bench runs (release builds by default), unless `binaries` is
+    false."""
+    parser = argparse.ArgumentParser(prog=f"python3 -m bench.{module}", description=doc,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    if binaries:
+        parser.add_argument("--server", type=Path, default=RELEASE / "scrollcast", help="the scrollcast binary")
+        parser.add_argument("--load", type=Path, default=RELEASE / "scrollcast-load", help="the scrollcast-load binary")
+    return parser
 
 
 def require(*binaries: Path) -> None:

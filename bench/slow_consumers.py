@@ -9,7 +9,6 @@ delivered frame rate and p99 input-to-frame latency; the last line is the headli
 `python3 -m bench.slow_consumers --help` lists its flags (--viewers, --stalled, --rooms, --duration).
 """
 
-import argparse
 import json
 import subprocess
 import tempfile
@@ -18,7 +17,7 @@ from pathlib import Path
 from raw_websocket import RawWebSocket  # the reliability tests' dumb client (Tests/e2e)
 
 from .sampler import rss_kib
-from .server import Server, add_binary_arguments, log, require
+from .server import Server, bench_parser, log, require
 
 
 def run_load(args, server, prefix):
@@ -52,9 +51,7 @@ def summary(name, result, rss):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m bench.slow_consumers", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_binary_arguments(parser)
+    parser = bench_parser("slow_consumers", __doc__)
     parser.add_argument("--viewers", type=int, default=500, help="reading viewers in all")
     parser.add_argument("--stalled", type=int, default=100, help="viewers that join and never read")
     parser.add_argument("--rooms", type=int, default=10)

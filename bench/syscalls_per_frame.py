@@ -15,9 +15,9 @@ perf_event_paranoid <= 1 for the tracepoints.
 import argparse, json, re, subprocess, sys, time, os
 
 from . import RELEASE, ROOT
+from .server import bench_parser
 
-parser = argparse.ArgumentParser(prog="python3 -m bench.syscalls_per_frame", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+parser = bench_parser("syscalls_per_frame", __doc__, binaries=False)
 parser.add_argument("label")
 parser.add_argument("rooms", type=int)
 parser.add_argument("viewers", type=int, help="viewers per room")

@@ -8,7 +8,6 @@ The server and the native tool are $SCROLLCAST_BIN and $SCROLLCAST_CHECK_BIN, as
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
@@ -17,9 +16,11 @@ from server_helpers import RunningServer  # the e2e tests' helpers (Tests/e2e)
 from wasm_crosscheck import WASM, cross_check, describe_mismatch
 from wasm_size import describe_sizes, module_sizes
 
+from .server import bench_parser
+
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m bench.wasm_scale", description=__doc__)
+    parser = bench_parser("wasm_scale", __doc__, binaries=False)
     parser.add_argument("scripts", type=int, nargs="?", default=20000, help="random input scripts to compare")
     count = parser.parse_args(argv).scripts
     print(f"wasm module: {describe_sizes(WASM)}")
