@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import repo_on_path  # noqa: F401
 
 from bench.benchmarks_doc import replace_section, replace_sections, split
 

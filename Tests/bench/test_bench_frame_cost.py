@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import repo_on_path  # noqa: F401
 
 from bench.frame_cost import step_cpu_seconds, step_us_per_frame, us_per_frame
 from bench.isolation_cpu import costs

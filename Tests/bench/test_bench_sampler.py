@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import repo_on_path  # noqa: F401
 from bench.sampler import MeasuringWindow, cpu_seconds, rss_kib
 
 # A stand-in for scrollcast-load's stderr: a progress line per phase, each naming the child's own
