@@ -5,6 +5,9 @@ HOST ?= 127.0.0.1
 SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
+# Flags for a bench target's script, e.g. `make bench BENCH_ARGS="--steps 100,500 --duration 5"`
+# (`python3 -m bench.ladder --help`, and likewise for each bench module, lists them).
+BENCH_ARGS ?=
 
 .PHONY: deps wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-durability bench-wire bench-slow bench-cluster bench-links bench-isolation conformance fuzz clean
 
@@ -57,7 +60,7 @@ test-e2e: deps
 	mkdir -p $(ARTIFACTS)
 	@echo "test-e2e: screenshots and browser console logs go to $(ARTIFACTS)"
 	SCROLLCAST_BIN=$(CURDIR)/.build/debug/scrollcast SCROLLCAST_ARTIFACTS=$(ARTIFACTS) \
-	  $(PY) -m pytest -q Tests/e2e
+	  $(PY) -m pytest -q Tests/e2e Tests/bench
 
 # The native/WebAssembly cross-check at scale (WASM_SCRIPTS scripts, default 20,000): native
 # and Chromium times, frames compared, the module's sizes; headline last. The server only serves
@@ -66,7 +69,7 @@ WASM_SCRIPTS ?= 20000
 bench-wasm: build
 	swift build -c release --product scrollcast-replica-check
 	SCROLLCAST_BIN=$(CURDIR)/.build/debug/scrollcast SCROLLCAST_CHECK_BIN=$(CURDIR)/.build/release/scrollcast-replica-check \
-	  $(PY) bench/wasm_crosscheck.py $(WASM_SCRIPTS)
+	  $(PY) -m bench.wasm_scale $(WASM_SCRIPTS) $(BENCH_ARGS)
 
 bench-engine: deps
 	swift build -c release --product scrollcast-bench-engine
@@ -81,32 +84,32 @@ bench-rooms: deps
 
 # Load ladder against the release server on this machine, with the loopback probe as the
 # machine's own limit, and the same steps against a plain Node `ws` broadcaster (bench/peer_bench.py);
-# rewrites docs/benchmarks.md and docs/benchmarks.svg (a few minutes). The durability figures come
+# rewrites its sections of docs/benchmarks.md and docs/benchmarks.svg (a few minutes). The durability figures come
 # first, so the ladder's headline (peer_cpu_ratio_1000) stays the last line.
 bench: deps
 	swift build -c release
 	mkdir -p .build/bench
 	$(CC) -O2 -Wall -Wextra -pthread -o .build/bench/loopback-probe bench/loopback-probe.c
-	python3 bench/durability.py
-	python3 bench/run-ladder.py
+	python3 -m bench.durability
+	python3 -m bench.ladder $(BENCH_ARGS)
 
 # The cost of durable rooms: the same row-move load with the SQLite store and in memory
 # (medians of alternating runs), and the restore time of a room with 100,000 logged inputs.
 bench-durability: release
-	python3 bench/durability.py
+	python3 -m bench.durability $(BENCH_ARGS)
 
 # Only the comparison `make bench` ends with: the same load in protocol v1 and v2, mean bytes per
 # frame and server CPU of each, printed (nothing rewritten; `make bench` puts it in docs/benchmarks.md).
 bench-wire: deps
 	swift build -c release
-	BENCH_WIRE_ONLY=1 python3 bench/run-ladder.py
+	python3 -m bench.ladder --wire-only $(BENCH_ARGS)
 
 # Slow work off the room thread (issue 20): p99 input-to-frame at 1,000 viewers with and without four
 # clients downloading a 100,000-entry recording, and server CPU per frame with 500 small rooms against
 # 10 large ones; puts its section into docs/benchmarks.md. Headline last: isolation_p99_ratio=N.
 bench-isolation: deps
 	swift build -c release
-	python3 bench/isolation.py
+	python3 -m bench.isolation $(BENCH_ARGS)
 
 clean:
 	rm -rf .build test-artifacts reports
@@ -129,17 +132,17 @@ conformance: build
 
 # Issue 7's slow-consumer check: the same load with and without 100 viewers that never read.
 bench-slow: release
-	python3 bench/slow-consumers.py
+	python3 -m bench.slow_consumers $(BENCH_ARGS)
 
 # Issue 15's cluster cost: the same load on one node and on three nodes sharing one Redis
 # (`scrollcast-load --url A,B,C`): local vs remote input-to-frame latency, CPU of the nodes and of
 # Redis, broker bytes per frame, the identity check, then redis-benchmark's PUBLISH rate (a few minutes).
 bench-cluster: release
-	python3 bench/cluster.py
+	python3 -m bench.cluster $(BENCH_ARGS)
 
 # Issue 19's baselines: per link profile (loopback, 4g, bad-wifi), in headless Chromium through the
 # link emulator, the page's own judder during flings, input-to-photon and load to first frame,
 # and scrollcast-load --link's input-to-frame and jitter; rewrites the Links section of
 # docs/benchmarks.md (a few minutes). Headline last: links_4g_judder_pct.
 bench-links: release
-	$(PY) bench/links.py
+	$(PY) -m bench.links $(BENCH_ARGS)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """What does a cluster cost? (issue 15, `make bench-cluster`)
 
-The same load twice on release builds: ROOMS rooms × VIEWERS viewers (the room's first viewer
-included) and one driver per room playing `drag`, measured DURATION s after a RAMP s ramp:
+The same load twice on release builds: --rooms rooms × --viewers viewers (the room's first viewer
+included) and one driver per room playing `drag`, measured --duration s after a --ramp s ramp:
 
   (a) one node, no Redis (`scrollcast --data none`);
   (b) three nodes on one Redis (`--redis URL --node-id nI`), `scrollcast-load --url A,B,C
@@ -21,14 +21,11 @@ redis-benchmark PUBLISHes payloads of the measured bytes per frame on the same R
 node but the owner has viewers of it), and the rooms at 60 frames/s that rate could carry. The
 last line is the headline `cluster_remote_minus_local_p99_ms=X`.
 
-Environment (all optional): CLUSTER_ROOMS (20), CLUSTER_VIEWERS (viewers per room, 10),
-CLUSTER_DURATION (20), CLUSTER_RAMP (3), CLUSTER_NODES (3), CLUSTER_SCRIPT (drag),
-CLUSTER_PUBLISHES (redis-benchmark -n, 200000).
+`python3 -m bench.cluster --help` lists its flags: --rooms (20), --viewers (per room, 10),
+--duration (20), --ramp (3), --nodes (3), --script (drag), --publishes (redis-benchmark -n, 200000).
 """
 
-import importlib.util
 import json
-import os
 import re
 import subprocess
 import sys
@@ -38,22 +35,11 @@ import urllib.request
 from datetime import datetime, timezone
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "Tests" / "e2e"))
-from redis_helpers import RedisServer  # noqa: E402  (the e2e tests' private redis-server)
+from redis_helpers import RedisServer  # the e2e tests' private redis-server (Tests/e2e)
 
-# The ladder's server wrapper and /proc helpers, so every benchmark starts servers alike.
-_spec = importlib.util.spec_from_file_location("ladder", ROOT / "bench" / "run-ladder.py")
-ladder = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ladder)
+from .sampler import MeasuringWindow, cpu_seconds, machine
+from .server import Server, bench_parser, log, require
 
-ROOMS = int(os.environ.get("CLUSTER_ROOMS", "20"))
-VIEWERS = int(os.environ.get("CLUSTER_VIEWERS", "10"))
-DURATION = float(os.environ.get("CLUSTER_DURATION", "20"))
-RAMP = float(os.environ.get("CLUSTER_RAMP", "3"))
-NODES = int(os.environ.get("CLUSTER_NODES", "3"))
-SCRIPT = os.environ.get("CLUSTER_SCRIPT", "drag")
-PUBLISHES = int(os.environ.get("CLUSTER_PUBLISHES", "200000"))
 GOAL_MS = 2.0
 FPS = 60
 BROKER_BYTES = "scrollcast_cluster_broker_bytes_total"
@@ -84,7 +70,7 @@ def counter(samples, name):
     return sum(value for key, value in samples.items() if key.split("{")[0] == name)
 
 
-def run_load(servers, redis, prefix, extra=()):
+def run_load(args, servers, redis, prefix, extra=()):
     """One scrollcast-load run against `servers` (one URL each); returns its JSON report and the
     CPU seconds per second of the servers, Redis and the load generator over the measurement
     window, and the broker counters' deltas over it. The window is found as the ladder does: the
@@ -92,38 +78,31 @@ def run_load(servers, redis, prefix, extra=()):
     last line that says `measuring`."""
     urls = ",".join(f"ws://{s.host}:{s.port}/ws" for s in servers)
     json_path = Path(tempfile.mkstemp(prefix="scrollcast-cluster-", suffix=".json")[1])
-    command = [str(ladder.LOAD), "--url", urls, "--rooms", str(ROOMS), "--viewers", str(VIEWERS), "--drivers", "1",
-               "--script", SCRIPT, "--duration", str(DURATION), "--ramp", str(RAMP), "--json", str(json_path),
+    command = [str(args.load), "--url", urls, "--rooms", str(args.rooms), "--viewers", str(args.viewers), "--drivers", "1",
+               "--script", args.script, "--duration", str(args.duration), "--ramp", str(args.ramp), "--json", str(json_path),
                "--room-prefix", prefix, *extra]
-    ladder.log(" ".join(command))
+    log(" ".join(command))
     load = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    samples = []
-    stderr_lines = []
-    for line in load.stderr:
-        stderr_lines.append(line)
-        if "measuring]" in line:
-            samples.append({
-                "t": time.monotonic(),
-                "servers": sum(ladder.cpu_seconds(s.pid) for s in servers),
-                "redis": ladder.cpu_seconds(redis.proc.pid) if redis else 0.0,
-                "load": ladder.cpu_seconds(load.pid),
-                "metrics": [metrics(s) for s in servers] if redis else [],
-            })
+    probes = {"servers": lambda: sum(cpu_seconds(s.pid) for s in servers),
+              "redis": lambda: cpu_seconds(redis.proc.pid) if redis else 0.0,
+              "load": lambda: cpu_seconds(load.pid),
+              "metrics": lambda: [metrics(s) for s in servers] if redis else []}
+    window = MeasuringWindow(probes).follow(load.stderr)
     stdout = load.stdout.read()
     load.wait(timeout=120)
     sys.stderr.write(stdout)
+    stderr = "".join(window.lines)
     if load.returncode != 0:
-        ladder.log(f"{prefix}: scrollcast-load exited {load.returncode}: {''.join(stderr_lines).strip().splitlines()[-1:]}")
+        log(f"{prefix}: scrollcast-load exited {load.returncode}: {stderr.strip().splitlines()[-1:]}")
     report = json.loads(json_path.read_text())
     json_path.unlink(missing_ok=True)
-    if len(samples) < 2:
-        raise SystemExit(f"cluster: {prefix}: fewer than two progress lines while measuring; stderr:\n{''.join(stderr_lines)}")
-    first, last = samples[0], samples[-1]
-    seconds = last["t"] - first["t"]
+    if not window.complete:
+        raise SystemExit(f"cluster: {prefix}: fewer than two progress lines while measuring; stderr:\n{stderr}")
+    seconds = window.seconds
     broker = None
     if redis:
         def delta(name):
-            return sum(counter(b, name) - counter(a, name) for a, b in zip(first["metrics"], last["metrics"]))
+            return sum(counter(b, name) - counter(a, name) for a, b in zip(window.first("metrics"), window.last("metrics")))
         lag_count = delta(BROKER_LAG + "_count")
         broker = {"bytes": delta(BROKER_BYTES), "frames": delta(FRAMES_PUBLISHED), "seconds": seconds,
                   "lag_mean_ms": 1000 * delta(BROKER_LAG + "_sum") / lag_count if lag_count else float("nan"),
@@ -131,9 +110,9 @@ def run_load(servers, redis, prefix, extra=()):
     return {
         "report": report,
         "exit": load.returncode,
-        "server_cpu": (last["servers"] - first["servers"]) / seconds,
-        "redis_cpu": (last["redis"] - first["redis"]) / seconds,
-        "load_cpu": (last["load"] - first["load"]) / seconds,
+        "server_cpu": window.rate("servers"),
+        "redis_cpu": window.rate("redis"),
+        "load_cpu": window.rate("load"),
         "broker": broker,
     }
 
@@ -149,7 +128,7 @@ def logged_problems(servers):
     return lines
 
 
-def redis_benchmark(port, payload_bytes, pipeline, subscribers):
+def redis_benchmark(port, payload_bytes, pipeline, subscribers, publishes):
     """PUBLISH rate of redis-benchmark on `port`, with `subscribers` redis-cli clients subscribed
     to the channel (each publish is then delivered that many times)."""
     listeners = [subprocess.Popen(["redis-cli", "-p", str(port), "SUBSCRIBE", "ch"], stdout=subprocess.DEVNULL,
@@ -161,7 +140,7 @@ def redis_benchmark(port, payload_bytes, pipeline, subscribers):
             if time.monotonic() > deadline:
                 raise SystemExit("cluster: redis-cli subscribers did not subscribe")
             time.sleep(0.05)  # polling the subscriber count above
-        command = ["redis-benchmark", "-p", str(port), "-q", "-n", str(PUBLISHES), *(["-P", str(pipeline)] if pipeline > 1 else []),
+        command = ["redis-benchmark", "-p", str(port), "-q", "-n", str(publishes), *(["-P", str(pipeline)] if pipeline > 1 else []),
                    "PUBLISH", "ch", "x" * payload_bytes]
         done = subprocess.run(command, capture_output=True, text=True, check=True)
         match = re.search(r"([\d.]+) requests per second", done.stdout)
@@ -178,26 +157,35 @@ def ms(summary, key):
     return summary[key] if summary else float("nan")
 
 
-def main():
-    for binary in (ladder.SERVER, ladder.LOAD):
-        if not Path(binary).exists():
-            raise SystemExit(f"cluster: {binary} is missing; run `swift build -c release` first")
+def main(argv=None):
+    parser = bench_parser("cluster", __doc__)
+    parser.add_argument("--rooms", type=int, default=20)
+    parser.add_argument("--viewers", type=int, default=10, help="viewers per room, its first viewer included")
+    parser.add_argument("--duration", type=float, default=20, help="seconds measured")
+    parser.add_argument("--ramp", type=float, default=3)
+    parser.add_argument("--nodes", type=int, default=3)
+    parser.add_argument("--script", default="drag")
+    parser.add_argument("--publishes", type=int, default=200000, help="redis-benchmark -n")
+    args = parser.parse_args(argv)
+    require(args.server, args.load)
+    ROOMS, VIEWERS, DURATION, RAMP, NODES, SCRIPT, PUBLISHES = (args.rooms, args.viewers, args.duration, args.ramp,
+                                                                 args.nodes, args.script, args.publishes)
     began = time.monotonic()
-    info = ladder.machine()
+    info = machine()
     started_at = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
-    single = ladder.Server()
+    single = Server(args.server)
     try:
-        a = run_load([single], None, "single")
+        a = run_load(args, [single], None, "single")
         a["problems"] = logged_problems([single])
     finally:
         single.stop()
 
     redis = RedisServer()
     try:
-        nodes = [ladder.Server(flags=("--redis", redis.url, "--node-id", f"n{i}")) for i in range(NODES)]
+        nodes = [Server(args.server, flags=("--redis", redis.url, "--node-id", f"n{i}")) for i in range(NODES)]
         try:
-            b = run_load(nodes, redis, "cluster", ("--driver-node", "alternate"))
+            b = run_load(args, nodes, redis, "cluster", ("--driver-node", "alternate"))
             b["problems"] = logged_problems(nodes)
         finally:
             for node in nodes:
@@ -206,7 +194,7 @@ def main():
         bytes_per_frame = broker["bytes"] / broker["frames"] if broker["frames"] else 0.0
         payload = max(1, round(bytes_per_frame))
         subscribers = NODES - 1
-        rates = {(pipeline, subs): redis_benchmark(redis.port, payload, pipeline, subs)
+        rates = {(pipeline, subs): redis_benchmark(redis.port, payload, pipeline, subs, PUBLISHES)
                  for pipeline in (16, 1) for subs in (0, subscribers)}
     finally:
         redis.close()

@@ -13,31 +13,27 @@ Two comparisons, each as two `scrollcast-load` runs against that server:
 
 Prints a markdown section and puts it into docs/benchmarks.md ("## Isolation
 (make bench-isolation)", kept as it is by `make bench`); the last line is the headline
-`isolation_p99_ratio=N`.
+`isolation_p99_ratio=N`. `python3 -m bench.isolation --help` lists its flags.
 """
 
 import datetime
-import importlib.util
 import os
 import subprocess
-import sys
 import tempfile
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "Tests" / "e2e"))
-from recording_helpers import seed_long_room  # noqa: E402  (the export tests' long room)
-from benchmarks_doc import replace_section  # noqa: E402
-from ladder_report import fmt  # noqa: E402
-from isolation_cpu import costs, report_lines  # noqa: E402
+from recording_helpers import seed_long_room  # the export tests' long room (Tests/e2e)
 
-_spec = importlib.util.spec_from_file_location("ladder", ROOT / "bench" / "run-ladder.py")
-ladder = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ladder)
+from .benchmarks_doc import replace_section
+from .isolation_cpu import costs, report_lines
+from .ladder_report import fmt
+from .load_step import run_step
+from .sampler import load_average, machine
+from .server import Server, bench_parser, require
 
-DURATION = float(os.environ.get("ISOLATION_DURATION", "15"))
 ENTRIES = 100_000
 DOWNLOADERS = 4
 SECTION = "## Isolation (make bench-isolation)"
@@ -148,30 +144,32 @@ def row(name, shape, step):
             f"{cpu.us_per_delivery:.1f} | {cpu.us_per_room_frame:.0f} |")
 
 
-def main():
-    for binary in (ladder.SERVER, ladder.LOAD):
-        if not Path(binary).exists():
-            raise SystemExit(f"isolation: {binary} is missing; run `swift build -c release` first")
+def main(argv=None):
+    parser = bench_parser("isolation", __doc__)
+    parser.add_argument("--duration", type=float, default=15, help="seconds measured per run")
+    args = parser.parse_args(argv)
+    require(args.server, args.load)
+    step = partial(run_step, load=args.load, rooms=10, duration=args.duration)
     began = time.monotonic()
     started_at = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    load_before = ladder.load_average()
+    load_before = load_average()
     directory = Path(tempfile.mkdtemp(prefix="scrollcast-isolation-"))
     data = directory / "rooms.sqlite"
-    server = ladder.Server(data=data)
+    server = Server(args.server, data=data)
     try:
         seed_long_room(data, "long", ENTRIES)
         waits = RunQueueWaits(server)
-        quiet = ladder.run_step(server, 1000, rooms=10, duration=DURATION, prefix="quiet")
+        quiet = step(server, 1000, prefix="quiet")
         quiet_waits = waits.finish()
         downloads = Downloads(server)
         time.sleep(1)  # the downloads get going before the measured run starts, not a synchronisation stand-in
         waits = RunQueueWaits(server)
-        busy = ladder.run_step(server, 1000, rooms=10, duration=DURATION, prefix="busy")
+        busy = step(server, 1000, prefix="busy")
         busy_waits = waits.finish()
         served, refused, asked = downloads.finish()
-        many = ladder.run_step(server, 500, rooms=500, duration=DURATION, prefix="many")
-        same = ladder.run_step(server, 10, rooms=10, duration=DURATION, prefix="same")
-        few = ladder.run_step(server, 1000, rooms=10, duration=DURATION, prefix="few")
+        many = step(server, 500, rooms=500, prefix="many")
+        same = step(server, 10, prefix="same")
+        few = step(server, 1000, prefix="few")
     finally:
         server.stop()
         data.unlink(missing_ok=True)
@@ -181,8 +179,8 @@ def main():
     lines = [
         SECTION, "",
         f"`make bench-isolation` (script: `bench/isolation.py`): one release server with `--data` holding a room of "
-        f"{ENTRIES:,} log entries (a 7 MB recording), `drag` script, {DURATION:.0f} s measured per run after a 3 s "
-        f"ramp; {started_at}; {ladder.machine()['cores']} cores, shared with other work (1-minute load average "
+        f"{ENTRIES:,} log entries (a 7 MB recording), `drag` script, {args.duration:.0f} s measured per run after a 3 s "
+        f"ramp; {started_at}; {machine()['cores']} cores, shared with other work (1-minute load average "
         f"{load_before:.1f} at the start); load generator, curl and server on the same machine; run took "
         f"{time.monotonic() - began:.0f} s. Not rewritten by `make bench`.", "",
         "Input-to-frame while the recording downloads (four curl loops; two exports run at once, the others are "

@@ -17,6 +17,8 @@ wake-ups) spread over 50 times fewer room frames, so it is the higher one when r
 
 from dataclasses import dataclass
 
+from .frame_cost import step_cpu_seconds, us_per_frame
+
 
 @dataclass
 class Costs:
@@ -34,7 +36,8 @@ class Costs:
 
     @property
     def us_per_delivery(self) -> float:
-        return self.cpu_seconds * 1e6 / max(self.deliveries, 1)
+        """Server CPU per delivered frame (0 when none was)."""
+        return us_per_frame(self.cpu_seconds, self.deliveries) or 0.0
 
     @property
     def us_per_room_frame(self) -> float:
@@ -46,11 +49,10 @@ class Costs:
 
 
 def costs(step) -> Costs:
-    """A ladder step (bench/run-ladder.py's run_step) as Costs."""
+    """A step (bench.load_step.run_step) as Costs."""
     report = step["report"]
-    cpu = step["server_cpu_percent"] / 100 * report["measuredSeconds"]
     return Costs(rooms=report["rooms"], per_room=report["connections"] // max(report["rooms"], 1),
-                 cpu_seconds=cpu, deliveries=report["framesReceived"], inputs=report["inputsSent"])
+                 cpu_seconds=step_cpu_seconds(step), deliveries=report["framesReceived"], inputs=report["inputsSent"])
 
 
 def per_delivery_us(same: Costs, few: Costs) -> float:

@@ -1,10 +1,9 @@
 """The SVG plot of the ladder in docs/benchmarks.svg: p99 input-to-frame and delivered frames per
-second against viewers (bench/run-ladder.py measures, bench/ladder_report.py writes)."""
-from ladder_settings import ROOMS  # noqa: E402  (bench/ is on sys.path: run-ladder.py puts it there)
+second against viewers (bench/ladder.py measures, bench/ladder_report.py writes)."""
 
 
-def svg_plot(steps):
-    """p99 latency (left axis) and delivered frames/s (right axis) against viewers."""
+def svg_plot(steps, rooms):
+    """p99 latency (left axis) and delivered frames/s (right axis) against viewers, in `rooms` rooms."""
     width, height = 640, 360
     left, right, top, bottom = 70, 80, 30, 50
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -22,7 +21,7 @@ def svg_plot(steps):
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
         f'<rect width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="14">p99 input-to-frame latency and delivered frames/s ({ROOMS} rooms)</text>',
+        f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="14">p99 input-to-frame latency and delivered frames/s ({rooms} rooms)</text>',
         f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="black"/>',
         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#c0392b"/>',
         f'<line x1="{left + plot_w}" y1="{top}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="#2471a3"/>',

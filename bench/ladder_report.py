@@ -1,27 +1,25 @@
-"""The report `make bench` writes from the ladder's measured steps (bench/run-ladder.py): the
+"""The report `make bench` writes from the ladder's measured steps (bench/ladder.py): the
 markdown of docs/benchmarks.md, the targets and the headline line (the plot is bench/ladder_plot.py).
 Pure functions of the steps; nothing here measures."""
-import peer_bench  # noqa: E402  (bench/ is on sys.path: run-ladder.py puts it there)
-from ladder_settings import (  # noqa: E402  (bench/ is on sys.path: run-ladder.py puts it there)
-    ROOMS,
-    DRIVERS,
-    DURATION,
-    RAMP,
-    SCRIPT,
-    OUT,
-    CAPACITY_ROOMS,
+from . import peer_bench
+from .benchmarks_doc import split
+from .frame_cost import step_us_per_frame
+from .ladder_settings import (
     CAPACITY_SECONDS,
-    PROTOCOL,
-    WIRE_VIEWERS,
-    WIRE_TARGET_FRACTION,
+    NOTES,
     ONE_FRAME_MS,
     RSS_PER_VIEWER_TARGET_KIB,
-    NOTES,
-    load_average,
+    WIRE_TARGET_FRACTION,
+    LadderSettings,
 )
+from .sampler import load_average
+
+# The sections the ladder writes only when it ran their part: removed when it did not, so no
+# figure of an older run stands beside this run's.
+OPTIONAL_SECTIONS = ("## Peer: a plain `ws` broadcaster", "## Wire protocol: version 1 vs version 2", "## Capacity check")
 
 
-def capacity_section(capacity, idle_rss):
+def capacity_section(settings: LadderSettings, capacity, idle_rss):
     """Whether one load process held CAPACITY connections (joined, none dropped)."""
     if capacity is None:
         return []
@@ -31,7 +29,7 @@ def capacity_section(capacity, idle_rss):
     return [
         "## Capacity check",
         "",
-        f"One `scrollcast-load` process, {CAPACITY_ROOMS} rooms × ({r['viewers'] // CAPACITY_ROOMS} viewers + {DRIVERS} driver) = "
+        f"One `scrollcast-load` process, {settings.capacity_rooms} rooms × ({r['viewers'] // settings.capacity_rooms} viewers + {settings.drivers} driver) = "
         f"{r['connections']} connections, {CAPACITY_SECONDS:g} s ramp, {CAPACITY_SECONDS:g} s measured "
         "(at this size the server and the load generator, sharing two cores, cannot keep every viewer at 60 frames/s; "
         "it is a check that the connections are held):",
@@ -59,15 +57,15 @@ def wire_lines(wire):
             f"bytes_per_frame_v2_with_texts={with_texts:.0f}", f"v2_bytes_fraction_of_v1={wire_fraction(wire):.3f}"]
 
 
-def wire_section(wire):
+def wire_section(settings: LadderSettings, wire):
     if wire is None:
         return []
     fraction = wire_fraction(wire)
     lines = [
         "## Wire protocol: version 1 vs version 2",
         "",
-        f"The same load twice, once per protocol (`scrollcast-load --protocol v1|v2`), on a server of its own after the ladder: {ROOMS} rooms × "
-        f"({WIRE_VIEWERS // ROOMS} viewers + {DRIVERS} driver) playing `{SCRIPT}`, {DURATION:g} s measured. "
+        f"The same load twice, once per protocol (`scrollcast-load --protocol v1|v2`), on a server of its own after the ladder: {settings.rooms} rooms × "
+        f"({settings.wire_viewers // settings.rooms} viewers + {settings.drivers} driver) playing `{settings.script}`, {settings.duration:g} s measured. "
         "Bytes are WebSocket payloads as received; version 2's `texts` (row texts, section titles and panel "
         "labels, sent once per room) are counted apart and, in the last row, spread over the frames.",
         "",
@@ -83,7 +81,7 @@ def wire_section(wire):
         ("bytes received per second", lambda s: f"{s['report']['bytesReceived'] / max(s['report']['measuredSeconds'], 1e-9):,.0f}"),
         ("latency p50 / p99 (ms)", lambda s: f"{fmt((s['report'].get('latencyMs') or {}).get('p50'))} / {fmt((s['report'].get('latencyMs') or {}).get('p99'))}"),
         ("server CPU", lambda s: f"{s['server_cpu_percent']:.0f}%"),
-        ("server CPU per delivered frame (µs)", lambda s: f"{s['cpu_us_per_frame']:.1f}"),
+        ("server CPU per delivered frame (µs)", lambda s: fmt(step_us_per_frame(s))),
         ("load generator CPU", lambda s: f"{s['load_cpu_percent']:.0f}%"),
     ]
     for name, cell in rows:
@@ -132,12 +130,19 @@ def targets_section(steps, idle_rss, capacity):
     return lines
 
 
-def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seconds, capacity=None, wire=None,
-             peer_rows=(), peer_missing=None):
+def markdown(settings: LadderSettings, steps, info, idle_rss, engine_ns, engine_lines, total_seconds, capacity=None,
+             wire=None, peer_rows=(), peer_missing=None):
+    """The ladder's part of docs/benchmarks.md: the lines before the first section, and its sections
+    as (heading, lines) for benchmarks_doc.replace_sections; a part that did not run comes with no
+    lines, which removes its section."""
+    c = settings
+    command = (f"scrollcast-load --url ws://127.0.0.1:PORT/ws --rooms {c.rooms} --viewers VIEWERS/{c.rooms} "
+               f"--drivers {c.drivers} --script {c.script} --duration {c.duration:g} --ramp {c.ramp:g} "
+               f"--protocol {c.protocol} --json STEP.json")
     lines = [
         "# Benchmarks",
         "",
-        "Measured by `make bench` (script: `bench/run-ladder.py`; load generator: `scrollcast-load`;",
+        "Measured by `make bench` (script: `bench/ladder.py`; load generator: `scrollcast-load`;",
         "probe: `bench/loopback-probe.c`). Regenerate with `make bench`; every figure below comes",
         "from that one run. The load generator runs on the same machine as the server and shares",
         "its cores, so the figures are a floor for what the server alone could do.",
@@ -162,7 +167,7 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "",
         *targets_section(steps, idle_rss, capacity),
         *peer_bench.section(list(peer_rows), peer_missing),
-        *wire_section(wire),
+        *wire_section(settings, wire),
         "## Engine cost per frame",
         "",
         (f"`make bench-engine`: **engine_ns_per_frame={engine_ns:.0f}** ({engine_ns / 1000:.1f} µs to produce one frame of one room)."
@@ -170,8 +175,8 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "",
         "## Ladder",
         "",
-        f"{ROOMS} rooms, {DRIVERS} driver per room playing the `{SCRIPT}` script, {DURATION:g} s measured per step after a {RAMP:g} s ramp, "
-        f"every connection speaking protocol {PROTOCOL} (`--protocol {PROTOCOL}`).",
+        f"{c.rooms} rooms, {c.drivers} driver per room playing the `{c.script}` script, {c.duration:g} s measured per step after a {c.ramp:g} s ramp, "
+        f"every connection speaking protocol {c.protocol} (`--protocol {c.protocol}`).",
         "",
         "| viewers | connections | frames/s delivered | latency p50 (ms) | latency p99 (ms) | fan-out p99 (ms) | missed | skipped | server CPU | server RSS (MiB) | RSS per viewer (KiB) | bytes per frame | probe writes/s | fraction of limit | load generator CPU |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -198,8 +203,7 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         "![p99 latency and delivered frames/s against viewers](benchmarks.svg)",
         "",
     ]
-    lines += capacity_section(capacity, idle_rss)
-    lines += kept_sections()
+    lines += capacity_section(settings, capacity, idle_rss)
     lines += [
         "## What the columns mean",
         "",
@@ -317,30 +321,9 @@ def markdown(steps, info, idle_rss, engine_ns, engine_lines, command, total_seco
         lines += [NOTES.read_text().rstrip(), ""]
     last = peer_bench.headline(list(peer_rows)) if peer_rows else headline_line(steps)
     lines += [f"Headline (the last line `make bench` prints): `{last}`", ""]
-    return "\n".join(lines)
-
-
-# Sections other benchmarks' runs were pasted into by hand (their figures come from a run of their
-# own, not this one): rewriting the report keeps them as they are.
-KEPT_SECTIONS = ("## Cluster (make bench-cluster)", "## Links (make bench-links)", "## Isolation (make bench-isolation)",
-                 "## Replica check (scrollcast-load --replica)")
-
-
-def kept_sections():
-    """The KEPT_SECTIONS of the current report (each up to the next `## ` heading), as lines."""
-    path = OUT / "benchmarks.md"
-    if not path.exists():
-        return []
-    kept = []
-    current = None
-    for line in path.read_text().splitlines():
-        if line.startswith("## "):
-            current = line if line in KEPT_SECTIONS else None
-        if current is not None:
-            kept.append(line)
-    if kept and kept[-1] != "":
-        kept.append("")
-    return kept
+    preamble, sections = split("\n".join(lines))
+    made = {heading for heading, _ in sections}
+    return preamble, sections + [(heading, []) for heading in OPTIONAL_SECTIONS if heading not in made]
 
 
 def headline_line(steps):

@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
 """What a real link does to viewers (issue "real links", `make bench-links`): today's baselines.
 
-Per link profile (LINKS_PROFILES, default `loopback 4g bad-wifi`), the release server behind the
+Per link profile (--profiles, default `loopback 4g bad-wifi`), the release server behind the
 real link emulator (`scrollcast-link`, started through Tests/e2e/link_helpers.py):
 
   - in real headless Chromium, through the link: page load to first frame (median of
-    LINKS_LOADS fresh page loads, the page's own `firstFrameAt()`), then LINKS_FLINGS flings
+    --loads fresh page loads, the page's own `firstFrameAt()`), then --flings flings
     in one page, each measured by the page itself (docs/measures.md): judder over every
     display frame in motion of all flings (repeats + skips ÷ display frames in motion), the
     drawn offset's roughness, and the driver's input-to-photon p50/p99 over the pointer inputs
     of all flings. Every figure is checked against the Python recomputation
     (Tests/e2e/measures_recompute.py) from the raw record; a disagreement stops the run.
-  - `scrollcast-load --link PROFILE` (1 room, LINKS_VIEWERS viewers, 1 driver playing `drag`,
-    LINKS_DURATION s): input-to-frame p50/p99 and frame inter-arrival jitter p50/p99.
+  - `scrollcast-load --link PROFILE` (1 room, --viewers viewers, 1 driver playing `drag`,
+    --duration s): input-to-frame p50/p99 and frame inter-arrival jitter p50/p99.
 
 Prints a table, rewrites the "Links" section of docs/benchmarks.md (other sections are kept as
 they are) and ends with the headline `links_4g_judder_pct=X`. Baselines, not targets.
+`python3 -m bench.links --help` lists its flags.
 """
 
 from __future__ import annotations
@@ -30,30 +31,51 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(os.environ.get("LINKS_BIN", ROOT / ".build" / "release"))
-os.environ.setdefault("SCROLLCAST_BIN", str(BIN / "scrollcast"))
-sys.path.insert(0, str(ROOT / "Tests" / "e2e"))
+from link_helpers import LinkProxy  # the e2e tests' link emulator wrapper (Tests/e2e)
+from measures_recompute import nearest_rank
+from measures_session import fling, fling_judder, first_frame_ms, photon
+from page_fixtures import ScrollcastPage
+from playwright.sync_api import sync_playwright
+from server_helpers import RunningServer
 
-from benchmarks_doc import replace_section  # noqa: E402
-from link_helpers import LinkProxy  # noqa: E402  (the e2e tests' link emulator wrapper)
-from measures_recompute import nearest_rank  # noqa: E402
-from measures_session import fling, fling_judder, first_frame_ms, photon  # noqa: E402
-from page_fixtures import ScrollcastPage  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-from server_helpers import RunningServer  # noqa: E402
+from . import RELEASE
+from .benchmarks_doc import replace_section
+from .server import bench_parser
 
-PROFILES = os.environ.get("LINKS_PROFILES", "loopback 4g bad-wifi").split()
-FLINGS = int(os.environ.get("LINKS_FLINGS", "8"))
-DRAGS = int(os.environ.get("LINKS_DRAGS", "2"))          # slow drags after the flings: more input-to-photon samples
+# The run's settings: these defaults, or the command line's flags (configure, before anything runs).
+BIN = RELEASE
+PROFILES = ["loopback", "4g", "bad-wifi"]
+FLINGS = 8
+DRAGS = 2          # slow drags after the flings: more input-to-photon samples
 DRAG_STEPS = 30
-LOADS = int(os.environ.get("LINKS_LOADS", "5"))
-VIEWERS = int(os.environ.get("LINKS_VIEWERS", "10"))
-DURATION = float(os.environ.get("LINKS_DURATION", "10"))
-SEED = int(os.environ.get("LINKS_SEED", "1"))
+LOADS = 5
+VIEWERS = 10
+DURATION = 10.0
+SEED = 1
 SECTION = "## Links (make bench-links)"
 LOAD_TOOL = BIN / "scrollcast-load"
-REPLICA_MODES = os.environ.get("LINKS_REPLICA", "on off").split()
+REPLICA_MODES = ["on", "off"]
+
+
+def configure(argv=None):
+    """Sets the settings above from the command line."""
+    global BIN, PROFILES, FLINGS, DRAGS, LOADS, VIEWERS, DURATION, SEED, LOAD_TOOL, REPLICA_MODES
+    parser = bench_parser("links", __doc__, binaries=False)
+    parser.add_argument("--bin-dir", type=Path, default=BIN, help="where scrollcast, scrollcast-link and scrollcast-load are")
+    parser.add_argument("--profiles", nargs="+", default=PROFILES)
+    parser.add_argument("--flings", type=int, default=FLINGS)
+    parser.add_argument("--drags", type=int, default=DRAGS)
+    parser.add_argument("--loads", type=int, default=LOADS, help="fresh page loads per replica mode")
+    parser.add_argument("--viewers", type=int, default=VIEWERS, help="scrollcast-load's viewers")
+    parser.add_argument("--duration", type=float, default=DURATION, help="scrollcast-load's seconds")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--replica", nargs="+", default=REPLICA_MODES, help="the page's replica modes, on and/or off")
+    args = parser.parse_args(argv)
+    BIN, PROFILES, FLINGS, DRAGS, LOADS = args.bin_dir, args.profiles, args.flings, args.drags, args.loads
+    VIEWERS, DURATION, SEED, REPLICA_MODES = args.viewers, args.duration, args.seed, args.replica
+    LOAD_TOOL = BIN / "scrollcast-load"
+    # RunningServer and LinkProxy start the binaries $SCROLLCAST_BIN names (and its neighbours).
+    os.environ["SCROLLCAST_BIN"] = str(BIN / "scrollcast")
 
 
 def log(message):
@@ -203,7 +225,8 @@ def section(results: dict, seconds: float, load: tuple[float, float]) -> list[st
     ]
 
 
-def main():
+def main(argv=None):
+    configure(argv)
     for binary in (BIN / "scrollcast", BIN / "scrollcast-link", LOAD_TOOL):
         if not binary.exists():
             raise SystemExit(f"bench: {binary} is missing; run `make bench-links` (it builds them first)")

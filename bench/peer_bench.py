@@ -1,50 +1,39 @@
 """The peer comparison in `make bench`: Scrollcast against a plain Node `ws` broadcaster.
 
-At each viewer count of PEER_STEPS the ladder runs the same `scrollcast-load` step (same rooms,
+At each viewer count of `--peer-steps` the ladder runs the same `scrollcast-load` step (same rooms,
 viewers, drivers, script, duration, protocol v2) against Scrollcast and, right after it, against
 bench/peer-broadcaster.js on Debian's nodejs and node-ws. Each server's CPU over the measurement
 window is divided by the frames the load generator received in it: server CPU per delivered
-frame. The ratio Scrollcast ÷ peer is the figure to beat (≤ 1.0). Both runs of a step are back to
+frame (bench/frame_cost.py). The ratio Scrollcast ÷ peer is the figure to beat (≤ 1.0). Both runs of a step are back to
 back in one run of the script: on a shared machine only that comparison means anything.
 
-Environment: BENCH_PEER_STEPS (viewer counts, default 100,250,500,1000,2000; empty skips the
-peer), NODE (the node binary, default `node`), PEER_NODE_PATH (where `ws` is, default
-/usr/share/nodejs, where Debian's node-ws puts it).
+The steps (`--peer-steps`), the node binary (`--node`) and where Debian's node-ws put `ws`
+(`--peer-node-path`) are the ladder's flags (`python3 -m bench.ladder --help`).
 """
 import os
 import shutil
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from . import ROOT
+from .frame_cost import step_us_per_frame
+from .server import Server
+
 SCRIPT = ROOT / "bench" / "peer-broadcaster.js"
-STEPS = [int(s) for s in os.environ.get("BENCH_PEER_STEPS", "100,250,500,1000,2000").split(",") if s.strip()]
-NODE = os.environ.get("NODE", "node")
-NODE_PATH = os.environ.get("PEER_NODE_PATH", "/usr/share/nodejs")
 HEADLINE_VIEWERS = 1000
 
 
-def missing():
+def missing(node: str, node_path: Path):
     """Why the peer cannot run here (None when it can): node or Debian's ws is not installed."""
-    if shutil.which(NODE) is None:
-        return f"`{NODE}` not found (make deps installs nodejs)"
-    if not (Path(NODE_PATH) / "ws" / "package.json").exists():
-        return f"no `ws` module in {NODE_PATH} (make deps installs node-ws)"
+    if shutil.which(node) is None:
+        return f"`{node}` not found (make deps installs nodejs)"
+    if not (Path(node_path) / "ws" / "package.json").exists():
+        return f"no `ws` module in {node_path} (make deps installs node-ws)"
     return None
 
 
-def start(server_class):
+def start(node: str, node_path: Path) -> Server:
     """The broadcaster, started like the ladder's server (it prints the same `listening on` line)."""
-    env = dict(os.environ, NODE_PATH=NODE_PATH)
-    return server_class(command=[NODE, str(SCRIPT)], env=env)
-
-
-def cpu_us_per_frame(step):
-    """Server CPU time over the measurement window ÷ frames the load generator received in it."""
-    r = step["report"]
-    frames = r["framesReceived"] or 0
-    if frames == 0:
-        return None
-    return step["server_cpu_percent"] / 100 * r["measuredSeconds"] * 1e6 / frames
+    return Server(None, command=[node, str(SCRIPT)], env=dict(os.environ, NODE_PATH=str(node_path)))
 
 
 def ratio(row):
@@ -54,7 +43,7 @@ def ratio(row):
 
 def row(scrollcast_step, peer_step):
     return {"viewers": scrollcast_step["viewers"], "scrollcast": scrollcast_step, "peer": peer_step,
-            "scrollcast_us": cpu_us_per_frame(scrollcast_step), "peer_us": cpu_us_per_frame(peer_step)}
+            "scrollcast_us": step_us_per_frame(scrollcast_step), "peer_us": step_us_per_frame(peer_step)}
 
 
 def _fmt(value, digits=1):

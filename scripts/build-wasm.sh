@@ -22,7 +22,7 @@ for f in "$WASI/libc.a" "$WASI/libm.a" "$UNICODE" "$BUILTINS"; do
 done
 # -lto=llvm-full makes each object LLVM bitcode, so wasm-ld optimises the four modules as one
 # program: code specialised or inlined in several modules is kept once, and what no export
-# reaches goes (−10 KB, −5.6 KB gzipped; docs/wasm.md, "Size").
+# reaches goes (what it saves: docs/wasm.md, "Size").
 FLAGS=(-target wasm32-unknown-none-wasm -lto=llvm-full -enable-experimental-feature Embedded
        -enable-experimental-feature Extern -Xfrontend -disable-stack-protector
        -wmo -Osize -parse-as-library -package-name scrollcast -I "$WORK")
@@ -60,8 +60,8 @@ if [ -n "${WASM_NAMES:-}" ]; then STRIP=(); KEEP=(-g); fi
   "$WORK"/ScrollEngine.o "$WORK"/ScrollWire.o "$WORK"/ScrollReplica.o "$WORK"/ScrollcastEngineWasm.o "$WORK/allocator.o" \
   "$WASI/libc.a" "$WASI/libm.a" "$UNICODE" "$BUILTINS" -o "$WORK/linked.wasm"
 if command -v wasm-opt >/dev/null; then
-  # Passes run in the order given: stripping before -Oz, not after, leaves 0.4 KB less
-  # (0.3 KB gzipped), measured.
+  # Passes run in the order given: stripping before -Oz, not after, leaves a smaller module
+  # (docs/wasm.md, "Size").
   wasm-opt "${KEEP[@]}" --strip-producers --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
     --enable-mutable-globals -Oz --converge "$WORK/linked.wasm" -o "$OUT.tmp"
 else

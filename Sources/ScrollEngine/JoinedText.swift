@@ -2,7 +2,7 @@
 ///
 /// Why not `+` or interpolation: in the page's WebAssembly build (Embedded Swift, docs/wasm.md
 /// "Size") `String.append` brings the standard library's code for foreign (bridged) strings,
-/// about 5 KB of the module, for the engine's few composed texts (the demo's row details and
+/// kilobytes of the module, for the engine's few composed texts (the demo's row details and
 /// dates, the seed table's titles, two rejection messages). The result is the same string.
 func joinedText(_ parts: String...) -> String {
     var bytes: [UInt8] = []
@@ -21,7 +21,8 @@ func joinedText(_ parts: String...) -> String {
 /// `value` in decimal, as `String(value)` writes it.
 ///
 /// Why not `String(value)`: the scenes' texts are the only integers the WebAssembly engine prints,
-/// and the standard library's printing (any radix, any integer type) is ~1 KB of the module.
+/// and the standard library's printing (any radix, any integer type) is far larger (docs/wasm.md,
+/// "Size").
 func decimalText(_ value: Int) -> String {
     var count = value < 0 ? 2 : 1
     var rest = value.magnitude

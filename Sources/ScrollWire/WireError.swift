@@ -36,7 +36,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
     /// (docs/wasm.md) only ever reports a fault as a number across its boundary, so under
     /// Embedded Swift the message is left empty and never built: the interpolated field names
     /// and values of every throw site then leave the module, with the string-building code only
-    /// they reach (~15 KB).
+    /// they reach (docs/wasm.md, "Size").
     public init(_ message: @autoclosure () -> String, kind: Kind = .invalidMessage) {
         #if hasFeature(Embedded)
         self.message = ""

@@ -3,8 +3,8 @@ import ScrollWire
 /// A room's channel that holds its `applied` messages back until the frame that first shows them,
 /// and hands them over with it (`sendFrame(_:sequence:after:)`), so that a viewer who asked for
 /// them gets them and the frame in one write instead of one write each (issue 21: at 1,000
-/// viewers all asking, one write per `applied` doubled the writes and the driver's p99
-/// input-to-frame went from 0.18 s to 2.26 s).
+/// viewers all asking, one write per `applied` doubled the writes and multiplied the driver's p99
+/// input-to-frame; bench/where-the-time-goes.md §9).
 ///
 /// Every other message still goes out when it is sent, and the held ones go first: before any
 /// other reliable message, before a viewer is attached (a watcher joining gets what the room

@@ -6,9 +6,9 @@ import Synchronization
 ///
 /// Why a relay: the transport's stream, the service loop's job queue and the metrics take locks
 /// the room thread takes too. A worker at low priority preempted while holding one of them would stall
-/// the room thread until the scheduler ran the worker again (on a busy machine, up to 0.7 s was
-/// seen). So the worker touches only this queue, whose lock only the relay shares, and the relay,
-/// at the room thread's own priority, does everything the room thread might wait on.
+/// the room thread until the scheduler ran the worker again (for how long: docs/recording.md,
+/// "Downloading"). So the worker touches only this queue, whose lock only the relay shares, and
+/// the relay, at the room thread's own priority, does everything the room thread might wait on.
 final class RecordingExportHandoff: Sendable {
     /// What the worker hands over, in order.
     enum Event: Sendable {

@@ -76,7 +76,8 @@ final class RecordingExports: Sendable {
     /// thread's priority that hands the worker's pieces to the transport (RecordingExportHandoff
     /// says why two). They live as long as the server: a thread starting or ending takes locks
     /// of the C library (its stack cache) the room thread takes to start one, and a worker at
-    /// low priority ending one export after another held the room thread back for 0.7 s that way.
+    /// low priority ending one export after another held the room thread back that way
+    /// (bench/where-the-time-goes.md §14).
     private func startLanesOnce() {
         guard lanesStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         let roomThreadIsRealtime = ThreadPriority.isRealtime

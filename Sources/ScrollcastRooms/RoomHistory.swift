@@ -20,8 +20,8 @@ public struct RoomHistory: Sendable {
         /// Most bytes of kept `texts` messages (row moves count 32 bytes each).
         public var maxBytes: Int
 
-        /// The server's limits: 1,024 records, 64 KiB (past that, a snapshot — 27 KB for the
-        /// demo room in version 2 — costs less than the texts it would replay).
+        /// The server's limits: 1,024 records, 64 KiB (past that, a snapshot of the demo room in
+        /// version 2, whose size docs/protocol.md gives, costs less than the texts it would replay).
         public static let standard = Limits(maxRecords: 1024, maxBytes: 64 * 1024)
 
         /// Limits of a history.

@@ -56,9 +56,8 @@ public final class RoomDatabase: Sendable {
                 // The writer: the staged log's pages, the tail of `roomLog` and of each logging
                 // room's `roomLog_byRoom` page must stay in its cache. SQLite's default (2 MB,
                 // ~500 pages) is about what 500 logging rooms need, so the writer kept re-reading
-                // pages it had just written (229,000 `pread` calls in `scrollcast-bench-store`'s
-                // 6 s at 500 rooms; 20,000 with this, from checkpoints; store CPU per entry 4.5 →
-                // 3.4 µs). 16 MiB holds them for ~3,000 rooms (the default limit is 1,000), and is
+                // pages it had just written (bench/where-the-time-goes.md §13). 16 MiB holds
+                // them for ~3,000 rooms (the default limit is 1,000), and is
                 // only filled as pages are used.
                 try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)")
             }

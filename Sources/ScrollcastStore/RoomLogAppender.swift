@@ -5,8 +5,8 @@ import ScrollcastRooms
 /// Appends log entries to `roomLogRecent` through SQLite's own bind calls on GRDB's prepared
 /// statement. Why not `Statement.execute(arguments:)`: per row it builds a `StatementArguments`
 /// array of existentials, checks it against the statement and nests a closure per text
-/// argument, which `scrollcast-bench-store` measured at a fifth of the writer's time at 500
-/// rooms (the log is by far its most frequent row). This file is the store's only C wrapper:
+/// argument, a large part of the writer's time with many rooms logging (the log is by far its
+/// most frequent row; bench/where-the-time-goes.md §13). This file is the store's only C wrapper:
 /// the statement pointer never leaves it, and it is used inside one writer transaction.
 struct RoomLogAppender {
     private let statement: Statement

@@ -7,9 +7,8 @@ enum RoomLogStaging {
     /// fold touches each logging room's index page once for many of its entries (500 rooms at
     /// the drag load's 54,000 entries/s: a fold every 0.3 s, ~30 entries per room); small enough
     /// that the batch doing it (and a row move in it) is held up by tens of ms at most, and a
-    /// reader's scan of the unindexed table stays short. Measured with `scrollcast-bench-store`
-    /// at 500 rooms: store CPU per entry 5.0 µs folding every 4,096 rows, 3.3 µs every 16,384,
-    /// 2.5 µs every 65,536.
+    /// reader's scan of the unindexed table stays short. What other sizes cost:
+    /// bench/where-the-time-goes.md §13.
     static let foldRows: Int64 = 16_384
 
     /// Both tables' columns, in one order.

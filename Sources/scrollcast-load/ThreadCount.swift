@@ -16,8 +16,8 @@ enum ThreadCount {
 
     /// Half the online processors, at most `defaultCap`, and no more than there are rooms (a room
     /// never spans two threads). Half, because a load test often runs beside the server: on 2
-    /// cores, a second client thread took the CPU the server needed (same frames/s, 9× the
-    /// frames skipped), so one machine's test should leave the server its share.
+    /// cores, a second client thread took the CPU the server needed (bench/where-the-time-goes.md
+    /// §1), so one machine's test should leave the server its share.
     static func defaultThreads(rooms: Int) -> Int {
         max(1, min(onlineProcessors / 2, defaultCap, rooms))
     }

@@ -21,8 +21,8 @@ internal import CWebSocketsShim
 /// - while the loop is behind (its last timer fired more than
 ///   `writeAtOnceLatenessLimitMilliseconds` late): written at once, every frame of every late tick
 ///   would be sent, where the latest slot merges the ticks that come before the connection's
-///   writeable callback into one write (measured at 1,500 viewers: p50 input-to-frame 1.4 s with
-///   writes at once against 0.3 s without, bench/where-the-time-goes.md §7).
+///   writeable callback into one write (at 1,500 viewers, writes at once made p50 input-to-frame
+///   several times longer: bench/where-the-time-goes.md §7).
 extension WebSocketServer {
     /// Whether the service loop's last timer fired later than the configured limit.
     var loopIsBehind: Bool {

@@ -142,11 +142,11 @@ final class ServiceLoop: @unchecked Sendable {
     ///
     /// lws 4.1 hands `poll()` its wait in whole milliseconds, rounded down, so a timer due in
     /// 0.4 ms made it call `poll(…, 0)` over every socket again and again until the timer was ripe:
-    /// at 10 rooms × 10 viewers, 90 % of the server's `poll()` calls (4,785 of 5,400 a second, each
-    /// scanning all 110 sockets) were such spins (bench/where-the-time-goes.md §8). Sleeping the
+    /// at 10 rooms × 10 viewers most of the server's `poll()` calls were such spins
+    /// (bench/where-the-time-goes.md §8). Sleeping the
     /// rest instead delays a message that arrives meanwhile by under a millisecond, no more than
     /// lws's millisecond timeouts already do. Only after an empty pass: sleeping after every pass
-    /// coincided with p99 input-to-frame 5 -> 20 ms at 1,000 viewers in one run (§8 there).
+    /// coincided with a several times higher p99 input-to-frame at 1,000 viewers (§8 there).
     /// The epoll loop does not spin (libev waits at least a millisecond for a nonzero timeout), but
     /// would fire such a timer up to a millisecond late; the sleep keeps it on time there too.
     private func sleepThroughSubMillisecondWait() {

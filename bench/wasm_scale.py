@@ -3,25 +3,26 @@
 Runs N random input scripts (argument, default 20000) through the native engine (release
 `scrollcast-replica-check`) and through the WebAssembly engine in headless Chromium, served by
 the real release server, compares every step, and prints counts, times and the module's sizes.
-Any mismatch ends the run with the script seed, frame and bytes. Headline last."""
+Any mismatch ends the run with the script seed, frame and bytes. Headline last.
+The server and the native tool are $SCROLLCAST_BIN and $SCROLLCAST_CHECK_BIN, as in the e2e tests."""
 
 from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "e2e"))
+from playwright.sync_api import sync_playwright
+from server_helpers import RunningServer  # the e2e tests' helpers (Tests/e2e)
+from wasm_crosscheck import WASM, cross_check, describe_mismatch
+from wasm_size import describe_sizes, module_sizes
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from server_helpers import RunningServer  # noqa: E402
-from wasm_crosscheck import WASM, cross_check, describe_mismatch  # noqa: E402
-from wasm_size import describe_sizes, module_sizes  # noqa: E402
+from .server import bench_parser
 
 
-def main() -> int:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+def main(argv=None) -> int:
+    parser = bench_parser("wasm_scale", __doc__, binaries=False)
+    parser.add_argument("scripts", type=int, nargs="?", default=20000, help="random input scripts to compare")
+    count = parser.parse_args(argv).scripts
     print(f"wasm module: {describe_sizes(WASM)}")
     server = RunningServer()
     total = {"scripts": 0, "steps": 0, "frames": 0, "wasm_ms": 0.0}
