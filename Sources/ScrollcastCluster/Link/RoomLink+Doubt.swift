@@ -15,14 +15,14 @@ extension RoomLink {
     }
 
     /// The refusal's reason when the room stopped here before applying an input.
-    static let steppedDownReason =
+    nonisolated static let steppedDownReason =
         "the node running this room lost it (it was stopped or cut off from Redis) before applying this input; nothing of it was applied"
     /// The refusal's reason for an input sent to a node that does not run the room (any more).
-    static let notRunHereReason = "the room is not run on the node this input was sent to (its owner changed); nothing of it was applied"
+    nonisolated static let notRunHereReason = "the room is not run on the node this input was sent to (its owner changed); nothing of it was applied"
     /// The refusal's reason for an input of a viewer the owner does not know (its roster is not in).
-    static let unknownViewerReason = "the node running this room does not know this viewer yet; nothing of it was applied"
+    nonisolated static let unknownViewerReason = "the node running this room does not know this viewer yet; nothing of it was applied"
     /// The refusal's reason when more than `mostWaitingInputs` inputs wait for the lease.
-    static let tooManyInDoubtReason = "too many inputs wait while the node running this room confirms its lease"
+    nonisolated static let tooManyInDoubtReason = "too many inputs wait while the node running this room confirms its lease"
 
     /// Keeps `input` (of `viewer`, from `remoteNode` or from here) when the room runs here and
     /// its lease is in doubt; true when it was kept (or refused, past the limit).

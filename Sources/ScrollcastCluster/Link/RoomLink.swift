@@ -103,6 +103,7 @@ final class RoomLink: RoomEndpoint {
         delivery.detach(viewer)
         awaitingSnapshot.remove(viewer)
         waitingInputs.removeAll { $0.1 == viewer }
+        inputsInDoubt.removeAll { $0.node == nil && $0.viewer == viewer }
         if let room {
             room.leave(viewer: viewer)
             node.roomsChanged()
