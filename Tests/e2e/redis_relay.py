@@ -91,14 +91,18 @@ class RedisRelay:
         self.connections: list[RelayedConnection] = []
         self.lock = threading.Lock()
         self.armed = False
+        self.on_hold = None
         # Set when a renewal went to Redis and its reply (and all after it) is being held.
         self.holding_renewal = threading.Event()
         threading.Thread(target=self._accept, daemon=True).start()
 
-    def hold_next_renewal(self):
-        """From the next renewal on, Redis's replies on its connection are held."""
+    def hold_next_renewal(self, then=None):
+        """From the next renewal on, Redis's replies on its connection are held. `then()` runs
+        on the relay's thread before the renewal goes on to Redis (to freeze the node there, so
+        that no timeout of the node's can run in between)."""
         with self.lock:
             self.holding_renewal.clear()
+            self.on_hold = then
             self.armed = True
 
     def release(self):
@@ -142,12 +146,15 @@ class RedisRelay:
                 for raw, args in splitter.feed(data):
                     with self.lock:
                         hold = self.armed and is_renewal(args)
+                        on_hold = self.on_hold if hold else None
                         if hold:
                             self.armed = False
                     if hold:
                         # Holding starts before the command leaves, so its reply cannot slip by.
                         with connection.lock:
                             connection.holding = True
+                        if on_hold:
+                            on_hold()
                     connection.upstream.sendall(raw)
                     if hold:
                         self.holding_renewal.set()
