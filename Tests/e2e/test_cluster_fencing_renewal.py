@@ -10,6 +10,7 @@ and every viewer ends with the new owner's order."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import time
 
@@ -51,6 +52,29 @@ def answer(viewer, input_id: int, after: int):
     return None
 
 
+def stopped(pid: int) -> bool:
+    """Whether every thread of process `pid` is stopped (state T in /proc)."""
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat") as stat:
+                state = stat.read().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            continue  # a thread that ended meanwhile
+        if state not in ("T", "t"):
+            return False
+    return True
+
+
+async def until_stopped(pid: int, timeout: float = 5.0):
+    """SIGSTOP is delivered asynchronously: on a busy machine a thread of the node may still run
+    for a moment after kill() returns. Polls /proc every 5 ms until every thread has stopped."""
+    deadline = time.monotonic() + timeout
+    while not stopped(pid):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"process {pid} did not stop")
+        await asyncio.sleep(0.005)  # polling interval of the condition above
+
+
 async def until_answered(viewer, input_id: int, after: int, timeout: float = 10.0):
     deadline = time.monotonic() + timeout
     while (found := answer(viewer, input_id, after)) is None:
@@ -84,17 +108,14 @@ async def freeze_during_renewal(cluster: Cluster, relay: RedisRelay, room_name: 
     # n0 is frozen as its next renewal (within a second) passes the relay, which then holds
     # Redis's answer to it.
     frozen = cluster.nodes[0].proc
-    stopped = []
-
-    def freeze():
-        frozen.send_signal(signal.SIGSTOP)
-        stopped.append(time.time() * 1000)
-
-    relay.hold_next_renewal(then=freeze)
-    held = await asyncio.get_running_loop().run_in_executor(None, relay.holding_renewal.wait, 5)
-    assert held, "no lease renewal went through the relay"
-    stopped_at = stopped[0]
+    relay.hold_next_renewal(then=lambda: frozen.send_signal(signal.SIGSTOP))
     try:
+        held = await asyncio.get_running_loop().run_in_executor(None, relay.holding_renewal.wait, 5)
+        assert held, "no lease renewal went through the relay"
+        await until_stopped(frozen.pid)
+        # Whatever n0 made before this moment may still be on its way; whatever is stamped
+        # later was made after the thaw.
+        stopped_at = time.time() * 1000
         marks = [len(v.received) for v in viewers]
         # Inputs that reach the frozen owner: its own viewer's long press, and a tap from each
         # other node's viewer (forwarded to n0, which they still follow).
