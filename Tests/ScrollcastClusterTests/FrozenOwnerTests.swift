@@ -98,4 +98,24 @@ import Testing
         #expect(refusal(of: 71, in: remote) == "driving")
         #expect((cluster["n1"].counter(ClusterMetrics.Name.leaseLosses) ?? 0) == 0)
     }
+
+    @Test("inputs kept while the lease is in doubt go first when Redis goes away meanwhile, so the room takes them in order")
+    func doubtThenOutage() throws {
+        let (cluster, owner, _, _) = try threeNodes()
+        freezeDuringRenewal(cluster)
+        cluster.run(2_300)
+        owner.input(50, t: 2_400, "pointerDown", #""x":100,"y":600"#)
+        cluster.run(16)
+        #expect(cluster["n1"].cluster.links["lobby"]?.inputsInDoubt.count == 1)
+        // With Redis away the owner serves its viewers again (nobody can take the room).
+        cluster.broker.goDown()
+        owner.input(51, t: 2_450, "pointerUp", #""x":100,"y":600"#)
+        cluster.run(16)
+        #expect(cluster["n1"].cluster.links["lobby"]?.inputsInDoubt.isEmpty == true)
+        // Down then up: taken the other way round, the up would be refused and the down hold the room.
+        #expect(refusal(of: 50, in: owner) == nil)
+        #expect(refusal(of: 51, in: owner) == nil)
+        let drivers = owner.messages.compactMap { if case .presence(_, let driver, _) = $0 { driver ?? "none" } else { nil } }
+        #expect(drivers.suffix(2) == ["n1/v1", "none"], "\(drivers)")
+    }
 }

@@ -27,7 +27,13 @@ extension RoomLink {
     /// Keeps `input` (of `viewer`, from `remoteNode` or from here) when the room runs here and
     /// its lease is in doubt; true when it was kept (or refused, past the limit).
     func keptInDoubt(_ input: InputMessage, viewer: String, from remoteNode: String?) -> Bool {
-        guard case .owner(let lease) = state, !node.mayDeliver(under: lease) else { return false }
+        guard case .owner(let lease) = state else { return false }
+        if node.mayDeliver(under: lease) {
+            // Trusted again without a renewal (Redis went away: see `mayDeliver`): the kept
+            // inputs go first, so the room takes them all in the order they came.
+            if !inputsInDoubt.isEmpty { leaseConfirmed() }
+            return false
+        }
         guard inputsInDoubt.count < Self.mostWaitingInputs else {
             refuse(input.id, viewer: viewer, from: remoteNode, reason: Self.tooManyInDoubtReason)
             return true
