@@ -120,6 +120,9 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // The in-memory broker (InMemoryBroker, InMemoryClusterBackend) a whole cluster runs on in
+        // one test, with faults on demand: for tests only, never linked into `scrollcast`.
+        .target(name: "ScrollcastClusterTesting", dependencies: ["ScrollcastCluster", "ScrollcastRooms"]),
         .executableTarget(
             name: "scrollcast",
             dependencies: [
@@ -173,7 +176,10 @@ let package = Package(
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting", "TestSupport"]),
         .testTarget(
             name: "ScrollcastClusterTests",
-            dependencies: ["ScrollcastCluster", "ScrollcastRooms", "ScrollcastServerTesting", "ScrollWire", "Redis", "RedisTesting"]
+            dependencies: [
+                "ScrollcastCluster", "ScrollcastClusterTesting", "ScrollcastRooms", "ScrollcastServerTesting", "ScrollWire", "Redis",
+                "RedisTesting",
+            ]
         ),
         // The load generator's pure parts (URL lists, where connections go, the identity check).
         .testTarget(name: "ScrollcastLoadTests", dependencies: ["scrollcast-load", "ScrollEngine", "ScrollWire", "ScrollReplica"]),

@@ -55,8 +55,8 @@ public final class ClusterNode: RoomClusterNode {
                   metricsFactory: metricsFactory, logger: logger, clock: clock, wallClock: wallClock)
     }
 
-    /// A node of the cluster on `backend` (Redis, or in memory in tests).
-    init(configuration: ClusterConfiguration, backend: any ClusterBackend, scheduler: RoomScheduler,
+    /// A node of the cluster on `backend` (Redis, or `InMemoryClusterBackend` in tests).
+    package init(configuration: ClusterConfiguration, backend: any ClusterBackend, scheduler: RoomScheduler,
          serverMetrics: ServerMetrics, metricsFactory: any MetricsFactory, logger: Logger,
          clock: RoomClock, wallClock: @escaping WallClock) {
         self.configuration = configuration

@@ -90,4 +90,24 @@ struct ClusterTextFormTests {
         badKind[9 + 2 + 14 + 2 + 17 + 16] = 99
         #expect(NodeMessage.decode(badKind) == nil)
     }
+
+    @Test("a refusal travels back to the viewer's node whole; an unknown code or a cut one decodes to nothing")
+    func refusedNodeMessage() {
+        let refused = NodeMessage.refused(room: "lobby", node: "n0", viewer: "n1/v3", input: 1 << 40, code: .unavailable,
+                                          reason: RoomLink.steppedDownReason)
+        let bytes = refused.encoded()
+        #expect(NodeMessage.decode(bytes) == refused)
+        #expect(refused.room == "lobby" && refused.node == "n0")
+        // format 2, kind 3 (refused), then the room as u16 length + bytes.
+        #expect(Array(bytes.prefix(4)) == [2, 3, 0, 5])
+        #expect(NodeMessage.decode(Array(bytes.dropLast())) == nil)
+        #expect(NodeMessage.decode(bytes + [0]) == nil)
+        let unknown = NodeMessage.refused(room: "r", node: "n0", viewer: "n1/v1", input: 1, code: .driving, reason: "x").encoded()
+        var forged = unknown
+        // The code's bytes ("driving") start after the header, the viewer and the id.
+        let codeStart = 2 + (2 + 1) + (2 + 2) + (2 + 5) + 8 + 2
+        forged[codeStart] = UInt8(ascii: "X")
+        #expect(NodeMessage.decode(unknown) != nil)
+        #expect(NodeMessage.decode(forged) == nil)
+    }
 }

@@ -94,7 +94,12 @@ extension RoomLink {
 
     /// An input of viewer `viewer` on node `remoteNode`.
     func remoteInput(_ input: InputMessage, viewer: String, from remoteNode: String) {
-        guard let room, remoteNodes[remoteNode]?.viewers[viewer] != nil else { return }
+        guard let room, remoteNodes[remoteNode]?.viewers[viewer] != nil else {
+            // Never dropped in silence: the viewer's node hands the refusal to it.
+            return node.refuseRemote(input.id, viewer: viewer, of: remoteNode, room: name,
+                                     reason: self.room == nil ? Self.notRunHereReason : Self.unknownViewerReason)
+        }
+        if keptInDoubt(input, viewer: viewer, from: remoteNode) { return }
         room.handle(input, from: viewer)
         node.roomsChanged()
     }

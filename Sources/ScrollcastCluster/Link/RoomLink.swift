@@ -22,6 +22,8 @@ final class RoomLink: RoomEndpoint {
     /// nothing else until it comes, so no frame older than their snapshot reaches them after it.
     var awaitingSnapshot: Set<String> = []
     var waitingInputs: [(InputMessage, String)] = []
+    /// Inputs for the room run here that came while its lease was in doubt (RoomLink+Doubt.swift).
+    var inputsInDoubt: [InputInDoubt] = []
     /// Viewers of other nodes in the room run here, by node (owner).
     var remoteNodes: [String: RemoteNode] = [:]
 
@@ -67,6 +69,7 @@ final class RoomLink: RoomEndpoint {
     }
 
     func handle(_ input: InputMessage, from viewer: String) {
+        if keptInDoubt(input, viewer: viewer, from: nil) { return }
         switch LinkMachine.route(state, connected: node.backend.isConnected) {
         case .apply:
             room?.handle(input, from: viewer)
@@ -82,6 +85,12 @@ final class RoomLink: RoomEndpoint {
 
     func refuse(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String) {
         if let room { return room.refuse(inputID, code, reason, to: viewer) }
+        refuseHere(inputID, code, reason, to: viewer)
+    }
+
+    /// Refuses an input of viewer `viewer` here straight to its connection, not through a room
+    /// (one run here may be stale, its messages held back and then discarded).
+    func refuseHere(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String) {
         guard let join = viewers.first(where: { $0.join.viewer == viewer })?.join else { return }
         node.serverMetrics.refusedInputs.increment()
         join.sink.sendReliable(join.version == .v1
@@ -94,6 +103,7 @@ final class RoomLink: RoomEndpoint {
         delivery.detach(viewer)
         awaitingSnapshot.remove(viewer)
         waitingInputs.removeAll { $0.1 == viewer }
+        inputsInDoubt.removeAll { $0.node == nil && $0.viewer == viewer }
         if let room {
             room.leave(viewer: viewer)
             node.roomsChanged()
@@ -132,6 +142,7 @@ final class RoomLink: RoomEndpoint {
         case .release(let lease):
             node.release(lease)
         case .stopRoom:
+            refuseInputsInDoubt()
             room = nil
             remoteNodes = [:]
         case .subscribe:
