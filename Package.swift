@@ -40,6 +40,9 @@ let package = Package(
         // Recordings (docs/recording.md): the file format and replay, shared by the server's
         // download route, `scrollcast record`/`replay` and tools; engine and wire only.
         .target(name: "ScrollcastRecording", dependencies: ["ScrollEngine", "ScrollWire"]),
+        // Scenes from JSON files (docs/scenes.md): a line-keeping JSON reader, the decoder and
+        // validator, and image header checks; Foundation for files, the engine for the result.
+        .target(name: "SceneFiles", dependencies: ["ScrollEngine"]),
 
         // Debian's libwebsockets-dev; shims live in a regular C target because SwiftPM
         // does not notice header edits inside a systemLibrary target.
@@ -123,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "scrollcast",
             dependencies: [
-                "ScrollcastServer", "ScrollcastRooms", "ScrollcastStore", "ScrollcastCluster", "Redis", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets",
+                "ScrollcastServer", "ScrollcastRooms", "ScrollcastStore", "ScrollcastCluster", "Redis", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets", "SceneFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -164,6 +167,7 @@ let package = Package(
         .executableTarget(name: "scrollwire-fuzz", dependencies: ["ScrollWire"]),
 
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
+        .testTarget(name: "SceneFilesTests", dependencies: ["SceneFiles", "ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastRooms"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets", "TestSupport"]),
