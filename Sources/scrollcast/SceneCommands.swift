@@ -32,10 +32,6 @@ struct SceneCheckCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Scene files to check.", valueName: "file"))
     var files: [String]
 
-    func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("name at least one scene file") }
-    }
-
     func run() throws {
         let reserved = Set(SceneCatalogue.standard.entries.map(\.name))
         var bad = 0
