@@ -42,6 +42,24 @@ def silhouette(width, height, colour, top, shade=0.0):
     return png(width, height, pixel)
 
 
+def layer(image, width, height, resting_y, pull, scroll):
+    return {"image": image, "width": width, "height": height, "restingY": resting_y, "pullFactor": pull, "scrollFactor": scroll}
+
+
+def scene(viewport, insets, header, layers, background, sections, rate):
+    """A scene file's fields, every one given (contacts shows the defaults instead)."""
+    return {
+        "$schema": "../docs/scene.schema.json",
+        "viewport": {"width": viewport[0], "height": viewport[1]},
+        "insets": {"top": insets[0], "left": 0, "bottom": insets[1], "right": 0},
+        "headerHeight": header,
+        "layers": layers,
+        "background": background,
+        "sections": sections,
+        "decelerationRate": rate,
+    }
+
+
 def write(name: str, data: bytes):
     (OUT / name).write_bytes(data)
 
@@ -80,21 +98,9 @@ def photo_feed():
             })
             n += 1
         sections.append({"title": title, "headerHeight": 32, "rows": rows})
-    return {
-        "$schema": "../docs/scene.schema.json",
-        "viewport": {"width": 390, "height": 844},
-        "insets": {"top": 44, "left": 0, "bottom": 0, "right": 0},
-        "headerHeight": 260,
-        "layers": [
-            {"image": "feed-sky.jpg", "width": 390, "height": 410, "restingY": -150, "pullFactor": 0.15, "scrollFactor": 0.5},
-            {"image": "feed-ridge.webp", "width": 390, "height": 410, "restingY": -150, "pullFactor": 0.25, "scrollFactor": 0.75},
-            {"image": "feed-hills.png", "width": 390, "height": 410, "restingY": -150, "pullFactor": 0.3333333333333333, "scrollFactor": 1},
-            {"image": "feed-front.png", "width": 390, "height": 410, "restingY": -150, "pullFactor": 0.6, "scrollFactor": 1},
-        ],
-        "background": {"image": "feed-background.png", "height": 3000},
-        "sections": sections,
-        "decelerationRate": "normal",
-    }
+    layers = [layer(image, 390, 410, -150, pull, scroll) for image, pull, scroll in [
+        ("feed-sky.jpg", 0.15, 0.5), ("feed-ridge.webp", 0.25, 0.75), ("feed-hills.png", 1 / 3, 1), ("feed-front.png", 0.6, 1)]]
+    return scene((390, 844), (44, 0), 260, layers, {"image": "feed-background.png", "height": 3000}, sections, "normal")
 
 
 # --- contacts ---------------------------------------------------------------------------------
@@ -150,19 +156,8 @@ def trail_guide():
             rows.append({"title": f"Waypoint {s + 1}.{w + 1}", "subtitle": ["forest track", "scree", "meadow", "ridge path"][(s + w) % 4],
                          "group": f"Stage {s + 1}", "detail": f"km {km:.1f}", "height": [56, 72][(s + w) % 2]})
         sections.append({"title": f"Stage {s + 1} · {stage}", "headerHeight": 30, "rows": rows})
-    return {
-        "$schema": "../docs/scene.schema.json",
-        "viewport": {"width": 430, "height": 932},
-        "insets": {"top": 59, "left": 0, "bottom": 34, "right": 0},
-        "headerHeight": 300,
-        "layers": [
-            {"image": "trail-sun.webp", "width": 120, "height": 160, "restingY": -20, "pullFactor": 0.1, "scrollFactor": 0.3},
-            {"image": "trail-mountains.png", "width": 430, "height": 400, "restingY": -100, "pullFactor": 0.4, "scrollFactor": 1},
-        ],
-        "background": None,
-        "sections": sections,
-        "decelerationRate": "fast",
-    }
+    layers = [layer("trail-sun.webp", 120, 160, -20, 0.1, 0.3), layer("trail-mountains.png", 430, 400, -100, 0.4, 1)]
+    return scene((430, 932), (59, 34), 300, layers, None, sections, "fast")
 
 
 def main():
