@@ -91,3 +91,20 @@ enum SceneFolder {
         })
     }
 }
+
+/// `--scenes DIR` of `record` and `replay`: the scene files a recorded room's server was given.
+struct SceneFolderOption: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The folder of scene files the server was given (its --scenes), for a room showing one of them.",
+        valueName: "dir"))
+    var scenes: String?
+
+    /// The built-in scenes and, with --scenes, the folder's; only bad files are logged (at error):
+    /// they are why a scene may be missing.
+    func catalogue() throws -> SceneCatalogue {
+        guard let scenes else { return .standard }
+        var quiet = Logger(label: "scrollcast")
+        quiet.logLevel = .error
+        return try SceneFolder.catalogue(adding: scenes, logger: quiet)
+    }
+}
