@@ -37,7 +37,7 @@ public struct SceneImageProblem: Error, Sendable, Equatable {
 /// Reads an image file's format and size from its content and checks that its structure is
 /// whole, without decoding pixels: PNG chunks with their CRCs from IHDR to IEND, JPEG markers
 /// from SOI through frame, tables and scans to EOI, WebP's RIFF container and its VP8, VP8L or
-/// VP8X headers (docs/scenes.md, "What is checked in an image").
+/// VP8X headers (docs/scenes.md, "Images": what "undecodable" covers).
 public enum SceneImageCheck {
     public static func inspect(_ bytes: [UInt8]) throws(SceneImageProblem) -> SceneImageInfo {
         if bytes.starts(with: PNGCheck.signature) { return try PNGCheck.inspect(bytes) }
