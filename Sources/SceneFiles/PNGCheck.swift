@@ -1,6 +1,6 @@
 /// PNG's structure (ISO/IEC 15948): the signature, then chunks, each with its CRC, from IHDR
 /// through PLTE (where the colour type needs one) and consecutive IDATs to an empty IEND that
-/// ends the file.
+/// ends the file. An animation (APNG's acTL) is refused, as for WebP.
 enum PNGCheck {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -57,6 +57,8 @@ enum PNGCheck {
                 guard length == 0 else { throw problem("PNG IEND is not empty") }
                 guard data + 4 == bytes.count else { throw problem("PNG has \(bytes.count - data - 4) bytes after IEND") }
                 return SceneImageInfo(format: .png, width: width, height: height)
+            case "acTL":
+                throw problem("an animated PNG (APNG) is not accepted: a scene image is one picture")
             default:
                 // Bit 5 of the first letter clear: a critical chunk, which a decoder must understand.
                 if bytes[at + 4] & 0x20 == 0 { throw problem("PNG has an unknown critical chunk \(type)") }

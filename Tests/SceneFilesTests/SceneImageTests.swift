@@ -69,6 +69,11 @@ struct SceneImageTests {
         #expect(problem(png + [0]) == "PNG has 1 bytes after IEND")
         // IHDR then straight to IEND: no image data.
         #expect(problem(Array(png.prefix(33)) + Array(png.suffix(12))) == "PNG has no IDAT (no image data)")
+        // An APNG's acTL chunk after IHDR, with its CRC.
+        let acTL: [UInt8] = Array("acTL".utf8) + [0, 0, 0, 2, 0, 0, 0, 0]
+        let animated = Array(png.prefix(33)) + [0, 0, 0, 8] + acTL
+            + withUnsafeBytes(of: CRC32.checksum(acTL[...]).bigEndian, Array.init) + Array(png.dropFirst(33))
+        #expect(problem(animated) == "an animated PNG (APNG) is not accepted: a scene image is one picture")
         var noHeader = png
         noHeader.replaceSubrange(12..<16, with: Array("IHDx".utf8))
         // With its CRC made good again, so the order is what fails.

@@ -50,12 +50,20 @@ def example(name: str) -> dict:
     return json.loads((EXAMPLES / f"{name}.json").read_text())
 
 
+# Files no scene could come from: bytes that are not JSON, and a folder named like a scene.
+GARBAGE_SCENE, FOLDER_SCENE = "garbage", "folder"
+GARBAGE_ERROR = "$: not valid JSON: unexpected character '0x89'"
+FOLDER_ERROR = "$: cannot read the scene file: is a folder, not a file"
+
+
 def make_scenes_dir(folder: Path) -> Path:
-    """The example scenes and their images, and `broken.json`."""
+    """The example scenes and their images, `broken.json`, and two files that are no JSON."""
     folder.mkdir(parents=True, exist_ok=True)
     for path in EXAMPLES.iterdir():
         shutil.copy(path, folder / path.name)
     (folder / f"{BAD_SCENE}.json").write_text(BAD_TEXT)
+    (folder / f"{GARBAGE_SCENE}.json").write_bytes((EXAMPLES / "feed-front.png").read_bytes())
+    (folder / f"{FOLDER_SCENE}.json").mkdir()
     return folder
 
 
@@ -80,4 +88,4 @@ def scenes_server(scenes_dir):
 
 
 __all__ = ["scene_images", "example", "log_lines", "make_scenes_dir", "scene_check", "scenes_dir", "scenes_server",
-           "BAD_SCENE", "BAD_TEXT", "BAD_ERRORS", "EXAMPLES"]
+           "BAD_SCENE", "BAD_TEXT", "BAD_ERRORS", "EXAMPLES", "GARBAGE_SCENE", "GARBAGE_ERROR", "FOLDER_SCENE", "FOLDER_ERROR"]

@@ -13,9 +13,10 @@ import urllib.request
 import pytest
 
 from scene_files_helpers import (  # noqa: F401  (fixtures are used by name)
-    BAD_ERRORS, BAD_SCENE, EXAMPLES, example, log_lines, scenes_dir, scenes_server,
+    BAD_ERRORS, BAD_SCENE, EXAMPLES, FOLDER_ERROR, FOLDER_SCENE, GARBAGE_ERROR, GARBAGE_SCENE, example, log_lines,
+    scenes_dir, scenes_server,
 )
-from server_helpers import ClientClock, Viewer, run, settle
+from server_helpers import ClientClock, RunningServer, Viewer, run, settle
 
 NAMES = ["demo", "seed-table", "contacts", "photo-feed", "trail-guide"]
 TOLERANCE = 0.02   # frames are written to 0.01 pt; expectations come from their rounded offsets
@@ -30,21 +31,33 @@ def fetch(server, path: str):
 
 
 def test_a_bad_file_is_logged_with_its_errors_and_left_out(scenes_server, scenes_dir, room_name):
-    bad = scenes_dir / f"{BAD_SCENE}.json"
+    bad, garbage, folder = (scenes_dir / f"{name}.json" for name in (BAD_SCENE, GARBAGE_SCENE, FOLDER_SCENE))
+    expected = [f"scene file left out: {bad} has 2 errors: {bad}:3: {BAD_ERRORS[0]} | {bad}:4: {BAD_ERRORS[1]}",
+                f"scene file left out: {folder} has 1 error: {folder}: {FOLDER_ERROR}",
+                f"scene file left out: {garbage} has 1 error: {garbage}:1: {GARBAGE_ERROR}"]
     added = [f"scene '{name}' added from {scenes_dir}" for name in ["contacts", "photo-feed", "trail-guide"]]
-    lines = log_lines(scenes_server, "scene file left out", *added)
+    lines = log_lines(scenes_server, *expected, *added)
     left_out = [line for line in lines if "scene file left out" in line]
-    assert len(left_out) == 1, lines
-    assert f"scene file left out: {bad} has 2 errors: {bad}:3: {BAD_ERRORS[0]} | {bad}:4: {BAD_ERRORS[1]}" in left_out[0]
+    assert len(left_out) == 3, lines
+    for needle, line in zip(expected, left_out):
+        assert needle in line and " error " in line, (needle, line)
     for needle in added:
         assert any(needle in line for line in lines), needle
 
     async def scenario():
-        viewer = await Viewer.join(scenes_server.ws_url, room_name, scene=BAD_SCENE)
-        _, _, error = await viewer.wait_type("error")
-        assert await viewer.wait_closed() == (1008, error["message"])
-        assert error["message"] == f"field 'scene' must be one of {', '.join(NAMES)}; got '{BAD_SCENE}'"
+        for name in (BAD_SCENE, GARBAGE_SCENE, FOLDER_SCENE):
+            viewer = await Viewer.join(scenes_server.ws_url, room_name, scene=name)
+            _, _, error = await viewer.wait_type("error")
+            assert await viewer.wait_closed() == (1008, error["message"])
+            assert error["message"] == f"field 'scene' must be one of {', '.join(NAMES)}; got '{name}'"
     run(scenario())
+
+
+def test_a_scenes_folder_that_cannot_be_listed_stops_the_server_before_it_listens(tmp_path):
+    missing = tmp_path / "nowhere"
+    with pytest.raises(RuntimeError) as failure:
+        RunningServer("--scenes", str(missing))
+    assert f"--scenes {missing}: cannot list the folder" in str(failure.value)
 
 
 def test_the_scene_list_names_every_good_scene(scenes_server):
