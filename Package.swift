@@ -41,8 +41,10 @@ let package = Package(
         // download route, `scrollcast record`/`replay` and tools; engine and wire only.
         .target(name: "ScrollcastRecording", dependencies: ["ScrollEngine", "ScrollWire"]),
         // Scenes from JSON files (docs/scenes.md): a line-keeping JSON reader, the decoder and
-        // validator, and image header checks; Foundation for files, the engine for the result.
-        .target(name: "SceneFiles", dependencies: ["ScrollEngine"]),
+        // validator, and image checks; Foundation for files, zlib for PNG data, the engine for the result.
+        .target(name: "SceneFiles", dependencies: ["ScrollEngine", "CZlib"]),
+        // zlib (Debian's zlib1g-dev, which libwebsockets-dev pulls in): a PNG's image data must inflate.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Debian's libwebsockets-dev; shims live in a regular C target because SwiftPM
         // does not notice header edits inside a systemLibrary target.

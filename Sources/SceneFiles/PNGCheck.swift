@@ -1,3 +1,5 @@
+internal import CZlib
+
 /// PNG's structure (ISO/IEC 15948): the signature, then chunks, each with its CRC, from IHDR
 /// through PLTE (where the colour type needs one) and consecutive IDATs to an empty IEND that
 /// ends the file. An animation (APNG's acTL) is refused, as for WebP.
@@ -66,6 +68,51 @@ enum PNGCheck {
             if idatState == 1, type != "IDAT" { idatState = 2 }
             at = data + length + 4
             index += 1
+        }
+    }
+
+    /// Checks that the image data (its IDATs, joined) inflates to exactly the image's rows, each
+    /// with a known filter type. Run only on a PNG `inspect` accepted, whose size is within the limits.
+    static func checkImageData(_ bytes: [UInt8]) throws(SceneImageProblem) {
+        var at = signature.count
+        var data: [UInt8] = []
+        var width = 0, height = 0, bitsPerPixel = 0, interlaced = false
+        while bytes.count - at >= 12 {
+            let length = Int(bytes.bigEndian32(at: at))
+            let type = String(decoding: bytes[at + 4..<at + 8], as: UTF8.self)
+            if type == "IHDR" {
+                width = Int(bytes.bigEndian32(at: at + 8))
+                height = Int(bytes.bigEndian32(at: at + 12))
+                let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(bytes[at + 17])] ?? 1
+                bitsPerPixel = channels * Int(bytes[at + 16])
+                interlaced = bytes[at + 20] == 1
+            } else if type == "IDAT" {
+                data.append(contentsOf: bytes[at + 8..<at + 8 + length])
+            }
+            at += 12 + length
+        }
+        // Adam7's passes: where each starts and how far apart its pixels are, across and down.
+        let passes = interlaced ? [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+                                : [(0, 0, 1, 1)]
+        var rowLengths: [UInt64] = [], rowCounts: [UInt64] = []
+        for (x0, y0, dx, dy) in passes {
+            let columns = width > x0 ? (width - x0 + dx - 1) / dx : 0
+            let rows = height > y0 ? (height - y0 + dy - 1) / dy : 0
+            // An empty pass has no rows at all, not even filter bytes.
+            rowLengths.append(UInt64(1 + (columns * bitsPerPixel + 7) / 8))
+            rowCounts.append(UInt64(columns == 0 ? 0 : rows))
+        }
+        let result = data.withUnsafeBufferPointer { input in
+            scrollcast_png_inflate_check(input.baseAddress, input.count, rowLengths, rowCounts, Int32(passes.count))
+        }
+        switch Int(result) {
+        case SCROLLCAST_PNG_DATA_OK: return
+        case SCROLLCAST_PNG_DATA_DAMAGED: throw problem("PNG image data does not inflate (the compressed data is damaged)")
+        case SCROLLCAST_PNG_DATA_SHORT: throw problem("PNG image data ends before the image's last row")
+        case SCROLLCAST_PNG_DATA_LONG: throw problem("PNG image data holds more than the image's rows")
+        case SCROLLCAST_PNG_DATA_FILTER: throw problem("PNG image data has a row with an unknown filter type")
+        case SCROLLCAST_PNG_DATA_TRAILING: throw problem("PNG image data has bytes after its compressed stream")
+        default: throw problem("PNG image data could not be checked (out of memory)")
         }
     }
 

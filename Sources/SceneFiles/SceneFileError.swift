@@ -58,6 +58,8 @@ public enum SceneFileLimits {
     public static let maxImageBytes = 8 * 1024 * 1024
     /// Largest image side in pixels (WebP's own limit is 16,383).
     public static let maxImageSide = 16_383
+    /// Most pixels in an image (40 megapixels: 160 MB once a browser decodes it).
+    public static let maxImagePixels = 40_000_000
     /// Longest text (a title, subtitle, group or detail), in Unicode scalars.
     public static let maxTextLength = 256
     /// Most parallax layers.

@@ -51,13 +51,19 @@ final class SceneFileImages {
             report.add(path, line, "image '\(name)' cannot be decoded: \(error.message)")
             return nil
         }
-        guard let problem = Self.sizeProblem(info, size: size) else {
-            let served = "scene-images/\(sceneName)/\(role).\(info.format.fileExtension)"
-            images.append(SceneFileImage(servedPath: served, sourcePath: file.path, format: info.format, bytes: bytes))
-            return served
+        if let problem = Self.sizeProblem(info, size: size) {
+            report.add(path, line, "image '\(name)' is \(info.width)×\(info.height) pixels, \(problem)")
+            return nil
         }
-        report.add(path, line, "image '\(name)' is \(info.width)×\(info.height) pixels, \(problem)")
-        return nil
+        do {
+            try SceneImageCheck.checkImageData(bytes, info)
+        } catch {
+            report.add(path, line, "image '\(name)' cannot be decoded: \(error.message)")
+            return nil
+        }
+        let served = "scene-images/\(sceneName)/\(role).\(info.format.fileExtension)"
+        images.append(SceneFileImage(servedPath: served, sourcePath: file.path, format: info.format, bytes: bytes))
+        return served
     }
 
     /// Why `info`'s pixel size does not fit `size` points, or nil when it does: pixels must be
@@ -66,6 +72,7 @@ final class SceneFileImages {
     static func sizeProblem(_ info: SceneImageInfo, size: Size) -> String? {
         let limit = SceneFileLimits.maxImageSide
         if info.width > limit || info.height > limit { return "more than \(limit) pixels on a side" }
+        if info.width * info.height > SceneFileLimits.maxImagePixels { return "more than \(SceneFileLimits.maxImagePixels) pixels in all" }
         let scale = Double(info.width) / size.width
         let points = "\(NumberRule.text(size.width))×\(NumberRule.text(size.height)) points"
         if scale < 1 { return "smaller than the \(points) the scene draws it at (it needs at least 1 pixel per point)" }

@@ -35,7 +35,8 @@ public struct SceneImageProblem: Error, Sendable, Equatable {
 }
 
 /// Reads an image file's format and size from its content and checks that its structure is
-/// whole, without decoding pixels: PNG chunks with their CRCs from IHDR to IEND, JPEG markers
+/// whole, without decoding pixels: PNG chunks with their CRCs from IHDR to IEND (and, in
+/// `checkImageData`, its image data inflating to its rows), JPEG markers
 /// from SOI through frame, tables and scans to EOI, WebP's RIFF container and its VP8, VP8L or
 /// VP8X headers (docs/scenes.md, "Images": what "undecodable" covers).
 public enum SceneImageCheck {
@@ -44,6 +45,13 @@ public enum SceneImageCheck {
         if bytes.starts(with: [0xFF, 0xD8]) { return try JPEGCheck.inspect(bytes) }
         if bytes.starts(with: Array("RIFF".utf8)) { return try WebPCheck.inspect(bytes) }
         throw SceneImageProblem(unknownFormat(bytes))
+    }
+
+    /// Checks what `inspect` leaves out and can be checked without decoding pixels: that a PNG's
+    /// image data inflates to exactly its rows. Costly for large images: call it on an image
+    /// whose size is within the limits.
+    public static func checkImageData(_ bytes: [UInt8], _ info: SceneImageInfo) throws(SceneImageProblem) {
+        if info.format == .png { try PNGCheck.checkImageData(bytes) }
     }
 
     private static func unknownFormat(_ bytes: [UInt8]) -> String {

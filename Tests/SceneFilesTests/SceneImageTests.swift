@@ -137,3 +137,64 @@ struct SceneImageTests {
         #expect(wider.isEmpty, "390 × 3000 px is 2× of 195 × 1500 pt")
     }
 }
+
+/// A PNG's image data must inflate to exactly its rows (zlib), each with a known filter type.
+@Suite("PNG image data")
+struct PNGImageDataTests {
+    private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        return withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init) + body
+            + withUnsafeBytes(of: CRC32.checksum(body[...]).bigEndian, Array.init)
+    }
+
+    /// A zlib stream of one stored (uncompressed) block, with its Adler-32.
+    private func stored(_ bytes: [UInt8]) -> [UInt8] {
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in bytes { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        let length = UInt16(bytes.count)
+        return [0x78, 0x01, 0x01] + withUnsafeBytes(of: length.littleEndian, Array.init)
+            + withUnsafeBytes(of: (~length).littleEndian, Array.init) + bytes + withUnsafeBytes(of: (b << 16 | a).bigEndian, Array.init)
+    }
+
+    /// A 3 × 2 RGBA PNG whose IDAT holds `idat`.
+    private func png(_ idat: [UInt8], height: UInt32 = 2, interlaced: Bool = false) -> [UInt8] {
+        let header = withUnsafeBytes(of: UInt32(3).bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init)
+            + [8, 6, 0, 0, interlaced ? 1 : 0]
+        return PNGCheck.signature + chunk("IHDR", header) + chunk("IDAT", idat) + chunk("IEND", [])
+    }
+
+    private func problem(_ bytes: [UInt8]) -> String? {
+        do {
+            let info = try SceneImageCheck.inspect(bytes)
+            try SceneImageCheck.checkImageData(bytes, info)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    private let row: [UInt8] = [0] + [UInt8](repeating: 200, count: 12)
+
+    @Test func rowsThatInflateExactlyPass() {
+        #expect(problem(png(stored(row + row))) == nil)
+        // Adam7 on 3 × 2: passes 1, 4 and 6 hold one pixel each, pass 7 the second row.
+        let pixel: [UInt8] = [1, 9, 9, 9, 9]
+        #expect(problem(png(stored(pixel + pixel + pixel + row), interlaced: true)) == nil)
+        // The two plain rows' 26 bytes, all filter 0, fall 2 short of Adam7's 28.
+        #expect(problem(png(stored([UInt8](repeating: 0, count: 26)), interlaced: true)) == "PNG image data ends before the image's last row")
+        #expect(problem(png(stored([UInt8](repeating: 0, count: 26)))) == nil)
+    }
+
+    @Test func everyWayTheDataCanBeWrongIsNamed() {
+        #expect(problem(png(stored(row))) == "PNG image data ends before the image's last row")
+        #expect(problem(png(stored(row + row + [0]))) == "PNG image data holds more than the image's rows")
+        #expect(problem(png(stored(row + [5] + row.dropFirst()))) == "PNG image data has a row with an unknown filter type")
+        var checksum = stored(row + row)
+        checksum[checksum.count - 1] ^= 1
+        #expect(problem(png(checksum)) == "PNG image data does not inflate (the compressed data is damaged)")
+        #expect(problem(png(Array(stored(row + row).dropLast(6)))) == "PNG image data ends before the image's last row")
+        #expect(problem(png(stored(row + row) + [0, 0])) == "PNG image data has bytes after its compressed stream")
+        #expect(problem(png(stored(row + row), height: 3)) == "PNG image data ends before the image's last row")
+        #expect(problem(png(stored(row + row), height: 1)) == "PNG image data holds more than the image's rows")
+    }
+}

@@ -3,6 +3,8 @@ only when every file is good. One case per kind of error, each with its exact li
 
 from __future__ import annotations
 
+import zlib
+
 import pytest
 
 from scene_files_helpers import BAD_ERRORS, BAD_TEXT, EXAMPLES, scene_check, scene_images
@@ -20,6 +22,17 @@ def layer(image: str, width: int = 40, height: int = 30) -> str:
 
 
 GOOD_PNG = scene_images.png(40, 30, lambda x, y: (x * 6, y * 8, 90, 255))
+
+
+def damaged_idat(png: bytes) -> bytes:
+    """`png` with a byte of its compressed image data changed and IDAT's CRC made good again: only
+    inflating the data finds the damage."""
+    at = png.index(b"IDAT")
+    length = int.from_bytes(png[at - 4:at], "big")
+    data = bytearray(png[at + 4:at + 4 + length])
+    data[-1] ^= 0xFF   # the Adler-32 of the inflated rows
+    crc = zlib.crc32(b"IDAT" + bytes(data)).to_bytes(4, "big")
+    return png[:at + 4] + bytes(data) + crc + png[at + 8 + length:]
 
 
 def too_many_rows() -> str:
@@ -53,6 +66,8 @@ CASES = [
      "2: $.layers[0].image: image 'cut.png' cannot be decoded: PNG chunk IDAT runs past the end of the file"),
     ("crc-png", layout(layer("crc.png")), {"crc.png": GOOD_PNG[:50] + bytes([GOOD_PNG[50] ^ 1]) + GOOD_PNG[51:]},
      "2: $.layers[0].image: image 'crc.png' cannot be decoded: PNG chunk IDAT fails its CRC (the file is damaged)"),
+    ("inflate-png", layout(layer("inflate.png")), {"inflate.png": damaged_idat(GOOD_PNG)},
+     "2: $.layers[0].image: image 'inflate.png' cannot be decoded: PNG image data does not inflate (the compressed data is damaged)"),
     ("cut-jpeg", layout(layer("cut.jpg")), {"cut.jpg": scene_images.jpeg(40, 30, lambda bx, by: (200, 90, 40))[:-2]},
      "2: $.layers[0].image: image 'cut.jpg' cannot be decoded: JPEG ends inside a scan's data (the file is cut short)"),
     ("cut-webp", layout(layer("cut.webp")), {"cut.webp": scene_images.webp_mask(40, 30, (9, 9, 9), lambda x, y: x > y)[:-4]},
