@@ -25,8 +25,8 @@ struct SceneCheckCommand: ParsableCommand {
             .json. Checked: JSON syntax, missing, unknown, duplicate and wrongly typed fields, \
             negative or non-finite sizes, at most \(SceneFileLimits.maxRows) rows, unique section \
             titles, and every image: readable, PNG, JPEG or WebP by its content (not SVG), \
-            structurally whole, and the pixel size the scene gives it. Exit status: 0 when every \
-            file is good, 1 otherwise. Format: docs/scenes.md.
+            structurally whole (a PNG's data inflating to its rows), and the pixel size the scene \
+            gives it. Exit status: 0 when every file is good, 1 otherwise. Format: docs/scenes.md.
             """)
 
     @Argument(help: ArgumentHelp("Scene files to check.", valueName: "file"))
