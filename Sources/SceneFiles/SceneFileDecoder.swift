@@ -12,18 +12,22 @@ struct SceneFileDecoder {
 
     /// Top-level fields, in the order docs/scenes.md lists them. `$schema` lets an editor find the schema.
     static let topFields = ["$schema", "viewport", "insets", "headerHeight", "layers", "background", "sections", "decelerationRate"]
-    static let defaultViewport = Size(width: 390, height: 844)
+    /// What a field left out means: the engine's own defaults, so the two cannot drift.
+    private static let scene = SceneConfiguration(sections: [])
+    private static let layer = ParallaxLayer(image: "", size: Size(width: 1, height: 1))
+    private static let section = TableSection(title: "", rows: [])
+    private static let row = TableRow(id: 0, title: "")
 
     func decode(_ root: SceneJSON) -> SceneConfiguration? {
         guard let top = SceneObject(root, path: "$", known: Self.topFields, report: report) else { return nil }
         if let (value, path) = top.field("$schema") { _ = SceneObject.text(value, path: path, report: report) }
-        let viewport = top.field("viewport").map { viewportSize($0.value, path: $0.path) } ?? Self.defaultViewport
-        let insets = top.field("insets").map { edgeInsets($0.value, path: $0.path, viewport: viewport) } ?? EdgeInsets(top: 44)
+        let viewport = top.field("viewport").map { viewportSize($0.value, path: $0.path) } ?? Self.scene.viewport
+        let insets = top.field("insets").map { edgeInsets($0.value, path: $0.path, viewport: viewport) } ?? Self.scene.insets
         let headerHeight = top.number("headerHeight", .nonNegative)
         let layers = top.field("layers").map { parallaxLayers($0.value, path: $0.path) } ?? []
         let background = top.field("background").flatMap { backgroundImage($0.value, path: $0.path, viewport: viewport) }
         let sections = tableSections(top)
-        let rate = top.field("decelerationRate").map { decelerationRate($0.value, path: $0.path) } ?? .normal
+        let rate = top.field("decelerationRate").map { decelerationRate($0.value, path: $0.path) } ?? Self.scene.decelerationRate
         guard report.isEmpty, let headerHeight, let viewport, let insets, let layers, let sections, let rate else { return nil }
         return SceneConfiguration(viewport: viewport, insets: insets, headerHeight: headerHeight, parallaxLayers: layers,
                                   background: background, sections: sections, decelerationRate: rate)
@@ -63,9 +67,9 @@ struct SceneFileDecoder {
             guard let object = SceneObject(element, path: layerPath, known: known, report: report) else { continue }
             let width = object.number("width", .positive), height = object.number("height", .positive)
             // The seed's one image: 150 pt above its place, a third of the pull, all of the scroll.
-            let restingY = object.number("restingY", .finite, default: -150)
-            let pull = object.number("pullFactor", .nonNegative, default: 1.0 / 3.0)
-            let scroll = object.number("scrollFactor", .nonNegative, default: 1)
+            let restingY = object.number("restingY", .finite, default: Self.layer.restingY)
+            let pull = object.number("pullFactor", .nonNegative, default: Self.layer.pullFactor)
+            let scroll = object.number("scrollFactor", .nonNegative, default: Self.layer.scrollFactor)
             let served = imageField(object, role: "layer-\(index)", size: width.flatMap { w in height.map { Size(width: w, height: $0) } })
             guard let width, let height, let restingY, let pull, let scroll, let served else { continue }
             layers.append(ParallaxLayer(image: served, size: Size(width: width, height: height), restingY: restingY,
@@ -108,7 +112,7 @@ struct SceneFileDecoder {
                     titles[title] = index
                 }
             }
-            let headerHeight = object.number("headerHeight", .nonNegative, default: 28)
+            let headerHeight = object.number("headerHeight", .nonNegative, default: Self.section.headerHeight)
             let rows = tableRows(object, group: title ?? "", firstID: rowCount)
             rowCount += rows?.count ?? 0
             guard let title, let headerHeight, let rows else { continue }
@@ -133,7 +137,7 @@ struct SceneFileDecoder {
             // The info panel names a row's group; a section's title is the natural one.
             let rowGroup = object.text("group", default: group)
             let detail = object.text("detail", default: "")
-            let height = object.number("height", .positive, default: 44)
+            let height = object.number("height", .positive, default: Self.row.height)
             guard let title, let subtitle, let rowGroup, let detail, let height else { continue }
             rows.append(TableRow(id: firstID + index, title: title, subtitle: subtitle, group: rowGroup, detail: detail, height: height))
         }
