@@ -40,6 +40,11 @@ let package = Package(
         // Recordings (docs/recording.md): the file format and replay, shared by the server's
         // download route, `scrollcast record`/`replay` and tools; engine and wire only.
         .target(name: "ScrollcastRecording", dependencies: ["ScrollEngine", "ScrollWire"]),
+        // Scenes from JSON files (docs/scenes.md): a line-keeping JSON reader, the decoder and
+        // validator, and image checks; Foundation for files, zlib for PNG data, the engine for the result.
+        .target(name: "SceneFiles", dependencies: ["ScrollEngine", "CZlib"]),
+        // zlib (Debian's zlib1g-dev, which libwebsockets-dev pulls in): a PNG's image data must inflate.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Debian's libwebsockets-dev; shims live in a regular C target because SwiftPM
         // does not notice header edits inside a systemLibrary target.
@@ -126,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "scrollcast",
             dependencies: [
-                "ScrollcastServer", "ScrollcastRooms", "ScrollcastStore", "ScrollcastCluster", "Redis", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets",
+                "ScrollcastServer", "ScrollcastRooms", "ScrollcastStore", "ScrollcastCluster", "Redis", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets", "SceneFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -167,6 +172,7 @@ let package = Package(
         .executableTarget(name: "scrollwire-fuzz", dependencies: ["ScrollWire"]),
 
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
+        .testTarget(name: "SceneFilesTests", dependencies: ["SceneFiles", "ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastRooms"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets", "TestSupport"]),

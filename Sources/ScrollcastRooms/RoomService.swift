@@ -97,7 +97,8 @@ import ScrollWire
         timers.roomsChanged()
     }
 
-    /// `GET /metrics` (Prometheus text format) and `GET /healthz`; nil for any other path.
+    /// `GET /metrics` (Prometheus text format), `GET /healthz`, `GET /scenes` (the scenes a
+    /// room can be made with) and the scenes' own images; nil for any other path.
     public func respond(method: String, path: String, query: String = "") -> HTTPReply? {
         guard method == "GET" || method == "HEAD" else { return nil }
         switch path {
@@ -105,8 +106,10 @@ import ScrollWire
             return HTTPReply(contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
         case "/metrics":
             return HTTPReply(contentType: "text/plain; version=0.0.4; charset=utf-8", body: metricsExposition())
+        case SceneListRoute.path:
+            return HTTPReply(contentType: "application/json", body: SceneListRoute.body(scenes))
         default:
-            return nil
+            return scenes.asset(atPath: path).map { HTTPReply(contentType: $0.contentType, body: $0.bytes) }
         }
     }
 
@@ -165,6 +168,19 @@ public struct HTTPReply: Sendable {
     /// A plain-text response: `message` and a newline.
     static func text(status: Int, _ message: String) -> HTTPReply {
         HTTPReply(status: status, contentType: "text/plain; charset=utf-8", body: Array((message + "\n").utf8))
+    }
+}
+
+/// `GET /scenes`: `{"default": "demo", "scenes": ["demo", "seed-table", …]}`, the names `join.scene`
+/// accepts in catalogue order, for the page to list.
+public enum SceneListRoute {
+    /// The route's path.
+    public static let path = "/scenes"
+
+    static func body(_ scenes: SceneCatalogue) -> [UInt8] {
+        // Built-in names and scene files' names (A–Z a–z 0–9 _ - .) need no escaping.
+        let names = scenes.entries.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        return Array("{\"default\": \"\(scenes.defaultName)\", \"scenes\": [\(names)]}\n".utf8)
     }
 }
 
