@@ -32,9 +32,8 @@ extension Room {
                     metrics.storeFailures.increment()
                     if let self, !self.abandoned, generation == self.moveGeneration {
                         self.takeBackUnstoredMoves()
-                        // No viewer's message sets the frame timer after this: the cancel and
-                        // the order taken back may want frames on their own.
-                        self.changedOnItsOwn()
+                        // The cancel and the order taken back may want frames of their own.
+                        self.deadlineMayHaveMoved()
                     }
                 }
             }
@@ -78,13 +77,11 @@ extension Room {
             broadcastPresence(except: joiner, at: current)
         } else {
             presencePending = true
-            tickDueMayHaveChanged()
         }
     }
 
     func broadcastPresence(except excluded: String?, at time: Double) {
         presencePending = false
-        tickDueMayHaveChanged()
         guard viewers.contains(where: { $0.id != excluded }) else { return }
         lastPresenceTime = time
         let (count, driver, locked) = (viewers.count, claim?.viewer, isLocked)

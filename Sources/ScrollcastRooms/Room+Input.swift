@@ -8,6 +8,7 @@ extension Room {
 
     /// Applies one input from a viewer, or answers it with `refused`.
     public func handle(_ input: InputMessage, from id: String) {
+        defer { deadlineMayHaveMoved() }
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
         guard viewers[index].canDrive else {
             return refuse(input.id, .locked, "room '\(name)' is locked; join with its driver key to drive", to: id)

@@ -89,14 +89,12 @@ extension RoomLink {
             entry.viewers[viewer.id] = viewer.generation
         }
         remoteNodes[remoteNode] = entry.viewers.isEmpty ? nil : entry
-        node.roomsChanged()
     }
 
     /// An input of viewer `viewer` on node `remoteNode`.
     func remoteInput(_ input: InputMessage, viewer: String, from remoteNode: String) {
         guard let room, remoteNodes[remoteNode]?.viewers[viewer] != nil else { return }
         room.handle(input, from: viewer)
-        node.roomsChanged()
     }
 
     /// Drops the viewers of nodes that sent no roster for `timeout` ms (the node died, or lost
@@ -111,6 +109,5 @@ extension RoomLink {
             for id in entry.viewers.keys { room.leave(viewer: id) }
             remoteNodes[remoteNode] = nil
         }
-        node.roomsChanged()
     }
 }

@@ -70,7 +70,6 @@ final class RoomLink: RoomEndpoint {
         switch LinkMachine.route(state, connected: node.backend.isConnected) {
         case .apply:
             room?.handle(input, from: viewer)
-            node.roomsChanged()
         case .forward(let owner):
             node.send(.input(room: name, node: node.nodeID, viewer: viewer, input: input), to: owner)
         case .wait:
@@ -94,10 +93,7 @@ final class RoomLink: RoomEndpoint {
         delivery.detach(viewer)
         awaitingSnapshot.remove(viewer)
         waitingInputs.removeAll { $0.1 == viewer }
-        if let room {
-            room.leave(viewer: viewer)
-            node.roomsChanged()
-        }
+        room?.leave(viewer: viewer)
         step(.viewerLeft)
     }
 
@@ -151,7 +147,6 @@ final class RoomLink: RoomEndpoint {
             guard let room, let join = viewers.first(where: { $0.join.viewer == id })?.join else { return }
             room.admit(join, createdHere: false)
             answered(id)
-            node.roomsChanged()
         case .awaitSnapshot(let id):
             awaitSnapshot(id)
         case .replayWaitingInputs:
@@ -205,7 +200,6 @@ final class RoomLink: RoomEndpoint {
         node.announceOwner(of: name, lease: lease)
         node.logger.info("running room", metadata: ["room": "\(name)", "lease": "\(lease)", "origin": "\(origin)",
                                                     "firstSeq": "\(firstSequence)"])
-        node.roomsChanged()
     }
 }
 
