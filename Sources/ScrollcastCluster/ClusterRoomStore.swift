@@ -48,7 +48,7 @@ final class ClusterRoomStore: RoomStore {
         let line: RecordingEntry
         switch entry {
         case let .input(viewer, event): line = .input(viewer: viewer, event: event)
-        case let .cancelOnLeave(viewer, event): line = .cancel(viewer: viewer, event: event)
+        case let .cancel(viewer, event, _): line = .cancel(viewer: viewer, event: event)
         case let .frame(sequence, time): line = .frame(sequence: sequence, time: time)
         }
         pendingLog[room, default: []].append(RecordingEncoder.line(line))

@@ -50,12 +50,7 @@ extension Room {
         rowVersion = durableVersion
         let time = max(now, lastInputTime)
         if let claim, let index = viewers.firstIndex(where: { $0.id == claim.viewer }) {
-            let cancel = InputEvent(id: viewers[index].lastInputID ?? 0, time: time, kind: claim.gesture.cancellation)
-            if (try? scene.apply(cancel)) != nil {
-                store.append(.cancelOnLeave(viewer: claim.viewer, event: cancel), toRoom: name)
-                relayApplied(cancel, viewer: claim.viewer, cause: .takeBack)
-            }
-            self.claim = nil
+            cancelClaim(id: viewers[index].lastInputID ?? 0, at: time, cause: .takeBack)
             announcePresence(urgent: true)
         }
         if let reverted = scene.reorderedAtRest(durableOrder, at: time) {

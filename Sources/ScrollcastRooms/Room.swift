@@ -241,17 +241,9 @@ import ScrollWire
         if leaving.watchesInputs { inputWatchers -= 1 }
         channel.detach(id)
         let wasDriving = claim?.viewer == id
-        if let claim, claim.viewer == id {
+        if wasDriving {
             let time = max(now, lastInputTime)
-            let cancel = InputEvent(id: leaving.lastInputID ?? 0, time: time, kind: claim.gesture.cancellation)
-            // The cancel cannot be refused for a valid gesture; if the engine disagrees the
-            // claim still goes, so the room never stays locked by a departed viewer.
-            if (try? scene.apply(cancel)) != nil {
-                lastInputTime = time
-                store.append(.cancelOnLeave(viewer: id, event: cancel), toRoom: name)
-                relayApplied(cancel, viewer: id, cause: .leave)
-            }
-            self.claim = nil
+            if cancelClaim(id: leaving.lastInputID ?? 0, at: time, cause: .leave) { lastInputTime = time }
             requestFrame()
         }
         if viewers.isEmpty { emptySince = now }

@@ -83,9 +83,7 @@ final class RoomLink: RoomEndpoint {
         if let room { return room.refuse(inputID, code, reason, to: viewer) }
         guard let join = viewers.first(where: { $0.join.viewer == viewer })?.join else { return }
         node.serverMetrics.refusedInputs.increment()
-        join.sink.sendReliable(join.version == .v1
-            ? OutgoingMessage(utf8: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason))
-            : OutgoingMessage(binary: ServerMessageEncoderV2.refused(input: inputID, code: code, reason: reason)))
+        join.sink.sendReliable(.refused(input: inputID, code: code, reason: reason, version: join.version))
     }
 
     func leave(viewer: String) {

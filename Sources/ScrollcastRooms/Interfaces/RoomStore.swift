@@ -1,4 +1,5 @@
 import ScrollEngine
+import ScrollWire
 
 /// Where a room's durable state goes: its settings when it is made, every row move before it is
 /// announced, and a log of what it applied, so it can be restored (after a restart, or on
@@ -135,12 +136,31 @@ public enum RoomLogEntry: Sendable, Hashable {
     /// An input as the scene applied it: at room time, after claims and time mapping. Frames
     /// after it name it as their `input`.
     case input(viewer: String, event: InputEvent)
-    /// A cancel the room applies itself: when a driver leaves mid-gesture (so a lifted row goes
-    /// back), and in place of a drop it refused because the store could not keep the move
-    /// (`unavailable`). Frames after it still name the last real input.
-    case cancelOnLeave(viewer: String, event: InputEvent)
+    /// A cancel the room applied itself, ending `viewer`'s gesture for `cause`. Frames after it
+    /// still name the last real input.
+    case cancel(viewer: String, event: InputEvent, cause: CancelCause)
     /// A frame was taken at this room time with this sequence number.
     case frame(sequence: UInt64, time: Double)
+
+    /// Why the room cancelled a driver's gesture itself.
+    public enum CancelCause: String, Sendable, Hashable, CaseIterable {
+        /// The driver left mid-gesture, so a lifted row goes back.
+        case leave
+        /// In place of a drop the room refused because the store could not keep the move
+        /// (`unavailable`).
+        case unavailable
+        /// The room took back row moves its store failed to keep.
+        case takeBack
+
+        /// The cause the `applied` message of the cancel names.
+        public var applied: AppliedCause {
+            switch self {
+            case .leave: .leave
+            case .unavailable: .unavailable
+            case .takeBack: .takeBack
+            }
+        }
+    }
 }
 
 /// A store could not read or write.
