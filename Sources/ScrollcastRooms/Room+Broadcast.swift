@@ -11,10 +11,10 @@ extension Room {
     func commit(_ change: SceneChange, by id: String) {
         switch change {
         case .rowMoved(let rowID, let from, let to):
-            rowVersion += 1
-            let version = rowVersion
+            rowMoveVersion += 1
+            let rowMoveVersion = self.rowMoveVersion
             let generation = moveGeneration
-            let record = RowMoveRecord(room: name, rowID: rowID, from: from, to: to, viewer: id, version: version,
+            let record = RowMoveRecord(room: name, rowID: rowID, from: from, to: to, viewer: id, rowMoveVersion: rowMoveVersion,
                                        rowOrder: scene.configuration.rowOrder)
             store.commitRowMove(record) { [weak self, metrics] result in
                 switch result {
@@ -22,11 +22,12 @@ extension Room {
                     // A room gone meanwhile has closed its channel: nobody is left to tell.
                     guard let self, !self.abandoned else { return }
                     self.durableOrder = record.rowOrder
-                    self.durableVersion = version
-                    self.recordSent(.rowMoved(RoomHistory.RowMove(rowID: rowID, from: from, to: to, by: id, version: version)))
+                    self.durableRowMoveVersion = rowMoveVersion
+                    self.recordSent(.rowMoved(RoomHistory.RowMove(rowID: rowID, from: from, to: to, by: id,
+                                                                  rowMoveVersion: rowMoveVersion)))
                     self.channel.send(self.forEveryVersion(
-                        v1: { ServerMessageEncoder.rowMoved(rowID: rowID, from: from, to: to, by: id, version: version) },
-                        v2: { ServerMessageEncoderV2.rowMoved(rowID: rowID, from: from, to: to, by: id, version: version) }),
+                        v1: { ServerMessageEncoder.rowMoved(rowID: rowID, from: from, to: to, by: id, rowMoveVersion: rowMoveVersion) },
+                        v2: { ServerMessageEncoderV2.rowMoved(rowID: rowID, from: from, to: to, by: id, rowMoveVersion: rowMoveVersion) }),
                         to: .everyone)
                 case .failure:
                     metrics.storeFailures.increment()
@@ -47,7 +48,7 @@ extension Room {
     /// built on it). A gesture in progress ends as a cancel; the content stays where it is.
     func takeBackUnstoredMoves() {
         moveGeneration += 1
-        rowVersion = durableVersion
+        rowMoveVersion = durableRowMoveVersion
         let time = max(now, lastInputTime)
         if let claim, let index = viewers.firstIndex(where: { $0.id == claim.viewer }) {
             cancelClaim(id: viewers[index].lastInputID ?? 0, at: time, cause: .takeBack)

@@ -44,10 +44,10 @@ import ScrollWire
     /// Joins and leaves are announced at most this often, ms (driver changes at once).
     static let presenceInterval = 250.0
     /// Number of the last row move applied (announced or waiting for its commit).
-    var rowVersion: Int
+    var rowMoveVersion: Int
     /// The row order and move number the store last confirmed: what viewers were told.
     var durableOrder: [[Int]]
-    var durableVersion: Int
+    var durableRowMoveVersion: Int
     /// Grows each time the room takes back a move the store failed to keep; completions of moves
     /// applied before that are stale (they fail too: each move is stored only on top of the one
     /// before it).
@@ -131,8 +131,8 @@ import ScrollWire
         self.pacer = FramePacer(framePeriod: framePeriod, gridPoint: -origin)
         self.sequence = firstSequence
         self.history = RoomHistory(firstSequence: firstSequence)
-        self.rowVersion = rowMoveVersion
-        self.durableVersion = rowMoveVersion
+        self.rowMoveVersion = rowMoveVersion
+        self.durableRowMoveVersion = rowMoveVersion
         self.durableOrder = configuration.rowOrder
         self.scene = scene
         self.lastFrame = scene.frame(at: 0)

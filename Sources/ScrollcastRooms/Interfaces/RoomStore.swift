@@ -22,7 +22,7 @@ import ScrollWire
     /// come in the order the moves were committed.
     ///
     /// A move is kept only on top of the one before it: it fails unless the room's stored
-    /// `rowMoveVersion` is `move.version − 1`. So when a move fails, the moves the room built on
+    /// `rowMoveVersion` is `move.rowMoveVersion − 1`. So when a move fails, the moves the room built on
     /// it fail too, and the store never holds an order the room has taken back.
     func commitRowMove(_ move: RowMoveRecord, completion: @escaping (Result<Void, RoomStoreError>) -> Void)
     /// The room left memory (it had no viewers for its grace period).
@@ -118,16 +118,17 @@ public struct RowMoveRecord: Sendable, Hashable {
     public var to: IndexPath
     /// The viewer that moved it.
     public var viewer: String
-    /// The move's number in the room, from 1 (`rowMoved.version`).
-    public var version: Int
+    /// The move's number in the room, from 1 (`rowMoved.version` on the wire).
+    public var rowMoveVersion: Int
     /// Row ids of each section after the move: the whole order, so a store needs no engine to
     /// know it.
     public var rowOrder: [[Int]]
 
     /// A row move.
-    public init(room: String, rowID: Int, from: IndexPath, to: IndexPath, viewer: String, version: Int, rowOrder: [[Int]]) {
+    public init(room: String, rowID: Int, from: IndexPath, to: IndexPath, viewer: String, rowMoveVersion: Int,
+                rowOrder: [[Int]]) {
         self.room = room; self.rowID = rowID; self.from = from; self.to = to
-        self.viewer = viewer; self.version = version; self.rowOrder = rowOrder
+        self.viewer = viewer; self.rowMoveVersion = rowMoveVersion; self.rowOrder = rowOrder
     }
 }
 
