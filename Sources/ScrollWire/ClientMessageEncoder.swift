@@ -20,7 +20,7 @@ public enum ClientMessageEncoder {
             w.beginObject()
             w.key("life"); w.integer(resume.life)
             w.key("seq"); w.integer(resume.seq)
-            w.key("moves"); w.integer(resume.moves)
+            w.key("moves"); w.integer(resume.rowMoveVersion)
             w.endObject()
         }
         w.endObject()

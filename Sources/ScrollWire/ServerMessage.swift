@@ -222,11 +222,11 @@ public struct RowMovedMessage: Sendable, Hashable {
     public var to: IndexPath
     /// Viewer id of who moved it.
     public var by: String
-    /// Moves in the room so far, this one included.
-    public var version: Int
+    /// The move's number: moves in the room so far, this one included (`version` on the wire).
+    public var rowMoveVersion: Int
     /// Creates a row-moved message.
-    public init(rowID: Int, from: IndexPath, to: IndexPath, by: String, version: Int) {
-        self.rowID = rowID; self.from = from; self.to = to; self.by = by; self.version = version
+    public init(rowID: Int, from: IndexPath, to: IndexPath, by: String, rowMoveVersion: Int) {
+        self.rowID = rowID; self.from = from; self.to = to; self.by = by; self.rowMoveVersion = rowMoveVersion
     }
 }
 

@@ -114,7 +114,6 @@ extension ClusterNode: RoomPublishing {
         roomStore.forget(room: room)
         registry.abandon(named: room)
         if let link = links[room] { link.step(.leaseLost(holder: holder, hasViewers: !link.isEmpty)) }
-        roomsChanged()
     }
 }
 

@@ -131,9 +131,9 @@ import ScrollcastRooms
         case let .created(_, scene, keyDigest):
             logs[room] = nil
             rooms[room] = ["scene": scene, "key": keyDigest, "version": "0", "order": ""]
-        case let .commitMove(_, version, order):
-            guard Int(rooms[room]?["version"] ?? "0") == version - 1 else { return .outOfOrder }
-            rooms[room, default: [:]]["version"] = String(version)
+        case let .commitMove(_, rowMoveVersion, order):
+            guard Int(rooms[room]?["version"] ?? "0") == rowMoveVersion - 1 else { return .outOfOrder }
+            rooms[room, default: [:]]["version"] = String(rowMoveVersion)
             rooms[room, default: [:]]["order"] = order
         case let .checkpoint(_, offset):
             rooms[room, default: [:]]["rest"] = String(offset)

@@ -9,6 +9,7 @@ extension Room {
     /// Sends what is due: a deferred presence, a waiting input frame once half a period has
     /// passed since the last frame, or the next animation frame. Calling it early does nothing.
     public func tick() {
+        defer { deadlineMayHaveMoved() }
         let current = now
         if presencePending, current >= lastPresenceTime + Self.presenceInterval - pacer.timerSlack {
             broadcastPresence(except: nil, at: current)
@@ -21,12 +22,9 @@ extension Room {
     func requestFrame() {
         let current = now
         if pacer.inputArrived(at: current) { emitFrame(at: current, for: .input) }
-        tickDueMayHaveChanged()
     }
 
     func emitFrame(at current: Double, for reason: FramePacer.Reason) {
-        // Marks only: the deadline is read once the room is done (frame sent or skipped).
-        tickDueMayHaveChanged()
         let frameTime = Self.frameTime(max(now, lastInputTime))
         var rendered = Self.frame(of: &scene, at: frameTime)
         // Time alone changed nothing a viewer would see (e.g. the hold before a row lifts): no frame.

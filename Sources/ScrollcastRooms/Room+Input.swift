@@ -8,6 +8,7 @@ extension Room {
 
     /// Applies one input from a viewer, or answers it with `refused`.
     public func handle(_ input: InputMessage, from id: String) {
+        defer { deadlineMayHaveMoved() }
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
         guard viewers[index].canDrive else {
             return refuse(input.id, .locked, "room '\(name)' is locked; join with its driver key to drive", to: id)
@@ -75,27 +76,35 @@ extension Room {
         let id = viewers[index].id
         refuse(input.id, .unavailable, Self.unavailableReason, to: id)
         metrics.unavailableRefusals.increment()
-        guard let claim, claim.viewer == id else { return }
-        let cancel = InputEvent(id: input.id, time: time, kind: claim.gesture.cancellation)
-        if (try? scene.apply(cancel)) != nil {
-            store.append(.cancelOnLeave(viewer: id, event: cancel), toRoom: name)
-            relayApplied(cancel, viewer: id, cause: .unavailable)
-        }
+        guard claim?.viewer == id else { return }
+        cancelClaim(id: input.id, at: time, cause: .unavailable)
         lastInputTime = time
         viewers[index].lastInputID = input.id
-        self.claim = nil
         announcePresence(urgent: true)
         requestFrame()
+    }
+
+    /// Ends the gesture claim with a cancel (input id `inputID`) at `time`, which the room logs
+    /// and tells the watchers of as done for `cause`. The claim goes even if the engine refuses
+    /// the cancel (it cannot for a valid gesture), so the room never stays locked. Whether the
+    /// cancel was applied.
+    @discardableResult
+    func cancelClaim(id inputID: UInt64, at time: Double, cause: RoomLogEntry.CancelCause) -> Bool {
+        guard let claim else { return false }
+        self.claim = nil
+        let cancel = InputEvent(id: inputID, time: time, kind: claim.gesture.cancellation)
+        guard (try? scene.apply(cancel)) != nil else { return false }
+        store.append(.cancel(viewer: claim.viewer, event: cancel, cause: cause), toRoom: name)
+        relayApplied(cancel, viewer: claim.viewer, cause: cause.applied)
+        return true
     }
 
     /// Answers an input of viewer `viewer` with `refused`.
     public func refuse(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String) {
         metrics.refusedInputs.increment()
         guard let version = viewers.first(where: { $0.id == viewer })?.version else { return }
-        let message = version == .v1
-            ? RoomMessage(v1: OutgoingMessage(utf8: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason)))
-            : RoomMessage(v2: OutgoingMessage(binary: ServerMessageEncoderV2.refused(input: inputID, code: code, reason: reason)))
-        channel.send(message, to: .viewer(viewer))
+        channel.send(RoomMessage(.refused(input: inputID, code: code, reason: reason, version: version), for: version),
+                     to: .viewer(viewer))
     }
 
     /// Whether any viewer speaks `version`.

@@ -3,14 +3,14 @@ import ScrollcastRecording
 import ScrollWire
 
 /// The room layer as a transport sees it: viewers come and go, send messages, and ask for the
-/// dynamic HTTP routes. It owns the registry, the hub and the timers; a transport adapter turns
-/// its own events into these calls, all on the room thread.
+/// dynamic HTTP routes. It owns the registry (which keeps the frame timer) and the hub, and runs
+/// housekeeping; a transport adapter turns its own events into these calls, all on the room thread.
 @RoomActor public final class RoomService {
     /// The live rooms.
     public let registry: RoomRegistry
     /// The viewers' connections.
     public let hub: ViewerHub
-    private let timers: RoomTimers
+    private let scheduler: RoomScheduler
     /// The metrics in Prometheus's text format, for `GET /metrics`.
     private let metricsExposition: () -> [UInt8]
     private let logger: Logger
@@ -31,11 +31,11 @@ import ScrollWire
     public init(limits: ServerLimits, services: RoomServices, scheduler: RoomScheduler,
                 metricsExposition: @escaping () -> [UInt8], logger: Logger,
                 allowedOrigins: [String]?, host: String, cluster: RoomClusterNode? = nil) {
-        registry = RoomRegistry(limits: limits, services: services)
+        registry = RoomRegistry(limits: limits, services: services, scheduler: scheduler)
         hub = ViewerHub(limits: limits, registry: registry, clock: services.clock, metrics: services.metrics, logger: logger,
                         viewerNamePrefix: cluster?.viewerNamePrefix ?? "")
         self.cluster = cluster
-        timers = RoomTimers(registry: registry, hub: hub, scheduler: scheduler, clock: services.clock)
+        self.scheduler = scheduler
         self.metricsExposition = metricsExposition
         self.logger = logger
         self.configuredOrigins = allowedOrigins
@@ -45,18 +45,22 @@ import ScrollWire
         self.framePeriod = limits.tickMilliseconds
         exports = RecordingExports(limits: limits, scenes: services.scenes, metrics: services.metrics, logger: logger)
         if let cluster {
-            hub.directory = cluster.makeDirectory(registry: registry, roomsChanged: { [weak self] in self?.roomsChanged() })
+            hub.directory = cluster.makeDirectory(registry: registry)
         } else {
-            hub.directory = LocalRoomDirectory(registry: registry, roomsChanged: { [weak self] in self?.roomsChanged() },
-                                               logger: logger)
+            hub.directory = LocalRoomDirectory(registry: registry, logger: logger)
         }
     }
 
+    /// How often housekeeping runs, ms.
+    public static let housekeepingInterval = 1000.0
+
     /// The transport is listening on `port`: fixes the allowed origins and starts housekeeping.
-    /// On the room thread.
+    /// Call once, on the room thread.
     public func started(port: Int) {
         allowedOrigins = Self.origins(configured: configuredOrigins, host: host, port: port)
-        timers.start()
+        scheduler.scheduleRepeating(everyMilliseconds: Self.housekeepingInterval) { [hub] in
+            hub.housekeeping()
+        }
         cluster?.start()
     }
 
@@ -77,13 +81,6 @@ import ScrollWire
     /// A text message from a viewer, as UTF-8 bytes.
     public func receivedText(_ utf8: some Collection<UInt8>, from viewer: ViewerID) {
         hub.receiveText(utf8, from: viewer)
-        timers.roomsChanged()
-    }
-
-    /// Rooms changed outside a viewer's message (a cluster delivered another node's input or
-    /// viewers): the frame timer looks again at which room is due first.
-    public func roomsChanged() {
-        timers.roomsChanged()
     }
 
     /// A binary message from a viewer.
@@ -94,7 +91,6 @@ import ScrollWire
     /// A viewer's connection is gone.
     public func closed(_ viewer: ViewerID) {
         hub.closed(viewer)
-        timers.roomsChanged()
     }
 
     /// `GET /metrics` (Prometheus text format), `GET /healthz`, `GET /scenes` (the scenes a

@@ -212,8 +212,8 @@ struct ServerMessageV2Tests {
     @Test("the small messages round-trip and decode as version 1 decodes them")
     func smallMessages() throws {
         let messages: [([UInt8], [UInt8])] = [
-            (ServerMessageEncoderV2.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", version: 12),
-             ServerMessageEncoder.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", version: 12)),
+            (ServerMessageEncoderV2.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", rowMoveVersion: 12),
+             ServerMessageEncoder.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", rowMoveVersion: 12)),
             (ServerMessageEncoderV2.presence(viewers: 3, driver: "v7", locked: false), ServerMessageEncoder.presence(viewers: 3, driver: "v7", locked: false)),
             (ServerMessageEncoderV2.presence(viewers: 300, driver: nil, locked: true), ServerMessageEncoder.presence(viewers: 300, driver: nil, locked: true)),
             (ServerMessageEncoderV2.refused(input: 43, code: .driving, reason: "v7 is driving; try again when the gesture ends"),

@@ -62,6 +62,12 @@ struct ClusterTextFormTests {
         let watching = NodeMessage.roster(room: "r", node: "n1", viewers: [watcher])
         #expect(NodeMessage.decode(watching.encoded()) == watching)
         #expect(watcher.joinRequest(room: "r").inputs)
+        // A resume rides in a roster under the wire's own field names, which every node reads.
+        let resuming = NodeMessage.RosterViewer(id: "n1/v3", version: 1, generation: 0, key: nil,
+                                                resume: ResumeRequest(life: 5, seq: 9, rowMoveVersion: 2))
+        let resumingRoster = NodeMessage.roster(room: "r", node: "n1", viewers: [resuming])
+        #expect(NodeMessage.decode(resumingRoster.encoded()) == resumingRoster)
+        #expect(String(decoding: resumingRoster.encoded(), as: UTF8.self).contains(#""moves":2"#))
         let move = InputMessage(id: 7, clientTime: 123.5, kind: .pointerMoved(Point(x: 10, y: 20.25)))
         let input = NodeMessage.input(room: "lobby", node: "127.0.0.1:8081", viewer: "127.0.0.1:8081/v3", input: move)
         let bytes = input.encoded()

@@ -103,7 +103,7 @@ package enum StoreWrite: Hashable {
     /// A new room: its scene and driver key digest ("" for none); clears what was stored.
     case created(room: String, scene: String, keyDigest: String)
     /// Row order `order` (RowOrderText) as move `version`, on top of move `version` − 1.
-    case commitMove(room: String, version: Int, order: String)
+    case commitMove(room: String, rowMoveVersion: Int, order: String)
     /// Where the room rests.
     case checkpoint(room: String, restingOffset: Double)
     /// Log lines appended, keeping the newest `keep` (0 keeps none).

@@ -134,9 +134,9 @@ final class RedisClusterBackend: ClusterBackend {
         case let .created(_, scene, keyDigest):
             (script, keys, arguments) = (ClusterScripts.created, [self.keys.state(room), self.keys.log(room)],
                                          [Array(scene.utf8), Array(keyDigest.utf8)])
-        case let .commitMove(_, version, order):
+        case let .commitMove(_, rowMoveVersion, order):
             (script, keys, arguments) = (ClusterScripts.commitMove, [self.keys.state(room)],
-                                         [Array(String(version).utf8), Array(order.utf8)])
+                                         [Array(String(rowMoveVersion).utf8), Array(order.utf8)])
         case let .checkpoint(_, offset):
             (script, keys, arguments) = (ClusterScripts.checkpoint, [self.keys.state(room)], [Array(String(offset).utf8)])
         case let .appendLog(_, lines, keep):

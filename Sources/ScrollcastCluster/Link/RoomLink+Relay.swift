@@ -89,7 +89,6 @@ extension RoomLink {
             entry.viewers[viewer.id] = viewer.generation
         }
         remoteNodes[remoteNode] = entry.viewers.isEmpty ? nil : entry
-        node.roomsChanged()
     }
 
     /// An input of viewer `viewer` on node `remoteNode`.
@@ -101,7 +100,6 @@ extension RoomLink {
         }
         if keptInDoubt(input, viewer: viewer, from: remoteNode) { return }
         room.handle(input, from: viewer)
-        node.roomsChanged()
     }
 
     /// Drops the viewers of nodes that sent no roster for `timeout` ms (the node died, or lost
@@ -116,6 +114,5 @@ extension RoomLink {
             for id in entry.viewers.keys { room.leave(viewer: id) }
             remoteNodes[remoteNode] = nil
         }
-        node.roomsChanged()
     }
 }

@@ -73,7 +73,6 @@ final class RoomLink: RoomEndpoint {
         switch LinkMachine.route(state, connected: node.backend.isConnected) {
         case .apply:
             room?.handle(input, from: viewer)
-            node.roomsChanged()
         case .forward(let owner):
             node.send(.input(room: name, node: node.nodeID, viewer: viewer, input: input), to: owner)
         case .wait:
@@ -93,9 +92,7 @@ final class RoomLink: RoomEndpoint {
     func refuseHere(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String) {
         guard let join = viewers.first(where: { $0.join.viewer == viewer })?.join else { return }
         node.serverMetrics.refusedInputs.increment()
-        join.sink.sendReliable(join.version == .v1
-            ? OutgoingMessage(utf8: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason))
-            : OutgoingMessage(binary: ServerMessageEncoderV2.refused(input: inputID, code: code, reason: reason)))
+        join.sink.sendReliable(.refused(input: inputID, code: code, reason: reason, version: join.version))
     }
 
     func leave(viewer: String) {
@@ -104,10 +101,7 @@ final class RoomLink: RoomEndpoint {
         awaitingSnapshot.remove(viewer)
         waitingInputs.removeAll { $0.1 == viewer }
         inputsInDoubt.removeAll { $0.node == nil && $0.viewer == viewer }
-        if let room {
-            room.leave(viewer: viewer)
-            node.roomsChanged()
-        }
+        room?.leave(viewer: viewer)
         step(.viewerLeft)
     }
 
@@ -162,7 +156,6 @@ final class RoomLink: RoomEndpoint {
             guard let room, let join = viewers.first(where: { $0.join.viewer == id })?.join else { return }
             room.admit(join, createdHere: false)
             answered(id)
-            node.roomsChanged()
         case .awaitSnapshot(let id):
             awaitSnapshot(id)
         case .replayWaitingInputs:
@@ -216,7 +209,6 @@ final class RoomLink: RoomEndpoint {
         node.announceOwner(of: name, lease: lease)
         node.logger.info("running room", metadata: ["room": "\(name)", "lease": "\(lease)", "origin": "\(origin)",
                                                     "firstSeq": "\(firstSequence)"])
-        node.roomsChanged()
     }
 }
 
