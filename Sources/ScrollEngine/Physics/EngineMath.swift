@@ -6,9 +6,9 @@
 ///
 /// Accuracy, for every argument (subnormal, huge, ±0, ±∞ and NaN included): within 0.54 ulp of
 /// the exact value (the error before the one final rounding stays under 0.04 ulp), within 1 ulp
-/// when the result is subnormal. Measured at most 0.524 (`exp`), 0.500 (`log`) and 0.529 ulp
-/// (`pow`) against a 64-bit-significand reference (EngineMathTests): almost always the correctly
-/// rounded double. Each function works in double-double precision and rounds once at the end:
+/// when the result is subnormal: almost always the correctly rounded double (EngineMathTests
+/// checks it; the errors measured are in docs/wasm.md). Each function works in double-double
+/// precision and rounds once at the end:
 ///
 /// - `log`: x = 2^k · m with m in [√2/2, √2); ln m = 2·atanh(s), s = (m − 1)/(m + 1), whose
 ///   series 2s·(1 + s²/3 + s⁴/5 + …) is summed to s²⁷ (|s| ≤ 0.172, truncation below 2^-76
