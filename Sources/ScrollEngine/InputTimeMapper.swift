@@ -50,6 +50,14 @@ public struct InputTimeMapper: Sendable {
         if let last = lastClientTime, clientTime < last {
             throw .wentBackwards(previous: last, got: clientTime)
         }
+        return mapped(clientTime: clientTime, at: at, now: now, floor: floor, startsGesture: startsGesture) ?? now
+    }
+
+    /// `map(clientTime:at:now:floor:startsGesture:)`, nil where it throws (the WebAssembly
+    /// boundary reports a failure as a number).
+    public mutating func mapped(clientTime: Double, at: Double?, now: Double, floor: Double,
+                                startsGesture: Bool) -> Double? {
+        if let last = lastClientTime, clientTime < last { return nil }
         lastClientTime = clientTime
         if let at, at > now {
             let placed = max(floor, min(at, now + Self.maxLead))
