@@ -185,3 +185,48 @@ def test_no_applied_arrives_at_or_before_a_mark_already_received(scrollcast_serv
 
 def stamper_name(messages: list[dict]) -> str:
     return next(m for m in messages if m.get("type") == "snapshot")["viewer"]
+
+
+def test_in_a_cluster_the_mark_holds_on_every_node_and_a_stamped_input_keeps_its_at(cluster, room_name):
+    """The room runs on n0; watchers that asked are on n1 (v1) and n2 (v2), where `applied`,
+    beats and frames arrive relayed through Redis; a driver on n1 stamps its wheel ahead of the
+    room and the owner holds each until its `at`."""
+    async def scenario():
+        owner = await Viewer.join(cluster.ws(0), room_name)
+        await owner.wait_type("snapshot")
+        watchers = [await Viewer.join(cluster.ws(1), room_name, **ASKS),
+                    await Viewer.join(cluster.ws(2), room_name, protocol="v2", **ASKS)]
+        for viewer in watchers:
+            await viewer.wait_type("snapshot")
+            await viewer.wait_type("beat")
+        assert cluster.owner_index(room_name) == 0
+        driver = watchers[0]
+        driver.beat_arrival = time.monotonic()
+        room_now = room_clock(driver)
+        clock = ClientClock()
+        stamps = {}
+        for _ in range(6):
+            at = room_now() + 80   # ahead of the relay's hop too
+            stamps[await driver.input("wheel", clock.now(), at=at, dx=0, dy=90, mode="pixel")] = at
+            await asyncio.sleep(0.01)
+        # Each is judged at its time: a drag claiming the room before then would refuse it.
+        await driver.wait_type("applied", where=lambda m: m["cause"] == "input" and m["id"] == max(stamps))
+        last = await drag(owner, clock, x=200, y0=700, y1=300, steps=6)
+        await settle(owner, last)
+        final = owner.frames()[-1][1]
+        for viewer in watchers:
+            await viewer.wait_type("frame", timeout=15, where=lambda f: f["seq"] >= final["seq"])
+        for viewer in (owner, *watchers):
+            await viewer.close()
+        return watchers, stamps
+
+    watchers, stamps = run(scenario())
+    me = stamper_name([m for _, m in watchers[0].received])
+    for viewer in watchers:
+        messages = [m for _, m in viewer.received]
+        assert not violations(messages), violations(messages)
+        applied = {m["id"]: m["t"] for m in messages if m.get("type") == "applied" and m["cause"] == "input"
+                   and m["viewer"] == me}
+        assert set(applied) >= set(stamps), f"every stamped wheel applied: {sorted(applied)}"
+        on_time = [i for i in stamps if applied[i] == stamps[i]]
+        assert len(on_time) >= len(stamps) - 1, f"held to their `at` across the relay: {len(on_time)} of {len(stamps)}"
