@@ -19,12 +19,8 @@ public struct InputTimeMapper: Sendable {
     /// How far ahead of the room's present an early input may be placed, ms: an `at` further
     /// ahead is placed at `now + maxLead`.
     public static let maxLead = 250.0
-    // Plain doubles rather than optionals: the page runs this in WebAssembly, where every byte
-    // of code counts (docs/wasm.md, "Size").
-    private var hasAnchor = false
-    private var anchorClient = 0.0
-    private var anchorRoom = 0.0
-    private var lastClientTime = -Double.infinity
+    private var anchor: (client: Double, room: Double)?
+    private var lastClientTime: Double?
 
     /// A mapper with no anchor yet.
     public init(maxLag: Double = 250) { self.maxLag = maxLag }
@@ -51,8 +47,8 @@ public struct InputTimeMapper: Sendable {
     /// anchors later events.
     public mutating func map(clientTime: Double, at: Double?, now: Double, floor: Double,
                              startsGesture: Bool) throws(Failure) -> Double {
-        if clientTime < lastClientTime {
-            throw .wentBackwards(previous: lastClientTime, got: clientTime)
+        if let last = lastClientTime, clientTime < last {
+            throw .wentBackwards(previous: last, got: clientTime)
         }
         return mapped(clientTime: clientTime, at: at, now: now, floor: floor, startsGesture: startsGesture) ?? now
     }
@@ -61,35 +57,37 @@ public struct InputTimeMapper: Sendable {
     /// boundary reports a failure as a number).
     public mutating func mapped(clientTime: Double, at: Double?, now: Double, floor: Double,
                                 startsGesture: Bool) -> Double? {
-        if clientTime < lastClientTime { return nil }
+        if let last = lastClientTime, clientTime < last { return nil }
         lastClientTime = clientTime
-        var time: Double
         if let at, at > now {
-            time = max(floor, min(at, now + Self.maxLead))
-        } else if startsGesture || !hasAnchor {
-            time = max(floor, now)
-        } else {
-            time = anchorRoom + (clientTime - anchorClient)
-            let high = max(floor, now), low = max(floor, now - maxLag)
-            // Inside the window the anchor stays, so every later event keeps its interval.
-            if time <= high && time >= low { return time }
-            time = min(high, max(low, time))
+            let placed = max(floor, min(at, now + Self.maxLead))
+            anchor = (clientTime, placed)
+            return placed
         }
-        confirm(clientTime: clientTime, room: time)
-        return time
+        let high = max(floor, now)
+        let low = max(floor, now - maxLag)
+        guard !startsGesture, let anchor else {
+            anchor = (clientTime, high)
+            return high
+        }
+        let candidate = anchor.room + (clientTime - anchor.client)
+        if candidate > high || candidate < low {
+            let mapped = min(high, max(low, candidate))
+            self.anchor = (clientTime, mapped)
+            return mapped
+        }
+        return candidate
     }
 
     /// The room applied the event stamped `clientTime` at `room` (its `applied` message): a client
     /// predicting the room anchors there, so later predictions follow the room's.
     public mutating func confirm(clientTime: Double, room: Double) {
-        hasAnchor = true
-        anchorClient = clientTime
-        anchorRoom = room
+        anchor = (clientTime, room)
     }
 
     /// Forgets the anchor and the last client time (a new connection).
     public mutating func reset() {
-        hasAnchor = false
-        lastClientTime = -.infinity
+        anchor = nil
+        lastClientTime = nil
     }
 }

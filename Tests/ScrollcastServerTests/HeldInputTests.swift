@@ -15,6 +15,15 @@ import ScrollcastServerTesting
         try sink.v1Messages().compactMap { if case .applied(let a) = $0, a.cause == .input { a } else { nil } }
     }
 
+    /// The demo room with a watcher of `applied` messages and a driver, a few ticks in; and its present.
+    static func room() throws -> (Harness, RecordingViewerSink, ViewerID, Double) {
+        let h = WireV2Tests.demoHarness()
+        let (_, watcher) = h.viewer(extra: #","inputs":true"#)
+        let (driver, _) = h.viewer()
+        h.tick(3)
+        return (h, watcher, driver, try #require(h.registry.room(named: "demo")).now)
+    }
+
     static func stamped(_ id: Int, at: Double, _ kind: String, _ fields: String) -> String {
         #"{"type":"input","id":\#(id),"t":\#(id * 10),"at":\#(at),"kind":"\#(kind)",\#(fields)}"#
     }
@@ -36,22 +45,14 @@ import ScrollcastServerTesting
     }
 
     @Test func anInputStampedBeyondTheBoundIsHeldOnlyToIt() throws {
-        let h = WireV2Tests.demoHarness()
-        let (_, watcher) = h.viewer(extra: #","inputs":true"#)
-        let (driver, _) = h.viewer()
-        h.tick(3)
-        let now = try #require(h.registry.room(named: "demo")).now
+        let (h, watcher, driver, now) = try Self.room()
         h.send(Self.stamped(1, at: now + 5000, "key", #""key":"pageDown""#), from: driver)
         h.scheduler.advance(by: 300)
         #expect(try Self.applied(watcher).map(\.time) == [now + InputTimeMapper.maxLead])
     }
 
     @Test func aLateInputIsMappedAsAnUnstampedOne() throws {
-        let h = WireV2Tests.demoHarness()
-        let (_, watcher) = h.viewer(extra: #","inputs":true"#)
-        let (driver, _) = h.viewer()
-        h.tick(3)
-        let now = try #require(h.registry.room(named: "demo")).now
+        let (h, watcher, driver, now) = try Self.room()
         h.send(Self.stamped(1, at: now - 500, "pointerDown", #""x":100,"y":600"#), from: driver)
         h.scheduler.advance(by: 30)
         h.send(Self.stamped(2, at: now - 400, "pointerMove", #""x":100,"y":560"#), from: driver)
@@ -113,11 +114,7 @@ import ScrollcastServerTesting
     }
 
     @Test func aHeldInputIsLoggedAtTheTimeApplied() throws {
-        let h = WireV2Tests.demoHarness()
-        let (_, watcher) = h.viewer(extra: #","inputs":true"#)
-        let (driver, _) = h.viewer()
-        h.tick(3)
-        let now = try #require(h.registry.room(named: "demo")).now
+        let (h, watcher, driver, now) = try Self.room()
         h.send(Self.stamped(1, at: now + 25, "key", #""key":"pageDown""#), from: driver)
         h.scheduler.advance(by: 30)
         #expect(try Self.applied(watcher).map(\.time) == [now + 25])

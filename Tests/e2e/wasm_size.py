@@ -14,7 +14,8 @@ MAX_GZIPPED = 60 * 1024
 # What the module may not grow past, tighter than the targets so that growth shows while there is
 # still room: its size after the size cuts of docs/wasm.md, "Size" (127,538 bytes, 56,876
 # gzipped) and a little room. Lower these as it shrinks; raise them only with a reason in the doc.
-CEILING_BYTES = 126 * 1024
+# 126 → 127 KB: the server's InputTimeMapper in the module (issue 27, one time mapping), +0.5 KB.
+CEILING_BYTES = 127 * 1024
 CEILING_GZIPPED = 57 * 1024
 
 
