@@ -53,6 +53,18 @@ extension Room {
         }
     }
 
+    /// A complete watcher joins a room where none was: the last frame's `t`, a mark for it in its
+    /// snapshot (or `resumed`), bound nobody until now, so a change since may lie at or before
+    /// it. Then a frame goes out first (as an input's would), showing those changes, and the
+    /// joiner starts from it.
+    func markLastFrameForFirstCompleteWatcher() {
+        guard completeWatchers == 0 else { return }
+        if appliedSinceFrame.contains(where: { $0.cause != .state && $0.time <= lastFrame.time }) {
+            emitFrame(at: now, for: .input)
+        }
+        markComplete(through: lastFrame.time)
+    }
+
     /// After a complete watcher's snapshot (or `resumed`) and its `applied` follow-up: the
     /// room's present and the mark, so its clock starts at the present even in a room at rest.
     func sendJoinBeat(to id: String, version: WireVersion) {

@@ -189,6 +189,7 @@ import ScrollWire
                      inputs: Bool = false, complete: Bool = false) {
         let complete = inputs && complete
         let released = releaseHeld(dueBy: now + pacer.timerSlack)
+        if complete { markLastFrameForFirstCompleteWatcher() }
         restartTextsIfAlone(joining: version, resuming: resume != nil)
         viewers.append(Viewer(id: id, version: version, canDrive: canDrive, driverKey: canDrive ? driverKey : nil,
                               resumable: resumable || resume != nil, watchesInputs: inputs, wantsComplete: complete))

@@ -117,3 +117,23 @@ import ScrollcastServerTesting
         #expect(Self.violations(messages).isEmpty)
     }
 }
+
+extension CompleteHistoryTests {
+    @Test func theFirstWatcherToAskGetsAFrameAfterEveryChangeTimedBeforeTheLastOne() throws {
+        // Without a complete watcher a late input may land before the last frame's `t`; the first
+        // one to join then gets a frame showing it, never that frame's `t` as a mark before it.
+        let h = WireV2Tests.demoHarness()
+        let (_, plain) = h.viewer(extra: #","inputs":true"#)
+        let (driver, _) = h.viewer()
+        h.input(1, t: 0, "pointerDown", #""x":100,"y":600"#, from: driver)
+        h.tick(3)
+        h.input(2, t: 16, "pointerMove", #""x":100,"y":560"#, from: driver)
+        h.tick(6)
+        h.input(3, t: 20, "pointerMove", #""x":100,"y":520"#, from: driver)   // before the last frame
+        #expect(!Self.violations(try plain.v1Messages()).isEmpty, "the case arises")
+        let (_, watcher) = h.viewer(extra: Self.asks)
+        h.tick(60)
+        let found = Self.violations(try watcher.v1Messages())
+        #expect(found.isEmpty, "\(found)")
+    }
+}
