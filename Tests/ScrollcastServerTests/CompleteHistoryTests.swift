@@ -60,9 +60,9 @@ import ScrollcastServerTesting
         #expect(Self.violations(messages).isEmpty, "\(Self.violations(messages))")
     }
 
-    @Test func theCheckFailsWhereTheRoomTimesAnInputBeforeAFrameItSent() throws {
-        // Without the mark (nobody asked), a late input may land before the last frame's `t`:
-        // the same check reads that as a violation, so it can fail.
+    /// A room nobody asked of: a drag whose last move arrives late and lands before the last
+    /// frame's `t` (allowed there). Returns the harness and a watcher of `applied` without the mark.
+    static func lateInputBeforeAFrame() -> (Harness, RecordingViewerSink) {
         let h = WireV2Tests.demoHarness()
         let (_, watcher) = h.viewer(extra: #","inputs":true"#)
         let (driver, _) = h.viewer()
@@ -71,6 +71,13 @@ import ScrollcastServerTesting
         h.input(2, t: 16, "pointerMove", #""x":100,"y":560"#, from: driver)   // frame at once
         h.tick(6)                                                              // ~100 ms later
         h.input(3, t: 20, "pointerMove", #""x":100,"y":520"#, from: driver)   // mapped back to ~20 ms
+        return (h, watcher)
+    }
+
+    @Test func theCheckFailsWhereTheRoomTimesAnInputBeforeAFrameItSent() throws {
+        // Without the mark (nobody asked), a late input may land before the last frame's `t`:
+        // the same check reads that as a violation, so it can fail.
+        let (_, watcher) = Self.lateInputBeforeAFrame()
         #expect(!Self.violations(try watcher.v1Messages()).isEmpty)
     }
 
@@ -122,14 +129,7 @@ extension CompleteHistoryTests {
     @Test func theFirstWatcherToAskGetsAFrameAfterEveryChangeTimedBeforeTheLastOne() throws {
         // Without a complete watcher a late input may land before the last frame's `t`; the first
         // one to join then gets a frame showing it, never that frame's `t` as a mark before it.
-        let h = WireV2Tests.demoHarness()
-        let (_, plain) = h.viewer(extra: #","inputs":true"#)
-        let (driver, _) = h.viewer()
-        h.input(1, t: 0, "pointerDown", #""x":100,"y":600"#, from: driver)
-        h.tick(3)
-        h.input(2, t: 16, "pointerMove", #""x":100,"y":560"#, from: driver)
-        h.tick(6)
-        h.input(3, t: 20, "pointerMove", #""x":100,"y":520"#, from: driver)   // before the last frame
+        let (h, plain) = Self.lateInputBeforeAFrame()
         #expect(!Self.violations(try plain.v1Messages()).isEmpty, "the case arises")
         let (_, watcher) = h.viewer(extra: Self.asks)
         h.tick(60)
