@@ -96,10 +96,10 @@ nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomSchedul
         RoomActor.assumeIsolated { service.closed(ViewerID(connection)) }
     }
 
-    func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String)
-        -> ((HTTPResponseStream) -> Void)? {
+    func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String,
+                authorization: String?) -> ((HTTPResponseStream) -> Void)? {
         RoomActor.assumeIsolated {
-            service.streamedRoute(method: method, path: path, query: query).map { start in
+            service.streamedRoute(method: method, path: path, query: query, authorization: authorization).map { start in
                 { stream in RoomActor.assumeIsolated { start(StreamWriter(stream: stream)) } }
             }
         }

@@ -10,7 +10,8 @@ extension WebSocketServer {
         }
         let method = WebSocketServer.method(of: wsi)
         let query = LWS.queryString(wsi)
-        if let start = delegate.server(self, streamResponseTo: method, path: path, query: query) {
+        if let start = delegate.server(self, streamResponseTo: method, path: path, query: query,
+                                       authorization: LWS.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION)) {
             return beginStream(wsi, includeBody: method != "HEAD", start)
         }
         if let response = delegate.server(self, respondTo: method, path: path, query: query) {
