@@ -22,6 +22,7 @@ nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomSchedul
         socketConfiguration.host = configuration.host
         socketConfiguration.port = configuration.port
         socketConfiguration.publicDirectory = configuration.publicDirectory
+        socketConfiguration.encodedDirectory = configuration.encodedDirectory
         socketConfiguration.pingInterval = configuration.timeouts.pingIntervalSeconds
         socketConfiguration.idleTimeout = configuration.timeouts.idleTimeoutSeconds
         socketConfiguration.httpTimeoutSeconds = configuration.timeouts.httpRequestSeconds
