@@ -4,7 +4,7 @@
 Per link profile (LINKS_PROFILES, default `loopback 4g bad-wifi`), the release server behind the
 real link emulator (`scrollcast-link`, started through Tests/e2e/link_helpers.py):
 
-  - in real headless Chromium, through the link: page load to first frame (median of
+  - in real headless Chromium, through the link: page load to first frame, cold and on a reload (median of
     LINKS_LOADS fresh page loads, the page's own `firstFrameAt()`), then LINKS_FLINGS flings
     in one page, each measured by the page itself (docs/measures.md): judder over every
     display frame in motion of all flings (repeats + skips ÷ display frames in motion), the
@@ -54,6 +54,8 @@ SEED = int(os.environ.get("LINKS_SEED", "1"))
 SECTION = "## Links (make bench-links)"
 LOAD_TOOL = BIN / "scrollcast-load"
 REPLICA_MODES = os.environ.get("LINKS_REPLICA", "on off").split()
+# Only the page loads and reloads, logged (nothing written): LINKS_LOADS_ONLY=1.
+LOADS_ONLY = os.environ.get("LINKS_LOADS_ONLY") == "1"
 
 
 def log(message):
@@ -64,23 +66,29 @@ def same(a, b) -> bool:
     return a == b or (a is not None and b is not None and abs(a - b) <= 1e-9 * max(1.0, abs(b)))
 
 
-def load_times(browser, base_url: str, profile: str) -> dict[str, list[float]]:
-    """Page load to first frame, LOADS fresh loads per replica mode, the modes taking turns so
-    that the machine's load (shared, changing by the second) weighs on both alike."""
+def load_times(browser, base_url: str, profile: str) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Page load to first frame, LOADS fresh loads per replica mode (a new browser context: an
+    empty cache), each followed by a reload (its cache warm: every file revalidated, 304s), the
+    modes taking turns so that the machine's load (shared, changing by the second) weighs on
+    both alike. Returns (loads, reloads) per mode."""
     loads = {replica: [] for replica in REPLICA_MODES}
+    reloads = {replica: [] for replica in REPLICA_MODES}
     for i in range(LOADS):
         for replica in REPLICA_MODES:
             context = browser.new_context()
             page = context.new_page()
             page.goto(f"{base_url}/?room=links-{profile}-{replica}-load-{i}&replica={replica}")
             loads[replica].append(first_frame_ms(page))
+            page.reload()
+            reloads[replica].append(first_frame_ms(page))
             context.close()
-    return loads
+    return loads, reloads
 
 
-def page_figures(browser, base_url: str, profile: str, replica: str, loads: list[float]) -> dict:
+def page_figures(browser, base_url: str, profile: str, replica: str, loads: list[float], reloads: list[float]) -> dict:
     """Judder and input-to-photon in Chromium through one link, with the page's replica `on`
-    (the default) or `off` (server frames only); `loads` its load-to-first-frame times."""
+    (the default) or `off` (server frames only); `loads` and `reloads` its load-to-first-frame
+    times, cold and warm."""
     context = browser.new_context()
     page = context.new_page()
     sc = ScrollcastPage(page, base_url, f"links-{profile}-{replica}-fling").open(f"&replica={replica}")
@@ -111,6 +119,7 @@ def page_figures(browser, base_url: str, profile: str, replica: str, loads: list
     return {
         "compared": state.get("compared", 0), "mismatches": state.get("mismatches", 0),
         "load_ms": statistics.median(loads), "loads_ms": loads,
+        "reload_ms": statistics.median(reloads), "reloads_ms": reloads,
         "judder_pct": 100 * (totals["repeats"] + totals["skips"]) / totals["motionFrames"] if totals["motionFrames"] else None,
         **totals,
         "roughness_pt": statistics.mean(roughness) if roughness else None,
@@ -152,14 +161,14 @@ def fmt(value, digits=1):
 
 def table(results: dict) -> list[str]:
     lines = [
-        "| profile | page | load → first frame (ms) | fling judder (%) | repeats / skips / in motion | dropped by the browser | roughness (pt) "
+        "| profile | page | load → first frame (ms) | reload → first frame (ms) | fling judder (%) | repeats / skips / in motion | dropped by the browser | roughness (pt) "
         "| input-to-photon p50 / p99 (ms) | load tool input-to-frame p50 / p99 (ms) | inter-arrival jitter p50 / p99 (ms) | emulator timing error p99 (µs) |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for (profile, replica), r in results.items():
         page = f"replica ({r['compared']} compared, {r['mismatches']} mismatches)" if replica == "on" else "server frames"
         lines.append(
-            f"| `{profile}` | {page} | {fmt(r['load_ms'], 0)} | {fmt(r['judder_pct'])} | {r['repeats']} / {r['skips']} / {r['motionFrames']} "
+            f"| `{profile}` | {page} | {fmt(r['load_ms'], 0)} | {fmt(r['reload_ms'], 0)} | {fmt(r['judder_pct'])} | {r['repeats']} / {r['skips']} / {r['motionFrames']} "
             f"| {r['dropped']} | {fmt(r['roughness_pt'], 2)} | {fmt(r['photon_p50'], 0)} / {fmt(r['photon_p99'], 0)} ({r['photon_samples']}) "
             f"| {fmt(r.get('frame_p50'))} / {fmt(r.get('frame_p99'))} | {fmt(r.get('jitter_p50'))} / {fmt(r.get('jitter_p99'))} | {fmt(r.get('link_error_p99_us'), 0)} |")
     return lines
@@ -177,7 +186,8 @@ def section(results: dict, seconds: float, load: tuple[float, float]) -> list[st
         f"{load[1]:.1f} at the end), {seconds:.0f} s. Release server behind the link "
         "emulator (`scrollcast-link`, profiles in docs/links.md); the page in headless Chromium "
         f"(60 Hz display) through the same link. Per profile: page load to first frame (median of {LOADS} fresh loads "
-        "per mode, the two modes taking turns), "
+        "per mode, the two modes taking turns; each in a new browser context, so with an empty cache) and a reload "
+        "of each (its cache warm: every file revalidated, 304s), "
         f"{FLINGS} flings (a {6}-step mouse drag up the long table, released, then rest), measured by the page "
         "itself (docs/measures.md) and checked against the Python recomputation from its raw record; then "
         f"`scrollcast-load {load_via} --rooms 1 --viewers {VIEWERS} --drivers 1 --script drag --duration {DURATION:g}`. "
@@ -217,11 +227,17 @@ def main():
             proxy = LinkProxy.start(server.port, profile, seed=SEED)
             try:
                 log(f"{profile}: page loads, the replica on and off in turn")
-                loads = load_times(browser, f"http://127.0.0.1:{proxy.port}", profile)
+                loads, reloads = load_times(browser, f"http://127.0.0.1:{proxy.port}", profile)
+                for replica in REPLICA_MODES:
+                    log(f"{profile} replica {replica}: load {fmt(statistics.median(loads[replica]), 0)} ms "
+                        f"{[round(x) for x in loads[replica]]}, reload {fmt(statistics.median(reloads[replica]), 0)} ms "
+                        f"{[round(x) for x in reloads[replica]]}")
+                if LOADS_ONLY:
+                    continue
                 for replica in REPLICA_MODES:
                     log(f"{profile}: page (replica {replica}) through the link on :{proxy.port}")
                     results[(profile, replica)] = page_figures(browser, f"http://127.0.0.1:{proxy.port}", profile, replica,
-                                                                loads[replica])
+                                                                loads[replica], reloads[replica])
                     r = results[(profile, replica)]
                     log(f"{profile} replica {replica}: judder {fmt(r['judder_pct'])} %, input-to-photon "
                         f"{fmt(r['photon_p50'], 0)}/{fmt(r['photon_p99'], 0)} ms (first input {fmt(r['photon_first'], 0)} ms), "
@@ -232,12 +248,15 @@ def main():
                 proxy.stop()
                 server.stop()
         browser.close()
+    if LOADS_ONLY:
+        return
     print("\n".join(table(results)))
     replace_section(SECTION, section(results, time.monotonic() - began, (load_before, os.getloadavg()[0])))
     log("wrote the Links section of docs/benchmarks.md")
     for (profile, replica), r in results.items():
         key = f"{profile.replace('-', '_')}_replica_{replica}"
         print(f"links_{key}_load_to_first_frame_ms={fmt(r['load_ms'], 0)}")
+        print(f"links_{key}_reload_to_first_frame_ms={fmt(r['reload_ms'], 0)}")
         print(f"links_{key}_judder_pct={fmt(r['judder_pct'])}")
         print(f"links_{key}_input_to_photon_p50_ms={fmt(r['photon_p50'], 0)}")
         print(f"links_{key}_input_to_photon_p99_ms={fmt(r['photon_p99'], 0)}")
