@@ -6,7 +6,7 @@ SWIFT_BUILD_FLAGS ?=
 ARTIFACTS ?= $(CURDIR)/test-artifacts
 PY := $(CURDIR)/.venv/bin/python
 
-.PHONY: deps deps-demo deps-cluster-demo precompress demo-build wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-durability bench-wire bench-slow bench-cluster bench-links bench-isolation conformance fuzz clean
+.PHONY: deps deps-demo deps-cluster-demo precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-durability bench-wire bench-slow bench-cluster bench-links bench-isolation conformance fuzz clean
 
 # What the tests and benchmarks need (a browser, Redis, Node, the Python clients); the demos
 # install only what they run (scripts/install-deps.sh says which).
@@ -27,10 +27,14 @@ $(WASM): $(WASM_SOURCES)
 wasm: deps
 	$(MAKE) $(WASM)
 
-# gzip and brotli copies of the page's files in .build/public-encoded, which the server sends to
+# gzip and brotli copies of the page's files (and its bundle) in .build/public-encoded, which the server sends to
 # browsers that accept them (docs/design.md, "Static files"); only stale copies are made again.
-precompress: $(WASM)
+precompress: $(WASM) bundle
 	scripts/precompress.sh Public .build/public-encoded
+
+# The page's modules as one script, Public/bundle/page.js (git ignores it; rewritten only when it changes).
+bundle:
+	scripts/bundle-page.py Public
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)

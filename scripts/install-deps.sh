@@ -2,8 +2,9 @@
 # Installs what Scrollcast needs on a fresh Debian machine, for one use:
 #   demo          what `make demo` runs: the C libraries the server links (libwebsockets, libssl,
 #                 SQLite for GRDB, hiredis), the C library, compiler builtins and wasm-opt for the
-#                 engine's WebAssembly build (docs/wasm.md), and gzip's and brotli's CLIs for the
-#                 page's compressed copies (scripts/precompress.sh).
+#                 engine's WebAssembly build (docs/wasm.md), Python for the page's bundle
+#                 (scripts/bundle-page.py), and gzip's and brotli's CLIs for the page's
+#                 compressed copies (scripts/precompress.sh).
 #   cluster-demo  the demo's, and Redis.
 #   test          (the default) everything: the demo's, Redis for the cluster tests, a browser and
 #                 fonts for the page tests, wasm-objdump for finding what the module's bytes are,
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 USE=${1:-test}
 DEMO_PACKAGES=(libwebsockets-dev libssl-dev libsqlite3-dev libhiredis-dev pkg-config
-               wasi-libc binaryen libclang-rt-14-dev-wasm32 gzip brotli)
+               wasi-libc binaryen libclang-rt-14-dev-wasm32 gzip brotli python3)
 case "$USE" in
   demo) APT_PACKAGES=("${DEMO_PACKAGES[@]}") ;;
   cluster-demo) APT_PACKAGES=("${DEMO_PACKAGES[@]}" redis-server) ;;

@@ -217,11 +217,21 @@ def test_range_is_ignored_and_nothing_outside_the_folders_is_served(encoded_site
         assert status == 404 and b"secret" not in body, path
 
 
-def test_every_module_is_preloaded_by_the_page():
-    """The page names every module in a modulepreload, so the browser fetches them all at once
-    instead of one import level at a time; a module added without its preload fails here."""
-    html = (PUBLIC / "index.html").read_text()
-    preloaded = set(re.findall(r'<link rel="modulepreload" href="/?([^"]+)"', html))
+def test_the_bundle_holds_every_module_and_refuses_what_it_cannot_keep_meaning(tmp_path):
+    """The page loads its modules as one script (scripts/bundle-page.py, made for this session by
+    conftest.py): every module of Public/js is in it, and syntax whose meaning a bundle would
+    change stops the build with the module and line named."""
+    bundle = (PUBLIC / "bundle" / "page.js").read_text()
+    listed = set(bundle.splitlines()[0].split(": ", 1)[1].rstrip(".").split(", "))
     modules = {p.relative_to(PUBLIC).as_posix() for p in (PUBLIC / "js").rglob("*.js")}
-    assert modules - preloaded == set(), "modules without a <link rel=\"modulepreload\"> in index.html"
-    assert preloaded - modules == set(), "preloads of modules that are gone"
+    assert modules - listed == set(), "modules no page code imports (or the bundle is stale)"
+    for module in modules:
+        assert f"// ---- {module}\n" in bundle, module
+    for source, complaint in [('export let count = 0;\n', "js/main.js:1: cannot bundle 'export let count = 0;'"),
+                              ('import "./x.js";\n', "js/main.js:1: cannot bundle 'import \"./x.js\";'"),
+                              ('import { a } from "lib";\n', "js/main.js:1: only relative imports are bundled, not 'lib'"),
+                              ('import { a } from "./main.js";\nexport const b = 1;\n', "a cycle of imports cannot be bundled: js/main.js → js/main.js")]:
+        (tmp_path / "js").mkdir(exist_ok=True)
+        (tmp_path / "js" / "main.js").write_text(source)
+        made = subprocess.run([str(REPO / "scripts/bundle-page.py"), str(tmp_path)], capture_output=True, text=True)
+        assert made.returncode == 1 and complaint in made.stderr, (source, made.stderr)
