@@ -157,6 +157,8 @@ export class Controls {
     // In a locked room the plain link only lets people watch: say so.
     const locked = mode === "key" || mode === "watch" || mode === "rejected";
     $("share-link").textContent = locked ? "watch-only link" : "share link";
+    // A locked room's recording needs its key (docs/recording.md); a link carries it as `key=`.
+    $("recording-link").href = recordingLinkFor(this.room, window.location, this.driverKey);
     $("copy-link").textContent = locked ? "Copy watch-only link" : "Copy share link";
     this.showCoDriverLink();
   }
@@ -234,9 +236,11 @@ export function shareLinkFor(room, sceneName = "demo", loc = window.location) {
   return url.toString();
 }
 
-/** The server's recording of `room` (GET /recording?room=NAME, docs/recording.md). */
-export function recordingLinkFor(room, loc = window.location) {
-  return new URL(`/recording?room=${encodeURIComponent(room)}`, loc.href).toString();
+/** The server's recording of `room` (GET /recording?room=NAME, docs/recording.md), with the
+ * driver key a locked room's recording needs, when this viewer holds it. */
+export function recordingLinkFor(room, loc = window.location, driverKey = null) {
+  const key = driverKey ? `&key=${encodeURIComponent(driverKey)}` : "";
+  return new URL(`/recording?room=${encodeURIComponent(room)}${key}`, loc.href).toString();
 }
 
 /**

@@ -119,12 +119,14 @@ extension ServerMessageDecoder {
 }
 
 extension ClientMessageDecoder {
-    /// `join`'s `resume` object, every field required and in range; nil when absent.
+    /// `join`'s `resume` object, `life` and `seq` required, every field in range; nil when
+    /// absent. `moves` left out or `null` is 0, the count of a client that applied no move (as an
+    /// optional field may be left out or be `null`); the server vouches for it as for any count.
     static func resumeRequest(_ r: FieldReader) throws(WireError) -> ResumeRequest? {
         guard r.has("resume") else { return nil }
         let resume = try r.object("resume")
         return ResumeRequest(life: try resume.id("life"), seq: UInt64(try resume.int("seq")),
-                             rowMoveVersion: try resume.int("moves"))
+                             rowMoveVersion: resume.has("moves") ? try resume.int("moves") : 0)
     }
 }
 
