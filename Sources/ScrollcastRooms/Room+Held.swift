@@ -30,7 +30,6 @@ extension Room {
         let index = held.firstIndex { $0.due > due } ?? held.count
         held.insert(HeldInput(input: input, viewer: id, due: due), at: index)
         restBeatOwed = true
-        tickDueMayHaveChanged()
     }
 
     /// Applies, in room-time order, every held input due by `limit`; true when the scene changed
@@ -43,7 +42,6 @@ extension Room {
             held.removeFirst()
             if apply(first.input, from: first.viewer, at: max(first.due, changeFloor)) { changed = true }
         }
-        if changed { tickDueMayHaveChanged() }
         return changed
     }
 }

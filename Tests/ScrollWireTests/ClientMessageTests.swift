@@ -27,7 +27,7 @@ struct ClientMessageTests {
 
     @Test("resume: moves left out or null is 0; whole numbers in any spelling are integers; resume implies resumable")
     func resumeFields() throws {
-        let expected = JoinRequest(room: "r", resume: ResumeRequest(life: 7, seq: 1025, moves: 0))
+        let expected = JoinRequest(room: "r", resume: ResumeRequest(life: 7, seq: 1025, rowMoveVersion: 0))
         for resume in [#"{"life":7,"seq":1025,"moves":null}"#, #"{"life":7,"seq":1025}"#,
                        #"{"life":7,"seq":1025.0,"moves":0}"#, #"{"life":7.0,"seq":1.025e3,"moves":0.0}"#] {
             #expect(try ClientMessageDecoder.decode(#"{"type":"join","room":"r","resume":\#(resume)}"#) == .join(expected), "\(resume)")
