@@ -27,9 +27,21 @@ public protocol WebSocketServerDelegate: AnyObject, Sendable {
     /// produces the response (on another thread); nil: not such a route. Default: nil.
     func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String)
         -> ((HTTPResponseStream) -> Void)?
+    /// The most bytes of body a request to `path` with `method` may have, for a route that reads
+    /// one (e.g. an upload); nil: not such a route. Default: nil.
+    func server(_ server: WebSocketServer, maxBodyBytesFor method: String, path: String) -> Int?
+    /// Answers a request whose body was read whole (a route `maxBodyBytesFor` named).
+    /// Default: 404.
+    func server(_ server: WebSocketServer, respondTo request: HTTPRequestWithBody) -> HTTPResponse
 }
 
 extension WebSocketServerDelegate {
+    /// No route reads a body.
+    public func server(_ server: WebSocketServer, maxBodyBytesFor method: String, path: String) -> Int? { nil }
+    /// Not found.
+    public func server(_ server: WebSocketServer, respondTo request: HTTPRequestWithBody) -> HTTPResponse {
+        HTTPResponse(status: 404, text: "not found\n")
+    }
     /// Accepts every upgrade that passed the built-in checks.
     public func server(_ server: WebSocketServer, shouldAccept request: UpgradeRequest) -> UpgradeDecision {
         .accept
