@@ -12,12 +12,19 @@ public struct MultipartForm: Sendable {
         /// The part's declared Content-Type, if any (never trusted for images: they are checked by content).
         public var contentType: String?
         public var bytes: [UInt8]
+
+        public init(name: String, fileName: String?, contentType: String?, bytes: [UInt8]) {
+            self.name = name
+            self.fileName = fileName
+            self.contentType = contentType
+            self.bytes = bytes
+        }
     }
 
     /// Why a body is not well-formed form data (answered 400).
     public struct Malformed: Error, Sendable, Equatable {
         public var message: String
-        init(_ message: String) { self.message = message }
+        public init(_ message: String) { self.message = message }
     }
 
     public static let maxParts = 64
