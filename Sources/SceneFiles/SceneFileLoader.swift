@@ -54,6 +54,25 @@ public enum SceneFileLoader {
         })
     }
 
+    /// The scene of a recording's `sceneFile` (an uploaded scene, checked with its images when
+    /// it was uploaded): decoded by the same decoder, its images taken at the sizes it gives them,
+    /// which is all the engine needs.
+    public static func load(recorded bytes: [UInt8], name: String) -> Result<SceneConfiguration, SceneFileErrors> {
+        let report = SceneFileReport()
+        let root: SceneJSON
+        do {
+            root = try SceneJSONReader.parse(bytes)
+        } catch {
+            report.add(error.path, error.line, "not valid JSON: \(error.message)")
+            return .failure(SceneFileErrors(path: "sceneFile", errors: report.all))
+        }
+        let decoder = SceneFileDecoder(report: report, image: { _, _, _, role, _ in "scene-images/\(name)/\(role)" })
+        guard let configuration = decoder.decode(root), report.isEmpty else {
+            return .failure(SceneFileErrors(path: "sceneFile", errors: report.all))
+        }
+        return .success(configuration)
+    }
+
     /// The one path every scene goes through, from a folder or an upload.
     private static func decode(_ bytes: [UInt8], name: String, label: String, report: SceneFileReport,
                                images source: @escaping SceneFileImages.Source) -> Result<SceneFile, SceneFileErrors> {

@@ -5,10 +5,13 @@ after a restart (SQLite file in tmp_path)."""
 
 from __future__ import annotations
 
+import json
+import re
 import urllib.error
 import urllib.request
 
-from server_helpers import RunningServer, Viewer, run
+from server_helpers import ClientClock, RunningServer, Viewer, drag, run, settle
+from test_recording_replay import masked, scrollcast
 from upload_helpers import post_scene, post_trail, trail_files
 
 
@@ -71,3 +74,46 @@ def test_malformed_and_wrongly_typed_uploads_are_refused_as_json(scrollcast_serv
     except urllib.error.HTTPError as error:
         assert error.code == 400
         assert "the form data cannot be read" in error.read().decode()
+
+
+def test_a_room_of_an_uploaded_scene_replays_bit_for_bit_from_its_recording_alone(server_factory, tmp_path, room_name):
+    data = tmp_path / "rooms.sqlite"
+    server = server_factory(data=data)
+    status, _, answer = post_trail(server)
+    assert status == 201, answer
+    scene = answer["scene"]
+
+    async def session():
+        viewer = await Viewer.join(server.ws_url, room_name, scene=scene)
+        await viewer.wait_type("snapshot")
+        clock = ClientClock()
+        start = len(viewer.received)
+        last = await drag(viewer, clock, 200, 700, 250, steps=6, interval=0.008)
+        await settle(viewer, last, start)
+        start = len(viewer.received)
+        last = await viewer.input("key", clock.now(), key="pageDown")
+        await settle(viewer, last, start)
+        frames = [raw for raw, _ in viewer.frames()]
+        await viewer.close()
+        return frames
+    frames = run(session())
+    assert server.stop() == 0
+    recording = tmp_path / "upload.jsonl"
+    scrollcast("record", "--data", str(data), "--room", room_name, "--fps", "60", "--out", str(recording))
+    header = json.loads(recording.read_text().splitlines()[0])
+    assert header["scene"] == scene
+    assert header["sceneFile"] == trail_files()[0].read_text()
+    # No server, no folder: the recording carries its scene.
+    replay = scrollcast("replay", str(recording))
+    by_seq = {int(re.search(r'"seq":(\d+)', line).group(1)): line for line in replay.stdout.decode().splitlines()}
+    received = [(int(re.search(r'"seq":(\d+)', raw).group(1)), raw) for raw in frames]
+    assert len(received) > 20
+    assert [seq for seq, raw in received if by_seq.get(seq) != masked(raw)] == []
+
+    # A sceneFile that is not a good scene is refused with its errors.
+    lines = recording.read_text().splitlines()
+    lines[0] = json.dumps({**header, "sceneFile": "{\n  \"viewport\": 1\n}"})
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines) + "\n")
+    refused = scrollcast("replay", str(broken), check=False)
+    assert refused.returncode != 0 and "its sceneFile is not a good scene: sceneFile:2: $.viewport:" in refused.stderr.decode()

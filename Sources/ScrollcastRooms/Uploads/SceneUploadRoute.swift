@@ -70,14 +70,14 @@ import ScrollWire
             logger.error("scene upload not kept: the store cannot write", metadata: ["error": "\(error)"])
             return Self.refusal(503, "the server cannot keep the scene now (its store cannot write): try again later")
         }
-        Self.offer(scene, bytes: kept.byteCount, in: uploads)
+        Self.offer(scene, file: kept.scene, bytes: kept.byteCount, in: uploads)
         logger.info("scene uploaded", metadata: ["scene": "\(scene.name)", "bytes": "\(kept.byteCount)", "client": "\(client)"])
         return created(scene.name, again: false)
     }
 
     /// Adds a checked scene to `uploads`, its images served where the loader named them.
-    public nonisolated static func offer(_ scene: SceneFile, bytes: Int, in uploads: UploadedScenes) {
-        uploads.add(name: scene.name, configuration: scene.configuration,
+    public nonisolated static func offer(_ scene: SceneFile, file: [UInt8], bytes: Int, in uploads: UploadedScenes) {
+        uploads.add(name: scene.name, configuration: scene.configuration, sceneFile: file,
                     assets: scene.images.map { SceneAsset(path: $0.servedPath, contentType: $0.format.contentType, bytes: $0.bytes) },
                     uploadBytes: bytes)
     }
@@ -88,7 +88,7 @@ import ScrollWire
         var problems: [String] = []
         for upload in try store.loadUploads() {
             switch SceneFileLoader.load(uploaded: upload.scene, images: upload.images, name: upload.name, label: upload.fileName) {
-            case .success(let scene): offer(scene, bytes: upload.byteCount, in: uploads)
+            case .success(let scene): offer(scene, file: upload.scene, bytes: upload.byteCount, in: uploads)
             case .failure(let errors): problems.append("\(upload.name): \(errors.lines.joined(separator: " | "))")
             }
         }

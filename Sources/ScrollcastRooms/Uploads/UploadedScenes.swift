@@ -8,6 +8,7 @@ public final class UploadedScenes: Sendable {
     struct Scene: Sendable {
         var template: ScrollScene
         var bytes: Int
+        var sceneFile: [UInt8]
     }
     private struct Contents: Sendable {
         var scenes: [String: Scene] = [:]
@@ -20,10 +21,10 @@ public final class UploadedScenes: Sendable {
 
     /// Adds an uploaded scene with its images (their bytes counted in `totalBytes` with
     /// `uploadBytes`); no effect when it is there already (the same upload again).
-    public func add(name: String, configuration: SceneConfiguration, assets: [SceneAsset], uploadBytes: Int) {
+    public func add(name: String, configuration: SceneConfiguration, sceneFile: [UInt8], assets: [SceneAsset], uploadBytes: Int) {
         contents.withLock { contents in
             guard contents.scenes[name] == nil else { return }
-            contents.scenes[name] = Scene(template: ScrollScene(configuration: configuration), bytes: uploadBytes)
+            contents.scenes[name] = Scene(template: ScrollScene(configuration: configuration), bytes: uploadBytes, sceneFile: sceneFile)
             for asset in assets { contents.assets["/" + asset.path] = asset }
             contents.totalBytes += uploadBytes
         }
@@ -37,6 +38,9 @@ public final class UploadedScenes: Sendable {
 
     /// How many scenes were uploaded.
     public var count: Int { contents.withLock { $0.scenes.count } }
+
+    /// The JSON file an uploaded scene was made from, as uploaded: what its rooms' recordings carry.
+    public func sceneFile(named name: String) -> [UInt8]? { contents.withLock { $0.scenes[name]?.sceneFile } }
 
     func template(named name: String) -> ScrollScene? { contents.withLock { $0.scenes[name]?.template } }
     func asset(atPath path: String) -> SceneAsset? { contents.withLock { $0.assets[path] } }
