@@ -11,7 +11,7 @@ from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
 from scene_files_helpers import EXAMPLES
-from upload_helpers import trail_files
+from upload_helpers import post_trail, trail_files
 
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="390" height="180"></svg>'
 
@@ -91,3 +91,26 @@ def test_svg_and_an_image_over_the_limit_are_refused(page, page_server, room, ar
     errors = shown_errors(page)
     assert len(errors) == 1 and errors[0].startswith("trail-sun.webp: $: image 'trail-sun.webp' is "), errors
     assert "at most 8388608 (8 MiB)" in errors[0]
+
+
+BASE_LUMINANCE = 0.2126 * 0xF3 + 0.7152 * 0xC7 + 0.0722 * 0x9B   # COLORS.base, behind everything
+
+
+def test_an_image_that_never_loads_is_drawn_as_a_placeholder_of_its_size(page, page_server, room, artifacts):
+    artifacts.watch(page)
+    status, _, answer = post_trail(page_server)
+    assert status in (200, 201), answer
+    page.route("**/scene-images/**", lambda route: route.abort())
+    sc = ScrollcastPage(page, page_server.base_url, room).open(f"&scene={answer['scene']}")
+    assert sc.state("s.images") == {"ready": True, "background": "none", "layers": ["failed", "failed"]}
+    frame = sc.frame()
+    trail = json.loads((EXAMPLES / "trail-guide.json").read_text())
+    sun, mountains = ({**spec, "y": next(l["y"] for l in frame["layers"] if l["i"] == i)} for i, spec in enumerate(trail["layers"]))
+    # Under the mountains alone: one placeholder over the base colour, the same everywhere.
+    one = sc.region_stats(sun["width"] + 20, sun["y"] + sun["height"] + 10, 200, 40)
+    # Under the sun too: two placeholders, darker.
+    two = sc.region_stats(10, sun["y"] + sun["height"] - 30, sun["width"] - 20, 20)
+    assert mountains["y"] < sun["y"] + sun["height"] + 10 and mountains["y"] + mountains["height"] > sun["y"] + sun["height"] + 50
+    assert one["colours"] == 1 and abs(one["luminance"] - (0.65 * BASE_LUMINANCE + 0.35 * 128)) < 3, one
+    assert two["luminance"] < one["luminance"] - 10, (one, two)
+    artifacts.screenshot(page, "placeholders")
