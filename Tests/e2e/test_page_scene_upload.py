@@ -31,7 +31,7 @@ def test_picked_files_open_a_new_room_with_the_uploaded_scene(page, page_server,
     sc = ScrollcastPage(page, page_server.base_url, room).open()
     upload(page, [str(path) for path in trail_files()])
     page.wait_for_url("**scene=u-**", timeout=20000)
-    page.wait_for_function("window.scrollcast.state.joined && window.scrollcast.state.images.ready", timeout=20000)
+    page.wait_for_function("window.scrollcast?.state?.joined && window.scrollcast.state.images.ready", timeout=20000)
     scene_name = sc.state("s.sceneName")
     assert scene_name.startswith("u-") and len(scene_name) == 26
     assert f"scene={scene_name}" in page.url and "room=u-" in page.url
