@@ -10,7 +10,8 @@ import re
 import urllib.error
 import urllib.request
 
-from server_helpers import ClientClock, RunningServer, Viewer, drag, run, settle
+from scene_files_helpers import drag_then_page_down
+from server_helpers import RunningServer, Viewer, run
 from test_recording_replay import masked, scrollcast
 from upload_helpers import post_scene, post_trail, trail_files
 
@@ -57,23 +58,35 @@ def test_an_uploaded_scene_and_its_room_survive_a_restart_and_a_client_is_rate_l
         server.stop()
 
 
-def test_malformed_and_wrongly_typed_uploads_are_refused_as_json(scrollcast_server):
-    request = urllib.request.Request(scrollcast_server.base_url + "/scenes", data=b"{}", method="POST",
-                                     headers={"Content-Type": "application/json"})
+def post_raw(server, body: bytes, headers: dict[str, str]):
+    """POSTs `body` to /scenes as is; returns (status, body text)."""
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
-        urllib.request.urlopen(request, timeout=10)
-        raise AssertionError("accepted")
-    except urllib.error.HTTPError as error:
-        assert error.code == 415
-        assert "multipart/form-data" in error.read().decode()
-    request = urllib.request.Request(scrollcast_server.base_url + "/scenes", data=b"--x\r\nno end", method="POST",
-                                     headers={"Content-Type": "multipart/form-data; boundary=x"})
-    try:
-        urllib.request.urlopen(request, timeout=10)
-        raise AssertionError("accepted")
-    except urllib.error.HTTPError as error:
-        assert error.code == 400
-        assert "the form data cannot be read" in error.read().decode()
+        connection.putrequest("POST", "/scenes")
+        for name, value in headers.items():
+            connection.putheader(name, value)
+        connection.endheaders()
+        if body:
+            connection.send(body)
+        reply = connection.getresponse()
+        return reply.status, reply.read().decode()
+    finally:
+        connection.close()
+
+
+def test_malformed_wrongly_typed_unmeasured_and_oversized_uploads_are_refused(scrollcast_server):
+    status, text = post_raw(scrollcast_server, b"{}", {"Content-Type": "application/json", "Content-Length": "2"})
+    assert status == 415 and "multipart/form-data" in text
+    status, text = post_raw(scrollcast_server, b"--x\r\nno end",
+                            {"Content-Type": "multipart/form-data; boundary=x", "Content-Length": "11"})
+    assert status == 400 and "the form data cannot be read" in text
+    # Refused by the transport before a byte of the body is read.
+    status, text = post_raw(scrollcast_server, b"", {"Content-Type": "multipart/form-data; boundary=x"})
+    assert status == 411 and "Content-Length is required" in text
+    status, text = post_raw(scrollcast_server, b"", {"Content-Type": "multipart/form-data; boundary=x",
+                                                     "Content-Length": str(16 * 1024 * 1024 + 64 * 1024 + 1)})
+    assert status == 413 and f"at most {16 * 1024 * 1024 + 64 * 1024} are taken here" in text
 
 
 def test_a_room_of_an_uploaded_scene_replays_bit_for_bit_from_its_recording_alone(server_factory, tmp_path, room_name):
@@ -83,20 +96,7 @@ def test_a_room_of_an_uploaded_scene_replays_bit_for_bit_from_its_recording_alon
     assert status == 201, answer
     scene = answer["scene"]
 
-    async def session():
-        viewer = await Viewer.join(server.ws_url, room_name, scene=scene)
-        await viewer.wait_type("snapshot")
-        clock = ClientClock()
-        start = len(viewer.received)
-        last = await drag(viewer, clock, 200, 700, 250, steps=6, interval=0.008)
-        await settle(viewer, last, start)
-        start = len(viewer.received)
-        last = await viewer.input("key", clock.now(), key="pageDown")
-        await settle(viewer, last, start)
-        frames = [raw for raw, _ in viewer.frames()]
-        await viewer.close()
-        return frames
-    frames = run(session())
+    frames = run(drag_then_page_down(server.ws_url, room_name, scene))
     assert server.stop() == 0
     recording = tmp_path / "upload.jsonl"
     scrollcast("record", "--data", str(data), "--room", room_name, "--fps", "60", "--out", str(recording))
