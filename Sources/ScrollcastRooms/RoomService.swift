@@ -123,10 +123,11 @@ import ScrollWire
     }
 
     /// A request with a body, read whole (within `maxRequestBodyBytes`): `POST /scenes` from
-    /// `client` (its IP address).
-    public func respond(method: String, path: String, contentType: String?, body: [UInt8], client: String) -> HTTPReply {
-        guard maxRequestBodyBytes(method: method, path: path) != nil else { return .text(status: 404, "not found") }
-        return uploads.upload(contentType: contentType, body: body, client: client)
+    /// `client` (its IP address), answered into `writer` once checked, off the room thread.
+    public func respond(method: String, path: String, contentType: String?, body: [UInt8], client: String,
+                        into writer: HTTPBodyWriter) {
+        guard maxRequestBodyBytes(method: method, path: path) != nil else { return writer.send(.text(status: 404, "not found")) }
+        uploads.upload(contentType: contentType, body: body, client: client, into: writer)
     }
 
     /// The routes answered later and in pieces: `GET /recording?room=NAME` (the room's latest

@@ -109,13 +109,11 @@ nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomSchedul
         RoomActor.assumeIsolated { service.maxRequestBodyBytes(method: method, path: path) }
     }
 
-    func server(_ server: WebSocketServer, respondTo request: HTTPRequestWithBody) -> HTTPResponse {
-        let reply = RoomActor.assumeIsolated {
+    func server(_ server: WebSocketServer, respondTo request: HTTPRequestWithBody, on stream: HTTPResponseStream) {
+        RoomActor.assumeIsolated {
             service.respond(method: request.method, path: request.path, contentType: request.contentType,
-                            body: request.body, client: request.peerAddress)
+                            body: request.body, client: request.peerAddress, into: StreamWriter(stream: stream))
         }
-        return HTTPResponse(status: reply.status, contentType: reply.contentType, body: reply.body,
-                            headers: [("cache-control", "no-store")] + reply.headers)
     }
 
     func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse? {

@@ -126,7 +126,7 @@ import ScrollcastServerTesting
     }
 }
 
-private final class FailingStore: SceneUploadStore {
+private final class FailingStore: SceneUploadStore, Sendable {
     struct Broken: Error {}
     func saveUpload(_ upload: StoredSceneUpload) throws { throw Broken() }
     func loadUploads() throws -> [StoredSceneUpload] { [] }

@@ -1,4 +1,5 @@
 import SceneFiles
+import Synchronization
 
 /// The limits of `POST /scenes` (docs/scenes.md, "Uploads"), each one constant. Rows, layers,
 /// texts and image sides are the scene files' own (`SceneFileLimits`): an upload is checked
@@ -56,7 +57,7 @@ public struct StoredSceneUpload: Sendable, Equatable {
 
 /// Where uploaded scenes are kept for good: the room store's database (SQLite) or Redis in a
 /// cluster. `save` returns once the upload is durable.
-public protocol SceneUploadStore: AnyObject {
+public protocol SceneUploadStore: AnyObject, Sendable {
     func saveUpload(_ upload: StoredSceneUpload) throws
     /// Every upload kept, oldest first.
     func loadUploads() throws -> [StoredSceneUpload]
@@ -64,8 +65,8 @@ public protocol SceneUploadStore: AnyObject {
 
 /// Uploads kept in this process only (`--data none`): gone at a restart.
 public final class InMemorySceneUploadStore: SceneUploadStore {
-    private var uploads: [StoredSceneUpload] = []
+    private let uploads = Mutex<[StoredSceneUpload]>([])
     public init() {}
-    public func saveUpload(_ upload: StoredSceneUpload) throws { uploads.append(upload) }
-    public func loadUploads() throws -> [StoredSceneUpload] { uploads }
+    public func saveUpload(_ upload: StoredSceneUpload) throws { uploads.withLock { $0.append(upload) } }
+    public func loadUploads() throws -> [StoredSceneUpload] { uploads.withLock { $0 } }
 }

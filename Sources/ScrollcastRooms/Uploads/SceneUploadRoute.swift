@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import SceneFiles
 import ScrollWire
@@ -18,6 +19,8 @@ import ScrollWire
     private let logger: Logger
     private let reservedNames: Set<String>
     private var clients: [String: TokenBucket] = [:]
+    /// Where uploads are read, checked and kept, one at a time.
+    private let worker = DispatchQueue(label: "scrollcast.scene-uploads", qos: .utility)
 
     /// A route adding to `scenes`' uploads and keeping them in `store`.
     public init(scenes: SceneCatalogue, store: SceneUploadStore, limits: SceneUploadLimits, clock: RoomClock, logger: Logger) {
@@ -29,23 +32,42 @@ import ScrollWire
         self.logger = logger
     }
 
-    /// Answers one upload from `client` (its IP address).
-    public func upload(contentType: String?, body: [UInt8], client: String) -> HTTPReply {
-        guard takeToken(client) else {
-            return Self.refusal(429, "more than \(limits.uploadsPerMinute) uploads in a minute from \(client): try again in a minute",
-                                headers: [("retry-after", "60")])
+    /// Answers one upload from `client` (its IP address) into `writer`: the rate is counted
+    /// here, on the room thread; the upload is read, checked and kept on the route's worker,
+    /// one at a time, so a large upload never holds up the rooms' frames.
+    public func upload(contentType: String?, body: [UInt8], client: String, into writer: HTTPBodyWriter) {
+        guard takeToken(client) else { return writer.send(rateLimited(client)) }
+        let (uploads, store, limits, logger) = (uploads, store, limits, logger)
+        worker.async {
+            writer.send(Self.check(contentType: contentType, body: body, client: client,
+                                   uploads: uploads, store: store, limits: limits, logger: logger))
         }
+    }
+
+    /// The same, answered at once on the calling thread (tests).
+    public func upload(contentType: String?, body: [UInt8], client: String) -> HTTPReply {
+        guard takeToken(client) else { return rateLimited(client) }
+        return Self.check(contentType: contentType, body: body, client: client, uploads: uploads, store: store, limits: limits, logger: logger)
+    }
+
+    private func rateLimited(_ client: String) -> HTTPReply {
+        Self.refusal(429, "more than \(limits.uploadsPerMinute) uploads in a minute from \(client): try again in a minute",
+                     headers: [("retry-after", "60")])
+    }
+
+    private nonisolated static func check(contentType: String?, body: [UInt8], client: String, uploads: UploadedScenes,
+                                          store: SceneUploadStore, limits: SceneUploadLimits, logger: Logger) -> HTTPReply {
         guard let contentType, let boundary = MultipartForm.boundary(ofContentType: contentType) else {
-            return Self.refusal(415, "send the scene as multipart/form-data (a part 'scene' and a part 'image' per image), not \(contentType ?? "no Content-Type")")
+            return refusal(415, "send the scene as multipart/form-data (a part 'scene' and a part 'image' per image), not \(contentType ?? "no Content-Type")")
         }
         let form: MultipartForm
         do {
             form = try MultipartForm(body: body, boundary: boundary)
         } catch {
-            return Self.refusal(400, "the form data cannot be read: \(error.message)")
+            return refusal(400, "the form data cannot be read: \(error.message)")
         }
         let upload: StoredSceneUpload
-        switch Self.sortParts(form.parts) {
+        switch sortParts(form.parts) {
         case .failure(let refusal): return refusal.reply
         case .success(let sorted): upload = sorted
         }
@@ -53,7 +75,7 @@ import ScrollWire
         let scene: SceneFile
         switch SceneFileLoader.load(uploaded: upload.scene, images: upload.images, name: upload.name, label: upload.fileName) {
         case .failure(let errors):
-            return Self.reply(422, errors: errors.errors.map { (upload.fileName, $0.path, $0.line, $0.message) })
+            return reply(422, errors: errors.errors.map { (upload.fileName, $0.path, $0.line, $0.message) })
         case .success(let good): scene = good
         }
         // Only what the scene uses is kept.
@@ -62,15 +84,15 @@ import ScrollWire
                                      images: upload.images.filter { used.contains($0.key) })
         guard uploads.totalBytes + kept.byteCount <= limits.maxServerBytes else {
             logger.warning("scene upload refused: the server is full", metadata: ["bytes": "\(uploads.totalBytes)"])
-            return Self.refusal(507, "this server keeps at most \(limits.maxServerBytes / (1024 * 1024)) MiB of uploaded scenes and is full")
+            return refusal(507, "this server keeps at most \(limits.maxServerBytes / (1024 * 1024)) MiB of uploaded scenes and is full")
         }
         do {
             try store.saveUpload(kept)
         } catch {
             logger.error("scene upload not kept: the store cannot write", metadata: ["error": "\(error)"])
-            return Self.refusal(503, "the server cannot keep the scene now (its store cannot write): try again later")
+            return refusal(503, "the server cannot keep the scene now (its store cannot write): try again later")
         }
-        Self.offer(scene, file: kept.scene, bytes: kept.byteCount, in: uploads)
+        offer(scene, file: kept.scene, bytes: kept.byteCount, in: uploads)
         logger.info("scene uploaded", metadata: ["scene": "\(scene.name)", "bytes": "\(kept.byteCount)", "client": "\(client)"])
         return created(scene.name, again: false)
     }
@@ -95,7 +117,7 @@ import ScrollWire
         return problems
     }
 
-    private func created(_ scene: String, again: Bool) -> HTTPReply {
+    private nonisolated static func created(_ scene: String, again: Bool) -> HTTPReply {
         let room = "u-" + String(DriverKey.random().hex.prefix(12))
         var json = JSONWriter()
         json.beginObject()
@@ -121,7 +143,7 @@ import ScrollWire
 
     /// The upload in `parts`: one `scene` file, any number of `image` files up to the limit,
     /// each within its size; its name a digest of all of it.
-    private static func sortParts(_ parts: [MultipartForm.Part]) -> Result<StoredSceneUpload, Refused> {
+    private nonisolated static func sortParts(_ parts: [MultipartForm.Part]) -> Result<StoredSceneUpload, Refused> {
         var scene: MultipartForm.Part?
         var images: [String: [UInt8]] = [:]
         var tooLarge: [(String?, String, Int?, String)] = []
@@ -157,7 +179,7 @@ import ScrollWire
 
     /// `u-` and 24 hex digits of SHA-256 over the scene and its images (names and bytes, in name
     /// order, each length-prefixed): the same upload gets the same scene.
-    static func digestName(_ upload: StoredSceneUpload) -> String {
+    nonisolated static func digestName(_ upload: StoredSceneUpload) -> String {
         var message: [UInt8] = []
         func append(_ bytes: [UInt8]) {
             withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { message.append(contentsOf: $0) }
@@ -177,11 +199,11 @@ import ScrollWire
         var reply: HTTPReply
     }
 
-    private static func refusal(_ status: Int, _ message: String, headers: [(String, String)] = []) -> HTTPReply {
+    private nonisolated static func refusal(_ status: Int, _ message: String, headers: [(String, String)] = []) -> HTTPReply {
         reply(status, errors: [(nil, "$", nil, message)], headers: headers)
     }
 
-    private static func reply(_ status: Int, errors: [(file: String?, path: String, line: Int?, message: String)],
+    private nonisolated static func reply(_ status: Int, errors: [(file: String?, path: String, line: Int?, message: String)],
                               headers: [(String, String)] = []) -> HTTPReply {
         var json = JSONWriter()
         json.beginObject()

@@ -35,7 +35,7 @@ extension WebSocketServer {
         var request = HTTPRequestWithBody(method: method, path: path, query: query,
                                           contentType: LWS.header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE),
                                           peerAddress: LWS.peerAddress(wsi), body: [])
-        if length == 0 { return respond(wsi, delegate.server(self, respondTo: request), includeBody: true) }
+        if length == 0 { return answer(wsi, request) }
         request.body.reserveCapacity(length)
         pendingRequestBodies[wsi] = PendingRequestBody(request: request, expected: length)
         return 0
@@ -53,6 +53,10 @@ extension WebSocketServer {
     /// The whole body is in: the delegate answers.
     func completeBody(_ wsi: OpaquePointer) -> Int32 {
         guard let pending = pendingRequestBodies.removeValue(forKey: wsi) else { return 0 }
-        return respond(wsi, delegate.server(self, respondTo: pending.request), includeBody: true)
+        return answer(wsi, pending.request)
+    }
+
+    private func answer(_ wsi: OpaquePointer, _ request: HTTPRequestWithBody) -> Int32 {
+        beginStream(wsi, includeBody: true) { stream in delegate.server(self, respondTo: request, on: stream) }
     }
 }
