@@ -83,6 +83,7 @@ let package = Package(
             name: "ScrollcastRooms",
             dependencies: [
                 "ScrollEngine", "ScrollWire", "ScrollcastRecording", "CCrypto", "CThreadPriority", "BinaryHeap",
+                "SceneFiles",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]

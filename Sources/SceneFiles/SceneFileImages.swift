@@ -6,24 +6,35 @@ public struct SceneFileImage: Sendable, Equatable {
     /// The path the server serves it under, chosen by the server (`scene-images/NAME/ROLE.EXT`):
     /// the snapshot's `image`, a path under the page's root.
     public var servedPath: String
-    /// The file it was read from.
+    /// The file it was read from (an upload's: the file name it was sent under).
     public var sourcePath: String
     public var format: SceneImageFormat
     public var bytes: [UInt8]
 }
 
-/// Reads the images a scene file names, from the scene file's folder, and checks each against
-/// the size the scene gives it.
+/// Reads the images a scene file names (from the scene file's folder, or from an upload's
+/// files) and checks each against the size the scene gives it.
 final class SceneFileImages {
-    private let folder: URL
+    /// An image's bytes by the name the scene gives it, and the path to report it by.
+    typealias Source = (_ name: String) -> (path: String, bytes: Result<[UInt8], SceneImageProblem>)
+
+    private let source: Source
     private let sceneName: String
     private let report: SceneFileReport
     private(set) var images: [SceneFileImage] = []
 
-    init(folder: URL, sceneName: String, report: SceneFileReport) {
-        self.folder = folder
+    init(source: @escaping Source, sceneName: String, report: SceneFileReport) {
+        self.source = source
         self.sceneName = sceneName
         self.report = report
+    }
+
+    /// Images from the files beside a scene file, in `folder`.
+    static func folder(_ folder: URL) -> Source {
+        { name in
+            let path = folder.appendingPathComponent(name).path
+            return (path, read(path, limit: SceneFileLimits.maxImageBytes))
+        }
     }
 
     /// The served path of the image `name` for `role`, or nil (reported) when it is unusable.
@@ -36,9 +47,9 @@ final class SceneFileImages {
             report.add(path, line, "SVG is not accepted as a scene image: use PNG, JPEG or WebP ('\(name)')")
             return nil
         }
-        let file = folder.appendingPathComponent(name)
+        let (sourcePath, read) = source(name)
         let bytes: [UInt8]
-        switch Self.read(file.path, limit: SceneFileLimits.maxImageBytes) {
+        switch read {
         case .failure(let problem):
             report.add(path, line, "image '\(name)': \(problem.message)")
             return nil
@@ -62,7 +73,7 @@ final class SceneFileImages {
             return nil
         }
         let served = "scene-images/\(sceneName)/\(role).\(info.format.fileExtension)"
-        images.append(SceneFileImage(servedPath: served, sourcePath: file.path, format: info.format, bytes: bytes))
+        images.append(SceneFileImage(servedPath: served, sourcePath: sourcePath, format: info.format, bytes: bytes))
         return served
     }
 

@@ -25,25 +25,69 @@ public enum SceneFileLoader {
         } else if reservedNames.contains(name) {
             report.add("$", nil, "'\(name)' is the name of a built-in scene; rename the file")
         }
-        let bytes: [UInt8]
         switch SceneFileImages.read(path, limit: SceneFileLimits.maxFileBytes) {
         case .failure(let problem):
             report.add("$", nil, "cannot read the scene file: \(problem.message)")
             return .failure(SceneFileErrors(path: path, errors: report.all))
-        case .success(let read): bytes = read
+        case .success(let bytes):
+            return decode(bytes, name: name, label: path, report: report,
+                          images: SceneFileImages.folder(url.deletingLastPathComponent()))
         }
+    }
+
+    /// The scene in an upload: its JSON `bytes` and its images' bytes by file name, named `name`
+    /// (chosen by the server), checked exactly as `load(path:)` checks a file; errors are
+    /// reported against `label` (the file name the scene was sent under).
+    public static func load(uploaded bytes: [UInt8], images: [String: [UInt8]], name: String,
+                            label: String) -> Result<SceneFile, SceneFileErrors> {
+        let report = SceneFileReport()
+        if bytes.count > SceneFileLimits.maxFileBytes {
+            report.add("$", nil, "cannot read the scene file: is larger than \(SceneFileLimits.maxFileBytes / (1024 * 1024)) MiB")
+            return .failure(SceneFileErrors(path: label, errors: report.all))
+        }
+        return decode(bytes, name: name, label: label, report: report, images: { file in
+            guard let image = images[file] else { return (file, .failure(SceneImageProblem("no such file in the upload"))) }
+            guard image.count <= SceneFileLimits.maxImageBytes else {
+                return (file, .failure(SceneImageProblem("is larger than \(SceneFileLimits.maxImageBytes / (1024 * 1024)) MiB")))
+            }
+            return (file, .success(image))
+        })
+    }
+
+    /// The scene of a recording's `sceneFile` (an uploaded scene, checked with its images when
+    /// it was uploaded): decoded by the same decoder, its images taken at the sizes it gives them,
+    /// which is all the engine needs.
+    public static func load(recorded bytes: [UInt8], name: String) -> Result<SceneConfiguration, SceneFileErrors> {
+        let report = SceneFileReport()
         let root: SceneJSON
         do {
             root = try SceneJSONReader.parse(bytes)
         } catch {
             report.add(error.path, error.line, "not valid JSON: \(error.message)")
-            return .failure(SceneFileErrors(path: path, errors: report.all))
+            return .failure(SceneFileErrors(path: "sceneFile", errors: report.all))
         }
-        let images = SceneFileImages(folder: url.deletingLastPathComponent(), sceneName: name, report: report)
+        let decoder = SceneFileDecoder(report: report, image: { _, _, _, role, _ in "scene-images/\(name)/\(role)" })
+        guard let configuration = decoder.decode(root), report.isEmpty else {
+            return .failure(SceneFileErrors(path: "sceneFile", errors: report.all))
+        }
+        return .success(configuration)
+    }
+
+    /// The one path every scene goes through, from a folder or an upload.
+    private static func decode(_ bytes: [UInt8], name: String, label: String, report: SceneFileReport,
+                               images source: @escaping SceneFileImages.Source) -> Result<SceneFile, SceneFileErrors> {
+        let root: SceneJSON
+        do {
+            root = try SceneJSONReader.parse(bytes)
+        } catch {
+            report.add(error.path, error.line, "not valid JSON: \(error.message)")
+            return .failure(SceneFileErrors(path: label, errors: report.all))
+        }
+        let images = SceneFileImages(source: source, sceneName: name, report: report)
         let decoder = SceneFileDecoder(report: report, image: images.check)
         let configuration = decoder.decode(root)
         guard report.isEmpty, let configuration else {
-            return .failure(SceneFileErrors(path: path, errors: report.all))
+            return .failure(SceneFileErrors(path: label, errors: report.all))
         }
         return .success(SceneFile(name: name, configuration: configuration, images: images.images))
     }

@@ -31,7 +31,7 @@ public struct SceneImageInfo: Sendable, Equatable {
 /// Why an image's bytes cannot be a scene image.
 public struct SceneImageProblem: Error, Sendable, Equatable {
     public var message: String
-    init(_ message: String) { self.message = message }
+    public init(_ message: String) { self.message = message }
 }
 
 /// Reads an image file's format and size from its content and checks that its structure is

@@ -40,10 +40,14 @@ public struct RecordingHeader: Sendable, Hashable {
     /// The frame period the room ran with, ms (1000 / fps); nil when unknown. Replay does not
     /// need it: every frame's room time is in the recording.
     public var framePeriod: Double?
+    /// An uploaded scene's JSON file as it was uploaded (docs/scenes.md, "Uploads"), so the
+    /// recording replays without the server that kept it; nil for built-in and file scenes.
+    public var sceneFile: String?
 
     /// A header.
     public init(room: String, life: Int? = nil, scene: String, rowOrder: [[Int]], rowMoveVersion: Int = 0,
-                framePeriod: Double? = nil) {
+                framePeriod: Double? = nil, sceneFile: String? = nil) {
+        self.sceneFile = sceneFile
         self.room = room
         self.life = life
         self.scene = scene

@@ -101,8 +101,9 @@ public enum RecordingDecoder {
             let rowMoveVersion = r.has("rowMoveVersion") ? try r.int("rowMoveVersion") : 0
             let period = r.has("framePeriod") ? try r.number("framePeriod") : nil
             if let period, !(period > 0) { throw WireError("field 'framePeriod' must be a positive number of ms") }
+            let sceneFile = try r.optionalString("sceneFile")
             return RecordingHeader(room: room, life: life, scene: scene, rowOrder: rowOrder, rowMoveVersion: rowMoveVersion,
-                                   framePeriod: period)
+                                   framePeriod: period, sceneFile: sceneFile)
         }
     }
 

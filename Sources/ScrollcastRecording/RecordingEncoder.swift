@@ -37,6 +37,8 @@ public enum RecordingEncoder {
         w.key("rowMoveVersion"); w.integer(header.rowMoveVersion)
         w.key("framePeriod")
         if let period = header.framePeriod { w.exactNumber(period) } else { w.null() }
+        // Only uploaded scenes have one: other recordings stay as they were.
+        if let sceneFile = header.sceneFile { w.key("sceneFile"); w.string(sceneFile) }
         w.endObject()
         return w.bytes
     }

@@ -23,6 +23,7 @@ import ScrollWire
     private var allowedOrigins: Set<String>? = []
     private let cluster: RoomClusterNode?
     private let exports: RecordingExports
+    private let uploads: SceneUploadRoute
 
     /// A service for rooms made from `services`, with its timers on `scheduler`. Origins are
     /// checked against `allowedOrigins` (nil: the server's own address once it is bound). With
@@ -44,6 +45,8 @@ import ScrollWire
         self.scenes = services.scenes
         self.framePeriod = limits.tickMilliseconds
         exports = RecordingExports(limits: limits, scenes: services.scenes, metrics: services.metrics, logger: logger)
+        uploads = SceneUploadRoute(scenes: services.scenes, store: services.sceneUploads, limits: limits.sceneUploads,
+                                   clock: services.clock, logger: logger)
         if let cluster {
             hub.directory = cluster.makeDirectory(registry: registry)
         } else {
@@ -107,6 +110,20 @@ import ScrollWire
         default:
             return scenes.asset(atPath: path).map { HTTPReply(contentType: $0.contentType, body: $0.bytes) }
         }
+    }
+
+    /// The most bytes of a request body `method` and `path` take (`POST /scenes`), or nil for
+    /// a request that takes none (the transport answers it as any other).
+    public func maxRequestBodyBytes(method: String, path: String) -> Int? {
+        method == "POST" && path == SceneUploadRoute.path ? SceneUploadLimits.maxBodyBytes : nil
+    }
+
+    /// A request with a body, read whole (within `maxRequestBodyBytes`): `POST /scenes` from
+    /// `client` (its IP address), answered into `writer` once checked, off the room thread.
+    public func respond(method: String, path: String, contentType: String?, body: [UInt8], client: String,
+                        into writer: HTTPBodyWriter) {
+        guard maxRequestBodyBytes(method: method, path: path) != nil else { return writer.send(.text(status: 404, "not found")) }
+        uploads.upload(contentType: contentType, body: body, client: client, into: writer)
     }
 
     /// The routes answered later and in pieces: `GET /recording?room=NAME` (the room's latest

@@ -16,12 +16,16 @@
     public var ownership: RoomOwnership
     /// Where rooms' messages go.
     public var relay: RoomRelay
+    /// Where uploaded scenes are kept (beside the rooms: SQLite, or Redis in a cluster).
+    public var sceneUploads: SceneUploadStore
 
     /// Services with the given parts; by default the standard scenes and, for everything that
     /// could live beyond this process, the in-memory single-node implementations.
     public init(clock: RoomClock, wallClock: @escaping WallClock, metrics: ServerMetrics,
                 scenes: SceneCatalogue = .standard, store: RoomStore = InMemoryRoomStore(),
-                ownership: RoomOwnership = SingleNodeOwnership(), relay: RoomRelay? = nil) {
+                ownership: RoomOwnership = SingleNodeOwnership(), relay: RoomRelay? = nil,
+                sceneUploads: SceneUploadStore = InMemorySceneUploadStore()) {
+        self.sceneUploads = sceneUploads
         self.clock = clock
         self.wallClock = wallClock
         self.metrics = metrics

@@ -34,9 +34,13 @@ public struct SceneCatalogue: Sendable {
     private let templates: [ScrollScene]
     /// Every entry's assets by the path they are served under (with its leading "/").
     private let assets: [String: SceneAsset]
+    /// Scenes uploaded while the server runs (docs/scenes.md, "Uploads"), after the entries:
+    /// shared by every copy of this catalogue.
+    public let uploads: UploadedScenes
 
     /// A catalogue of `entries`; `defaultName` must be one of them, and names must be unique.
-    public init(entries: [Entry], defaultName: String) {
+    public init(entries: [Entry], defaultName: String, uploads: UploadedScenes = UploadedScenes()) {
+        self.uploads = uploads
         precondition(entries.contains { $0.name == defaultName }, "default scene '\(defaultName)' is not in the catalogue")
         precondition(Set(entries.map(\.name)).count == entries.count, "scene names must be unique")
         self.entries = entries
@@ -52,11 +56,11 @@ public struct SceneCatalogue: Sendable {
 
     /// This catalogue with `more` scenes after its own, and the same default.
     public func adding(_ more: [Entry]) -> SceneCatalogue {
-        SceneCatalogue(entries: entries + more, defaultName: defaultName)
+        SceneCatalogue(entries: entries + more, defaultName: defaultName, uploads: uploads)
     }
 
     /// The asset served at `path` (a request path, e.g. "/scene-images/feed/background.png"), if any.
-    public func asset(atPath path: String) -> SceneAsset? { assets[path] }
+    public func asset(atPath path: String) -> SceneAsset? { assets[path] ?? uploads.asset(atPath: path) }
 
     /// `demo`, the Path-like timeline (the default), and `seed-table`, the DemoTable of
     /// scroll-to-row-near-edges.txt, so its "scroll to row 19, middle" can be tried literally.
@@ -70,19 +74,23 @@ public struct SceneCatalogue: Sendable {
 
     /// The scene called `name`, or nil if the catalogue has none (its template's: built once).
     public func configuration(named name: String) -> SceneConfiguration? {
-        entries.firstIndex { $0.name == name }.map { templates[$0].configuration }
+        template(named: name)?.configuration
     }
 
     /// A fresh scene of the scene called `name`, at rest at `offset` (nil: the top), sharing the
     /// catalogue's storage of its rows and layout; nil if the catalogue has none. The same scene as
     /// `ScrollScene(configuration: configuration(named: name)!, restingAt: offset)`.
     public func scene(named name: String, restingAt offset: Double? = nil) -> ScrollScene? {
-        entries.firstIndex { $0.name == name }.map { templates[$0].fresh(restingAt: offset) }
+        template(named: name)?.fresh(restingAt: offset)
+    }
+
+    private func template(named name: String) -> ScrollScene? {
+        entries.firstIndex { $0.name == name }.map { templates[$0] } ?? uploads.template(named: name)
     }
 
     /// Whether the catalogue has a scene called `name`.
     public func contains(_ name: String) -> Bool {
-        entries.contains { $0.name == name }
+        entries.contains { $0.name == name } || uploads.contains(name)
     }
 }
 

@@ -21,6 +21,9 @@ public struct ServerLimits: Sendable, Hashable {
     public var recordingExportRetryAfterSeconds = 5
 
     /// The defaults of protocol v1.
+    /// `POST /scenes`'s per-client rate and per-server bytes (docs/scenes.md, "Uploads").
+    public var sceneUploads = SceneUploadLimits()
+
     public init() {}
 
     /// One frame period, ms (frames for input are at least half of it apart).

@@ -45,6 +45,8 @@ public final class ScrollcastServer: Sendable {
     /// `store` is called once, with the room thread's scheduler (the transport), through which a
     /// store that writes on its own thread hands completions back. With `cluster` (called once,
     /// likewise), the node's store, ownership and relay replace `store` and `ownership`.
+    /// Scenes uploaded with `POST /scenes` are kept in `sceneUploads` (read back into `scenes`'
+    /// uploads by the caller, before starting).
     @RoomActor public init(configuration: ScrollcastServerConfiguration,
                 metricsFactory: any MetricsFactory, prometheus: PrometheusCollectorRegistry,
                 logger: Logger, clock: RoomClock = MonotonicRoomClock(),
@@ -52,13 +54,15 @@ public final class ScrollcastServer: Sendable {
                 scenes: SceneCatalogue = .standard,
                 store makeStore: (RoomScheduler) -> RoomStore = { _ in InMemoryRoomStore() },
                 ownership: RoomOwnership = SingleNodeOwnership(),
+                sceneUploads: SceneUploadStore = InMemorySceneUploadStore(),
                 cluster makeCluster: ((RoomScheduler, ServerMetrics) -> RoomClusterNode)? = nil) {
         self.configuration = configuration
         let metrics = ServerMetrics(factory: metricsFactory)
         let cluster = makeCluster?(transport, metrics)
         let services = RoomServices(clock: clock, wallClock: wallClock, metrics: metrics, scenes: scenes,
                                     store: cluster?.store ?? makeStore(transport),
-                                    ownership: cluster?.ownership ?? ownership, relay: cluster?.relay)
+                                    ownership: cluster?.ownership ?? ownership, relay: cluster?.relay,
+                                    sceneUploads: sceneUploads)
         service = RoomService(limits: configuration.limits, services: services, scheduler: transport,
                               prometheus: prometheus, logger: logger,
                               allowedOrigins: configuration.allowedOrigins, host: configuration.host, cluster: cluster)

@@ -108,6 +108,17 @@ nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomSchedul
         }
     }
 
+    func server(_ server: WebSocketServer, maxBodyBytesFor method: String, path: String) -> Int? {
+        RoomActor.assumeIsolated { service.maxRequestBodyBytes(method: method, path: path) }
+    }
+
+    func server(_ server: WebSocketServer, respondTo request: HTTPRequestWithBody, on stream: HTTPResponseStream) {
+        RoomActor.assumeIsolated {
+            service.respond(method: request.method, path: request.path, contentType: request.contentType,
+                            body: request.body, client: request.peerAddress, into: StreamWriter(stream: stream))
+        }
+    }
+
     func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse? {
         RoomActor.assumeIsolated { service.respond(method: method, path: path, query: query) }.map {
             HTTPResponse(status: $0.status, contentType: $0.contentType, body: $0.body,

@@ -51,6 +51,11 @@ import GRDB
 /// batch dirties a few pages; the fold dirties each room's index page once per fold. Every
 /// `roomLog` id is below every `roomLogRecent` id, so a room's log in order is its `roomLog`
 /// rows, then its `roomLogRecent` rows (`RoomLogRows`).
+///
+/// From `v5-sceneUploads`: the scenes uploaded with `POST /scenes` (docs/scenes.md, "Uploads"),
+/// kept for good (the per-server limit bounds them): `sceneUpload` — `name` (the server's,
+/// `u-` and a digest), `fileName` (as sent), `scene` (the JSON file's bytes), `uploadedAt` —
+/// and `sceneUploadImage` — `scene`, `fileName` (the name the scene refers to it by), `bytes`.
 enum RoomSchema {
     /// Every migration this build knows, oldest first.
     static var migrator: DatabaseMigrator {
@@ -132,6 +137,20 @@ enum RoomSchema {
                 t.column("time", .double).notNull()
                 t.column("sequence", .integer)
                 t.column("input", .text)
+            }
+        }
+        migrator.registerMigration("v5-sceneUploads") { db in
+            try db.create(table: "sceneUpload", options: [.withoutRowID]) { t in
+                t.primaryKey("name", .text)
+                t.column("fileName", .text).notNull()
+                t.column("scene", .blob).notNull()
+                t.column("uploadedAt", .datetime).notNull()
+            }
+            try db.create(table: "sceneUploadImage", options: [.withoutRowID]) { t in
+                t.column("scene", .text).notNull()
+                t.column("fileName", .text).notNull()
+                t.column("bytes", .blob).notNull()
+                t.primaryKey(["scene", "fileName"])
             }
         }
         return migrator

@@ -3,6 +3,8 @@ import Foundation
 import ScrollcastRecording
 import ScrollcastRooms
 import ScrollcastStore
+import SceneFiles
+import ScrollEngine
 
 /// A failure of a subcommand, printed as "Error: <message>" (without the usage, which was fine).
 struct CommandFailure: Error, CustomStringConvertible {
@@ -68,6 +70,8 @@ struct RecordCommand: ParsableCommand {
                 throw CommandFailure("room '\(room)' life \(roomLife.life) has no log in \(data) yet: it has applied no input and sent no frame")
             }
             let catalogue = try sceneFolder.catalogue()
+            // An uploaded scene's room: its upload is in the same file.
+            _ = try? SceneUploadRoute.restore(from: SQLiteSceneUploadStore(database: database), into: catalogue.uploads)
             guard catalogue.contains(roomLife.start.sceneName) || sceneFolder.scenes != nil else {
                 throw CommandFailure("room '\(room)' shows scene '\(roomLife.start.sceneName)', which this build's catalogue lacks (\(catalogue.namesList)); for a scene file's room, pass --scenes DIR")
             }
@@ -134,7 +138,7 @@ struct ReplayCommand: ParsableCommand {
         buffer.reserveCapacity(1 << 20)
         do {
             let recording = try RecordingDecoder.decode(bytes)
-            guard let configuration = catalogue.configuration(named: recording.header.scene) else {
+            guard let configuration = try recordedScene(recording.header) ?? catalogue.configuration(named: recording.header.scene) else {
                 throw RecordingError(line: 1, "scene '\(recording.header.scene)' is not in this build's catalogue (\(catalogue.namesList))\(sceneFolder.scenes == nil ? "; for a scene file's room, pass --scenes DIR" : "")")
             }
             try Replay.frames(of: recording, configuration: configuration, sentAt: sentAt) { frame in
@@ -151,4 +155,14 @@ struct ReplayCommand: ParsableCommand {
         }
         output.write(Data(buffer))
     }
+
+    /// The scene an uploaded scene's recording carries (its `sceneFile`), or nil when it carries none.
+    private func recordedScene(_ header: RecordingHeader) throws(RecordingError) -> SceneConfiguration? {
+        guard let sceneFile = header.sceneFile else { return nil }
+        switch SceneFileLoader.load(recorded: Array(sceneFile.utf8), name: header.scene) {
+        case .success(let configuration): return configuration
+        case .failure(let errors): throw RecordingError(line: 1, "its sceneFile is not a good scene: \(errors.lines.joined(separator: " | "))")
+        }
+    }
+
 }

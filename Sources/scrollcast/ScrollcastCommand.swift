@@ -42,6 +42,9 @@ struct ServeCommand: ParsableCommand {
             help: "Folder of gzip and brotli copies of the page's files (`make precompress` makes them). Default: .build/public-encoded beside the page's folder, if there.")
     var encodedDirectory: String?
 
+    @Option(help: "Scene uploads (POST /scenes) one client IP address may start per minute; more are refused with 429 (docs/scenes.md, \"Uploads\").")
+    var uploadsPerMinute = SceneUploadLimits.uploadsPerMinute
+
     @Option(help: "Frames per second while a room animates (1…240).")
     var fps = 60
 
@@ -100,6 +103,7 @@ struct ServeCommand: ParsableCommand {
     var httpTimeout = 10
 
     func validate() throws {
+        guard uploadsPerMinute >= 1 else { throw ValidationError("--uploads-per-minute must be at least 1, got \(uploadsPerMinute)") }
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be 1…240, got \(fps)") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
         guard maxViewers >= 1 else { throw ValidationError("--max-viewers must be at least 1") }
@@ -155,6 +159,7 @@ struct ServeCommand: ParsableCommand {
         configuration.limits.framesPerSecond = fps
         configuration.limits.maxViewers = maxViewers
         configuration.limits.maxRooms = maxRooms
+        configuration.limits.sceneUploads.uploadsPerMinute = uploadsPerMinute
         configuration.limits.roomGraceMilliseconds = roomGrace * 1000
         configuration.timeouts = ConnectionTimeouts(pingIntervalSeconds: pingInterval, httpRequestSeconds: httpTimeout)
 
@@ -166,6 +171,16 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        // Uploaded scenes come back before anyone can join a room showing one.
+        let sceneUploads: SceneUploadStore = database.map { SQLiteSceneUploadStore(database: $0) } ?? InMemorySceneUploadStore()
+        do {
+            for problem in try SceneUploadRoute.restore(from: sceneUploads, into: catalogue.uploads) {
+                logger.error("uploaded scene left out: \(problem)")
+            }
+        } catch {
+            throw ValidationError("cannot read the uploaded scenes from \(database?.path ?? "memory"): \(error)")
+        }
+        if catalogue.uploads.count > 0 { logger.info("uploaded scenes read back", metadata: ["count": "\(catalogue.uploads.count)"]) }
         // `validate()` checked the URL.
         let clusterAddress = redis.flatMap { try? RedisAddress(url: $0) }
         let clusterConfiguration = ClusterConfiguration(nodeID: nodeID ?? "\(host):\(port)")
@@ -192,7 +207,7 @@ struct ServeCommand: ParsableCommand {
                 })
             durableStore = store
             return store
-        }, cluster: clusterAddress.map { address in
+        }, sceneUploads: sceneUploads, cluster: clusterAddress.map { address in
             { scheduler, serverMetrics in
                 let node = ClusterNode(configuration: clusterConfiguration, redis: address, scheduler: scheduler,
                                        serverMetrics: serverMetrics, metricsFactory: factory, logger: Logger(label: "cluster"))

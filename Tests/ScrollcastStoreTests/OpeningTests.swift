@@ -22,7 +22,7 @@ import ScrollcastRooms
         let database = try RoomDatabase.open(atPath: fixture.path)
         let applied = try database.pool.read { db in try RoomSchema.migrator.appliedMigrations(db) }
         let mode = try database.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
-        #expect(applied == ["v1", "v2-roomLife", "v3-retention", "v4-logRecent"])
+        #expect(applied == ["v1", "v2-roomLife", "v3-retention", "v4-logRecent", "v5-sceneUploads"])
         #expect(mode == "wal")
         database.close()
     }

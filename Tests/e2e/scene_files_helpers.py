@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from server_helpers import REPO, RunningServer
+from server_helpers import REPO, ClientClock, RunningServer, Viewer, drag, settle
 
 sys.path.insert(0, str(REPO / "scripts"))
 import scene_images  # noqa: E402  (the repository's own image writers)
@@ -89,3 +89,20 @@ def scenes_server(scenes_dir):
 
 __all__ = ["scene_images", "example", "log_lines", "make_scenes_dir", "scene_check", "scenes_dir", "scenes_server",
            "BAD_SCENE", "BAD_TEXT", "BAD_ERRORS", "EXAMPLES", "GARBAGE_SCENE", "GARBAGE_ERROR", "FOLDER_SCENE", "FOLDER_ERROR"]
+
+
+async def drag_then_page_down(ws_url: str, room: str, scene: str) -> list[str]:
+    """Joins `room` with `scene`, drags up and pages down, each until the room rests; returns the
+    frames received, as sent (what a replay of the room must give back)."""
+    viewer = await Viewer.join(ws_url, room, scene=scene)
+    await viewer.wait_type("snapshot")
+    clock = ClientClock()
+    start = len(viewer.received)
+    last = await drag(viewer, clock, 200, 700, 250, steps=6, interval=0.008)
+    await settle(viewer, last, start)
+    start = len(viewer.received)
+    last = await viewer.input("key", clock.now(), key="pageDown")
+    await settle(viewer, last, start)
+    frames = [raw for raw, _ in viewer.frames()]
+    await viewer.close()
+    return frames

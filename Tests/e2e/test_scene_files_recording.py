@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from scene_files_helpers import make_scenes_dir
-from server_helpers import ClientClock, Viewer, drag, run, settle
+from scene_files_helpers import drag_then_page_down, make_scenes_dir
+from server_helpers import ClientClock, Viewer, run, settle
 from test_recording_replay import masked, scrollcast
 
 
@@ -17,20 +17,7 @@ def test_a_file_scene_room_replays_with_its_folder(server_factory, tmp_path, roo
     data = tmp_path / "rooms.sqlite"
     server = server_factory("--scenes", str(scenes), data=data)
 
-    async def session():
-        viewer = await Viewer.join(server.ws_url, room_name, scene="trail-guide")
-        await viewer.wait_type("snapshot")
-        clock = ClientClock()
-        start = len(viewer.received)
-        last = await drag(viewer, clock, 200, 700, 250, steps=6, interval=0.008)
-        await settle(viewer, last, start)
-        start = len(viewer.received)
-        last = await viewer.input("key", clock.now(), key="pageDown")
-        await settle(viewer, last, start)
-        frames = [raw for raw, _ in viewer.frames()]
-        await viewer.close()
-        return frames
-    frames = run(session())
+    frames = run(drag_then_page_down(server.ws_url, room_name, "trail-guide"))
     assert server.stop() == 0
     recording = tmp_path / "trail.jsonl"
     hint = "scene 'trail-guide', which this build's catalogue lacks (demo, seed-table); for a scene file's room, pass --scenes DIR"

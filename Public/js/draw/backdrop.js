@@ -5,6 +5,9 @@ import { BackgroundBrightness } from "./background-brightness.js";
 import { RasterImage } from "./raster-image.js";
 import { COLORS } from "./style.js";
 
+/** What stands in for an image not decoded yet (or not at all): its size, never its absence. */
+const IMAGE_PLACEHOLDER = "rgba(128, 128, 128, 0.35)";
+
 const GROUND_SAMPLE_PT = 16;   // pulled-down layers extend the pixel row this far above their bottom
 const FRONT_FADE_PT = 28;      // the front layer's extension fades out over this height
 const BASE_RGB = [0xf3, 0xc7, 0x9b];   // COLORS.base, where there is no background image
@@ -52,7 +55,13 @@ export class Backdrop {
     const spec = this.scene?.background;
     if (!spec || !this.background) return;
     const raster = this.background.at(W, spec.height, pxPerPt);
-    if (!raster) return;
+    if (!raster) {
+      // Not decoded (yet, or ever): a placeholder where the image goes, at its size.
+      const y = -(frame.background?.offset ?? 0);
+      ctx.fillStyle = IMAGE_PLACEHOLDER;
+      ctx.fillRect(0, Math.max(0, y), W, Math.min(H, y + spec.height) - Math.max(0, y));
+      return;
+    }
     if (this.brightness?.key !== BackgroundBrightness.keyOf(spec) && this.background.loaded) {
       this.brightness = new BackgroundBrightness(this.background.image, spec);
     }
@@ -86,7 +95,12 @@ export class Backdrop {
       if (!spec || !image) continue;
       const width = spec.width ?? W;
       const raster = image.at(width, spec.height, pxPerPt);
-      if (!raster) continue;
+      if (!raster) {
+        // Not decoded (yet, or ever): a placeholder of the layer's size where it goes.
+        ctx.fillStyle = IMAGE_PLACEHOLDER;
+        ctx.fillRect(0, position.y, width, spec.height);
+        continue;
+      }
       ctx.drawImage(raster.canvas, 0, position.y, width, spec.height);
       // Pulled down, a layer's bottom edge rises above the header's (it follows only part of the
       // pull): extend a pixel row from just above its bottom so the ground reaches the header

@@ -70,7 +70,8 @@ public struct RoomLifeStart: Sendable, Hashable {
             order = configuration.rowOrder
         }
         return RecordingHeader(room: room, life: life, scene: sceneName, rowOrder: order,
-                               rowMoveVersion: startingRowMoveVersion, framePeriod: framePeriod)
+                               rowMoveVersion: startingRowMoveVersion, framePeriod: framePeriod,
+                               sceneFile: scenes.uploads.sceneFile(named: sceneName).map { String(decoding: $0, as: UTF8.self) })
     }
 }
 

@@ -18,11 +18,16 @@ func serverCallback(
     case LWS_CALLBACK_HTTP:
         let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
         return server.handleHTTP(wsi, path: path)
+    case LWS_CALLBACK_HTTP_BODY:
+        return server.receiveBody(wsi, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length))
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        return server.completeBody(wsi)
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return server.writeStream(wsi) ?? server.writePendingHTTPBody(wsi)
     case LWS_CALLBACK_CLOSED_HTTP:
         server.forgetStream(wsi)
         server.pendingHTTPBodies[wsi] = nil
+        server.pendingRequestBodies[wsi] = nil
         server.pendingUpgrades[wsi] = nil
         server.requestHeads.forget(wsi)
         return 0

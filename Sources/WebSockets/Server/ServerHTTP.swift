@@ -10,6 +10,9 @@ extension WebSocketServer {
         }
         let method = WebSocketServer.method(of: wsi)
         let query = LWS.queryString(wsi)
+        if let limit = delegate.server(self, maxBodyBytesFor: method, path: path) {
+            return beginBody(wsi, method: method, path: path, query: query, limit: limit)
+        }
         if let start = delegate.server(self, streamResponseTo: method, path: path, query: query,
                                        authorization: LWS.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION)) {
             return beginStream(wsi, includeBody: method != "HEAD", start)

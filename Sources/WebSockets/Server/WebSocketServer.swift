@@ -21,6 +21,7 @@ public final class WebSocketServer: @unchecked Sendable {
     var connectionsByWSI: [OpaquePointer: ServerConnection] = [:]
     var pendingUpgrades: [OpaquePointer: UpgradeRequest] = [:]
     var pendingHTTPBodies: [OpaquePointer: [UInt8]] = [:]
+    var pendingRequestBodies: [OpaquePointer: PendingRequestBody] = [:]
     var requestHeads = RequestHeadMeter()
     let httpStreams = HTTPStreamTable()
     var nextConnectionNumber: UInt64 = 0
@@ -47,6 +48,7 @@ public final class WebSocketServer: @unchecked Sendable {
         connectionsByWSI.removeAll()
         pendingUpgrades.removeAll()
         pendingHTTPBodies.removeAll()
+        pendingRequestBodies.removeAll()
         requestHeads.forgetAll()
         cancelAllStreams()
         for state in remaining {

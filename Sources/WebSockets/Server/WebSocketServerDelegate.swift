@@ -28,9 +28,24 @@ public protocol WebSocketServerDelegate: AnyObject, Sendable {
     /// request's Authorization header, if any. Default: nil.
     func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String,
                 authorization: String?) -> ((HTTPResponseStream) -> Void)?
+    /// The most bytes of body a request to `path` with `method` may have, for a route that reads
+    /// one (e.g. an upload); nil: not such a route. Default: nil.
+    func server(_ server: WebSocketServer, maxBodyBytesFor method: String, path: String) -> Int?
+    /// Answers a request whose body was read whole (a route `maxBodyBytesFor` named) on
+    /// `stream`, at once or later from another thread (checking an upload takes a while).
+    /// Default: 404.
+    func server(_ server: WebSocketServer, respondTo request: HTTPRequestWithBody, on stream: HTTPResponseStream)
 }
 
 extension WebSocketServerDelegate {
+    /// No route reads a body.
+    public func server(_ server: WebSocketServer, maxBodyBytesFor method: String, path: String) -> Int? { nil }
+    /// Not found.
+    public func server(_ server: WebSocketServer, respondTo request: HTTPRequestWithBody, on stream: HTTPResponseStream) {
+        stream.begin(status: 404, contentType: "text/plain; charset=utf-8")
+        _ = stream.write(Array("not found\n".utf8))
+        stream.finish()
+    }
     /// Accepts every upgrade that passed the built-in checks.
     public func server(_ server: WebSocketServer, shouldAccept request: UpgradeRequest) -> UpgradeDecision {
         .accept
