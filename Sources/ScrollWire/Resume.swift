@@ -7,10 +7,13 @@ public struct ResumeRequest: Sendable, Hashable {
     public var seq: UInt64
     /// The `version` of the last row move the viewer applied, or the snapshot's `moves`.
     public var moves: Int
+    /// The `grant` of a `granted` the viewer's earlier connection was sent: the resumed
+    /// connection may drive as that one could (docs/protocol.md, "Sharing").
+    public var grant: String?
 
     /// A resume request.
-    public init(life: UInt64, seq: UInt64, moves: Int) {
-        self.life = life; self.seq = seq; self.moves = moves
+    public init(life: UInt64, seq: UInt64, moves: Int, grant: String? = nil) {
+        self.life = life; self.seq = seq; self.moves = moves; self.grant = grant
     }
 }
 
@@ -116,7 +119,12 @@ extension ClientMessageDecoder {
     static func resumeRequest(_ r: FieldReader) throws(WireError) -> ResumeRequest? {
         guard r.has("resume") else { return nil }
         let resume = try r.object("resume")
-        return ResumeRequest(life: try resume.id("life"), seq: UInt64(try resume.int("seq")), moves: try resume.int("moves"))
+        let grant = try resume.optionalString("grant")
+        if let grant, !ScrollWire.isValidDriverKey(grant) {
+            throw WireError("field 'resume.grant' must be 1–\(ScrollWire.maxDriverKeyLength) characters of printable ASCII without spaces")
+        }
+        return ResumeRequest(life: try resume.id("life"), seq: UInt64(try resume.int("seq")), moves: try resume.int("moves"),
+                             grant: grant)
     }
 }
 

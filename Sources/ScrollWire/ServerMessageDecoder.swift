@@ -17,7 +17,8 @@ public enum ServerMessageDecoder {
                 by: try r.string("by"), version: try r.int("version")))
         case "presence":
             return .presence(viewers: try r.int("viewers"), driver: try r.optionalString("driver"),
-                             locked: try r.optionalBool("locked") ?? false)
+                             locked: try r.optionalBool("locked") ?? false, exploring: r.has("exploring") ? try r.int("exploring") : 0,
+                             granted: try granted(r))
         case "refused":
             return .refused(input: r.has("input") ? try r.id("input") : nil,
                             code: try r.optionalString("code") ?? "", reason: try r.string("reason"))
@@ -28,7 +29,10 @@ public enum ServerMessageDecoder {
         case "applied":
             return .applied(try applied(r))
         default:
-            throw WireError("unknown message type '\(JSONParser.printable(type))'")
+            guard let notice = try sharing(type, r) else {
+                throw WireError("unknown message type '\(JSONParser.printable(type))'")
+            }
+            return .sharing(notice)
         }
     }
 

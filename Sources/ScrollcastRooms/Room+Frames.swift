@@ -10,6 +10,7 @@ extension Room {
     /// passed since the last frame, or the next animation frame. Calling it early does nothing.
     public func tick() {
         let current = now
+        expireRequests(at: current + pacer.timerSlack)
         if presencePending, current >= lastPresenceTime + Self.presenceInterval - pacer.timerSlack {
             broadcastPresence(except: nil, at: current)
         }

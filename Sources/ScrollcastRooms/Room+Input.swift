@@ -9,8 +9,11 @@ extension Room {
     /// Applies one input from a viewer, or answers it with `refused`.
     public func handle(_ input: InputMessage, from id: String) {
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
-        guard viewers[index].canDrive else {
+        guard mayDrive(viewers[index]) else {
             return refuse(input.id, .locked, "room '\(name)' is locked; join with its driver key to drive", to: id)
+        }
+        if sharing.explores(id) {
+            return refuse(input.id, .exploring, "you are exploring: your input drives your own table; follow the room to drive it", to: id)
         }
         if let claim, claim.viewer != id {
             return refuse(input.id, .driving, "\(claim.viewer) is driving; try again when the gesture ends", to: id)

@@ -68,6 +68,8 @@ import ScrollWire
     var inputWatchers = 0
     /// What the room applied since its last frame, for a watcher joining before the next one.
     var appliedSinceFrame: [AppliedMessage] = []
+    /// Requests to drive, grants, explorers (`Room+Sharing.swift`).
+    var sharing = RoomSharing()
 
     /// The texts the room's version-2 viewers have been sent (for tests).
     var wireTexts: WireTextTable { texts }
@@ -153,7 +155,7 @@ import ScrollWire
     /// Room time (ms) at which the room next wants `tick()`: when a waiting input frame may go
     /// out, the next animation frame is due, or a deferred presence; nil while it has nothing to send.
     public var nextTickDue: Double? {
-        let frameDue = pacer.nextDue(isAnimating: lastFrame.isAnimating)
+        let frameDue = [pacer.nextDue(isAnimating: lastFrame.isAnimating), sharing.nextExpiry].compactMap { $0 }.min()
         guard presencePending else { return frameDue }
         return min(frameDue ?? .infinity, lastPresenceTime + Self.presenceInterval)
     }
@@ -175,9 +177,11 @@ import ScrollWire
                               resumable: resumable || resume != nil, watchesInputs: inputs))
         viewerCounts[version, default: 0] += 1
         if inputs { inputWatchers += 1 }
+        resumeGrant(resume, for: id)
         channel.attach(id, sink: sink, version: version, watchesInputs: inputs)
         emptySince = nil
         answerJoin(of: id, resuming: resume)
+        tellJoinerOfSharing(id)
         if inputs { sendAppliedState(to: id, version: version) }
         announcePresence(urgent: false, joiner: id)
     }
@@ -245,6 +249,7 @@ import ScrollWire
             self.claim = nil
             requestFrame()
         }
+        sharingLeft(id)
         if viewers.isEmpty { emptySince = now }
         announcePresence(urgent: wasDriving)
     }

@@ -58,6 +58,7 @@ struct DocExamplesTests {
                 switch client {
                 case .join: types.insert("join")
                 case .input(let input): types.insert("input"); kinds.insert(InputKindName(input.kind).rawValue)
+                case .sharing(let request): types.insert(request.type)
                 }
             } else {
                 let server: ServerMessage
@@ -74,10 +75,12 @@ struct DocExamplesTests {
                 case .error: types.insert("error")
                 case .resumed: types.insert("resumed")
                 case .applied: types.insert("applied")
+                case .sharing(let notice): types.insert(notice.type)
                 }
             }
         }
-        #expect(types == ["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied"])
+        #expect(types == Set(["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied"])
+                .union(SharingRequest.types).union(["asked", "granted", "denied", "expired", "follow"]))
         #expect(kinds == Set(InputKindName.allCases.map(\.rawValue)))
     }
 
