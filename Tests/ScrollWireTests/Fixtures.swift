@@ -3,6 +3,8 @@ import ScrollEngine
 
 /// Values shared by the tests and by the examples in docs/protocol.md.
 enum Fixtures {
+    /// The grant in the doc's `granted` examples (a server makes 64 random hex digits).
+    static let docGrant = "989ca3bcfb1bd56e276b9968f724a891c4ce32bcf4ed1591dad2acf5f13e5669"
     /// The doc's `applied` example: v7's pointer move 43, applied at room time 53216.4 after frame 1042.
     static let docApplied = AppliedMessage(after: 1042, time: 53216.4, viewer: "v7", id: 43, cause: .input,
                                            change: .input(.pointerMoved(Point(x: 121.5, y: 352))))
@@ -146,6 +148,12 @@ enum FixturesV2 {
             ServerMessageEncoderV2.resumed(ResumedMessage(room: "demo", viewer: "v12", viewers: 3, driver: nil, locked: false,
                                                           life: 4_503_599_627_370_497, moves: 13, from: 1042, seq: 1050)),
             ServerMessageEncoderV2.applied(Fixtures.docApplied),
+            ServerMessageEncoderV2.presence(viewers: 4, driver: "v7", locked: true, exploring: 1, granted: ["v9"]),
+            ServerMessageEncoderV2.sharing(.asked(viewer: "v9", expiresIn: 30_000)),
+            ServerMessageEncoderV2.sharing(.granted(viewer: "v9", by: "v7", grant: Fixtures.docGrant)),
+            ServerMessageEncoderV2.sharing(.denied(viewer: "v11", by: "v7")),
+            ServerMessageEncoderV2.sharing(.expired(viewer: "v12")),
+            ServerMessageEncoderV2.sharing(.follow(by: "v7")),
         ]
     }
 }
@@ -205,6 +213,12 @@ extension FixturesV2 {
                                                           change: .input(.pointerCancelled))),
             ServerMessageEncoderV2.applied(AppliedMessage(after: 8, time: 130, viewer: nil, id: 0, cause: .takeBack,
                                                           change: .rowOrder([[0, 2, 1], [3]]))),
+            ServerMessageEncoderV2.presence(viewers: 5, driver: nil, locked: true, exploring: 2, granted: ["v9", "v10"]),
+            ServerMessageEncoderV2.sharing(.asked(viewer: "v9", expiresIn: 30_000)),
+            ServerMessageEncoderV2.sharing(.granted(viewer: "v9", by: "v7", grant: "g")),
+            ServerMessageEncoderV2.sharing(.denied(viewer: "v9", by: "v7")),
+            ServerMessageEncoderV2.sharing(.expired(viewer: "v9")),
+            ServerMessageEncoderV2.sharing(.follow(by: "v7")),
         ]
     }
 }
