@@ -12,6 +12,7 @@ import { keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey }
 import { ReconnectingIndicator } from "./reconnecting.js";
 import { createReplica } from "./replica/setup.js";
 import { createPageState } from "./page-state.js";
+import { SHARING_TYPES, Sharing } from "./sharing.js";
 
 const room = roomFromLocation();
 const requestedScene = sceneFromLocation();
@@ -97,6 +98,15 @@ state.reducedMotion = controls.reducedMotion;
 // The overlay's figures: frames drawn per second, input-to-frame latency, judder, input→photon.
 const stats = new PageStats({ state, sender, controls, measures });
 controls.setDriving("unknown");
+// Asking to drive, grants, exploring and calling back (docs/protocol.md, "Sharing").
+const sharing = new Sharing({
+  send: (message) => connection.send(message),
+  state,
+  toast: (text) => controls.toast(text),
+  onGranted: (grant) => { connection.position.grant = grant; },
+  onDriving: (mode) => { state.driveMode = mode; controls.setDriving(mode); },
+});
+controls.onDrivingChanged = () => sharing.render();
 
 const reconnecting = new ReconnectingIndicator({
   show: () => {
@@ -164,7 +174,7 @@ function handleMessage(message) {
     case "snapshot": return adoptSnapshot(message);
     case "resumed": return adoptResume(message);
     case "frame": return receiveFrame(message);
-    case "presence": return setPresence(message.viewers, message.driver);
+    case "presence": sharing.presence(message); return setPresence(message.viewers, message.driver);
     case "rowMoved": replica?.rowMoved(message); return applyRowMove(message);
     case "applied": replica?.applied(message, performance.now()); return scheduleDraw();
     case "refused": return handleRefused(message);
@@ -172,6 +182,7 @@ function handleMessage(message) {
       state.errors.push(String(message.message ?? ""));
       return undefined;
     default:
+      if (SHARING_TYPES.has(message.type)) sharing.receive(message);
       return undefined;   // newer servers may add types; ignore them
   }
 }
@@ -194,6 +205,7 @@ function adoptSnapshot(message) {
   window.scrollcast.scene = scene;
   layoutStage();
   adoptDriverKey(message.driverKey, message.locked === true);
+  sharing.connectionReset(message);
   if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
   if (message.frame) receiveFrame(message.frame);
 }
@@ -207,6 +219,7 @@ function adoptResume(message) {
   measures.connectionReset();
   setPresence(message.viewers, message.driver);
   adoptDriverKey(message.driverKey, message.locked === true);
+  sharing.connectionReset(message);
   if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
 }
 

@@ -209,6 +209,7 @@ import ScrollEngine
              lease: lease, firstSequence: firstSequence, framePeriod: limits.tickMilliseconds, services: services)
         room.tickDueMayHaveChanged = { [unowned self, unowned room] in deadlines.roomMayHaveMoved(room) }
         room.changedOnItsOwn = { [unowned self] in roomChangedOnItsOwn() }
+        room.sharing.requestLifetime = limits.driveRequestMilliseconds
         return room
     }
 }

@@ -4,8 +4,8 @@ import ScrollWire
 /// to drive, the grants, who explores, and each viewer's allowance of requests. A plain value:
 /// times are room milliseconds passed in, and `Room+Sharing.swift` tells the viewers.
 struct RoomSharing {
-    /// How long a request stays open unanswered, ms.
-    static let requestLifetime = 30_000.0
+    /// How long a request stays open unanswered, ms (`ServerLimits.driveRequestMilliseconds`).
+    var requestLifetime = 30_000.0
     /// Requests a viewer may make at once…
     static let askBurst = 2.0
     /// …and one more every 10 s after that.
@@ -55,7 +55,7 @@ struct RoomSharing {
 
     /// Opens `viewer`'s request at `now`.
     mutating func open(by viewer: String, now: Double) -> Request {
-        let request = Request(viewer: viewer, expiresAt: now + Self.requestLifetime)
+        let request = Request(viewer: viewer, expiresAt: now + requestLifetime)
         requests.append(request)
         return request
     }
