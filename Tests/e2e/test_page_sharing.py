@@ -19,6 +19,22 @@ from server_helpers import RunningServer
 
 LIFETIME_S = 3
 
+# Records the joins a page sends, and its sockets, so the test can drop one and read the rejoin.
+TRACK_JOINS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.__joins = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets.push(this); }
+    send(data) {
+      try { const m = JSON.parse(data); if (m.type === "join") window.__joins.push(m); } catch {}
+      return super.send(data);
+    }
+  };
+})();
+"""
+
 
 @pytest.fixture(scope="module")
 def sharing_server():
@@ -58,8 +74,11 @@ class RawViewer:
         self.ws.close()
 
 
-def _open(browser, artifacts, server, room: str, label: str, extra: str = "") -> ScrollcastPage:
-    page = artifacts.watch(browser.new_context().new_page(), label)
+def _open(browser, artifacts, server, room: str, label: str, extra: str = "", init_script: str | None = None) -> ScrollcastPage:
+    context = browser.new_context()
+    if init_script:
+        context.add_init_script(init_script)
+    page = artifacts.watch(context.new_page(), label)
     return ScrollcastPage(page, server.base_url, room).open(extra)
 
 
@@ -71,7 +90,7 @@ def test_a_key_holder_grants_a_watcher_the_drive_refuses_another_and_lets_one_la
         browser, sharing_server, room, artifacts):
     creator = _open(browser, artifacts, sharing_server, room, "creator", "&lock=1")
     creator.wait("s => s.driveMode === 'key'")
-    watcher = _open(browser, artifacts, sharing_server, room, "watcher")
+    watcher = _open(browser, artifacts, sharing_server, room, "watcher", init_script=TRACK_JOINS)
     watcher.wait("s => s.driveMode === 'watch'")
     raw = RawViewer(sharing_server, room)
     raw.wait_for(lambda m: m["type"] == "snapshot")
@@ -101,6 +120,20 @@ def test_a_key_holder_grants_a_watcher_the_drive_refuses_another_and_lets_one_la
     moved = raw.wait_for(lambda m: m["type"] == "frame" and (m.get("input") or {}).get("viewer") == watcher_id
                          and m["offset"] > start + 100)
     assert moved["offset"] > start + 100
+
+    # A dropped connection resumes with its grant and still drives; the grant is not the key.
+    watcher.page.evaluate("window.__sockets.at(-1).close()")
+    watcher.wait("s => s.joined && s.resumes >= 1 && s.driveMode === 'granted'")
+    rejoin = watcher.page.evaluate("window.__joins.at(-1)")
+    assert len(rejoin["resume"]["grant"]) == 64 and "driverKey" not in rejoin
+    new_id = watcher.state("s.viewer")
+    assert new_id != watcher_id
+    watcher.wait_idle()
+    start = watcher.frame()["offset"]
+    watcher.drag(200, 400, 200, 650)
+    raw.wait_for(lambda m: m["type"] == "frame" and (m.get("input") or {}).get("viewer") == new_id
+                 and m["offset"] < start - 100)
+    assert watcher.state("s.refusedCount") == 0
     raw.close()
 
     # Another watcher asks and is refused: it still only watches.
