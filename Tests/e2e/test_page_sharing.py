@@ -12,28 +12,12 @@ import time
 import pytest
 
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
-    ScrollcastPage, artifacts, browser_type_launch_args, room,
+    TRACK_SOCKETS, ScrollcastPage, artifacts, browser_type_launch_args, room,
 )
 from raw_websocket import PING, PONG, TEXT, RawWebSocket
 from server_helpers import RunningServer
 
 LIFETIME_S = 3
-
-# Records the joins a page sends, and its sockets, so the test can drop one and read the rejoin.
-TRACK_JOINS = """
-(() => {
-  const Native = window.WebSocket;
-  window.__sockets = [];
-  window.__joins = [];
-  window.WebSocket = class extends Native {
-    constructor(...args) { super(...args); window.__sockets.push(this); }
-    send(data) {
-      try { const m = JSON.parse(data); if (m.type === "join") window.__joins.push(m); } catch {}
-      return super.send(data);
-    }
-  };
-})();
-"""
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +74,7 @@ def test_a_key_holder_grants_a_watcher_the_drive_refuses_another_and_lets_one_la
         browser, sharing_server, room, artifacts):
     creator = _open(browser, artifacts, sharing_server, room, "creator", "&lock=1")
     creator.wait("s => s.driveMode === 'key'")
-    watcher = _open(browser, artifacts, sharing_server, room, "watcher", init_script=TRACK_JOINS)
+    watcher = _open(browser, artifacts, sharing_server, room, "watcher", init_script=TRACK_SOCKETS)
     watcher.wait("s => s.driveMode === 'watch'")
     raw = RawViewer(sharing_server, room)
     raw.wait_for(lambda m: m["type"] == "snapshot")
