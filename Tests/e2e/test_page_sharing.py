@@ -2,7 +2,7 @@
 drive, the key holder's page lists the request and grants it, and the watcher's drag then moves the
 room, as a third, raw WebSocket client's frames show; another request is refused, one left to lapse.
 A page exploring or following changes the counts another page shows, and "Call everyone back"
-brings the explorer back. The server's requests lapse after 3 s here (--drive-request-lifetime)."""
+brings the explorer back. The server's requests lapse after 5 s here (--drive-request-lifetime)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
 from raw_websocket import PING, PONG, TEXT, RawWebSocket
 from server_helpers import RunningServer
 
-LIFETIME_S = 3
+LIFETIME_S = 5
 
 
 @pytest.fixture(scope="module")
