@@ -4,6 +4,8 @@
 
 import { coDriverLink, newLockedRoomName } from "./driving.js";
 
+export { attachSharing } from "./sharing.js";
+
 const $ = (id) => document.getElementById(id);
 
 /** Wires the controls; callbacks: onScrollToRow({section,row,position,animated}), onReducedMotion(on). */

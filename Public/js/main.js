@@ -5,14 +5,13 @@ import { Connection, roomFromLocation, sceneFromLocation, subprotocolsFromLocati
 import { nodesFromLocation } from "./nodes.js";
 import { InputSender, attachInput } from "./input.js";
 import { Renderer } from "./draw.js";
-import { Controls } from "./controls.js";
+import { Controls, attachSharing } from "./controls.js";
 import { PageStats } from "./stats.js";
 import { PageMeasures } from "./measure/page-measures.js";
 import { keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey } from "./driving.js";
 import { ReconnectingIndicator } from "./reconnecting.js";
 import { createReplica } from "./replica/setup.js";
 import { createPageState } from "./page-state.js";
-import { SHARING_TYPES, Sharing } from "./sharing.js";
 
 const room = roomFromLocation();
 const requestedScene = sceneFromLocation();
@@ -98,15 +97,7 @@ state.reducedMotion = controls.reducedMotion;
 // The overlay's figures: frames drawn per second, input-to-frame latency, judder, input→photon.
 const stats = new PageStats({ state, sender, controls, measures });
 controls.setDriving("unknown");
-// Asking to drive, grants, exploring and calling back (docs/protocol.md, "Sharing").
-const sharing = new Sharing({
-  send: (message) => connection.send(message),
-  state,
-  toast: (text) => controls.toast(text),
-  onGranted: (grant) => { connection.position.grant = grant; },
-  onDriving: (mode) => { state.driveMode = mode; controls.setDriving(mode); },
-});
-controls.onDrivingChanged = () => sharing.render();
+attachSharing({ connection, controls, state });   // asking to drive, exploring (docs/protocol.md, "Sharing")
 
 const reconnecting = new ReconnectingIndicator({
   show: () => {
@@ -174,7 +165,7 @@ function handleMessage(message) {
     case "snapshot": return adoptSnapshot(message);
     case "resumed": return adoptResume(message);
     case "frame": return receiveFrame(message);
-    case "presence": sharing.presence(message); return setPresence(message.viewers, message.driver);
+    case "presence": return setPresence(message.viewers, message.driver);
     case "rowMoved": replica?.rowMoved(message); return applyRowMove(message);
     case "applied": replica?.applied(message, performance.now()); return scheduleDraw();
     case "refused": return handleRefused(message);
@@ -182,7 +173,6 @@ function handleMessage(message) {
       state.errors.push(String(message.message ?? ""));
       return undefined;
     default:
-      if (SHARING_TYPES.has(message.type)) sharing.receive(message);
       return undefined;   // newer servers may add types; ignore them
   }
 }
@@ -205,7 +195,6 @@ function adoptSnapshot(message) {
   window.scrollcast.scene = scene;
   layoutStage();
   adoptDriverKey(message.driverKey, message.locked === true);
-  sharing.connectionReset(message);
   if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
   if (message.frame) receiveFrame(message.frame);
 }
@@ -219,7 +208,6 @@ function adoptResume(message) {
   measures.connectionReset();
   setPresence(message.viewers, message.driver);
   adoptDriverKey(message.driverKey, message.locked === true);
-  sharing.connectionReset(message);
   if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
 }
 

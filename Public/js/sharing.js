@@ -5,8 +5,24 @@
 
 const $ = (id) => document.getElementById(id);
 
-/** The messages this module reads (besides presence). */
-export const SHARING_TYPES = new Set(["asked", "granted", "denied", "expired", "follow"]);
+/**
+ * The page's sharing, wired to its connection and controls: it reads every message after the page
+ * has (so the viewer id and who may drive are current), sends through the connection and keeps a
+ * grant for the connection's resumes. Returns the `Sharing`.
+ */
+export function attachSharing({ connection, controls, state }) {
+  const sharing = new Sharing({
+    send: (message) => connection.send(message),
+    state,
+    toast: (text) => controls.toast(text),
+    onGranted: (grant) => { connection.position.grant = grant; },
+    onDriving: (mode) => { state.driveMode = mode; controls.setDriving(mode); },
+  });
+  const pageReads = connection.onMessage;
+  connection.onMessage = (message) => { pageReads(message); sharing.receive(message); };
+  controls.onDrivingChanged = () => sharing.render();
+  return sharing;
+}
 
 export class Sharing {
   /**
@@ -38,11 +54,16 @@ export class Sharing {
     this.render();
   }
 
-  /** A sharing message from the server. */
+  /** A message from the server: sharing's own, presence, and a new connection's first. */
   receive(message) {
     const s = this.state.sharing;
     const mine = message.viewer === this.state.viewer;
     switch (message.type) {
+      case "snapshot":
+      case "resumed":
+        return this.connectionReset(message);
+      case "presence":
+        return this.presence(message);
       case "asked":
         if (mine) s.asking = true;
         else this.requests.set(message.viewer, performance.now() + (message.expiresIn ?? 0));
