@@ -182,7 +182,9 @@ import ScrollWire
         }
         func refuse(_ code: RefusalCode, _ reason: String) {
             let message = RoomMessage(refusal: code, reason, version: connection.version)
-            if let form = message[connection.version] { connection.sink.sendReliable(form) }
+            guard let form = message[connection.version] else { return }
+            connection.sink.sendReliable(form)
+            metrics.bytesOut.increment(by: form.count)
         }
         switch connection.rateLimiter.judge(now: clock.nowMilliseconds()) {
         case .accept:

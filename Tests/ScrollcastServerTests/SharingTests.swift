@@ -248,6 +248,19 @@ import ScrollcastServerTesting
         #expect(sink.messages(ofType: "error").first?["message"] as? String == "send 'join' before 'ask'")
     }
 
+    @Test(arguments: [
+        (#"{"type":"view","mode":"sideways"}"#, "field 'mode' must be one of follow, explore; got 'sideways'"),
+        (#"{"type":"grant"}"#, "missing field 'viewer'"),
+        (#"{"type":"deny","viewer":""}"#, "field 'viewer' must be a viewer id of 1–64 characters"),
+    ])
+    func aMalformedSharingMessageIsAProtocolError(message: String, error: String) throws {
+        let h = Harness()
+        let (id, sink) = h.viewer(joining: "open")
+        h.send(message, from: id)
+        #expect(sink.messages(ofType: "error").first?["message"] as? String == error)
+        #expect(sink.closedWith?.code == .policyViolation)
+    }
+
     @Test func version2ViewersGetTheSameMessagesInBinary() throws {
         let h = Harness()
         let (owner, _) = h.viewer(joining: "locked", extra: #","lock":true"#, version: .v2)
