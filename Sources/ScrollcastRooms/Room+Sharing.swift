@@ -17,7 +17,7 @@ extension Room {
         }
     }
 
-    /// Whether viewer `id` may drive: the room is open, it holds the key, or it has a grant.
+    /// Whether `viewer` may drive: the room is open, it holds the key, or it has a grant.
     func mayDrive(_ viewer: Viewer) -> Bool {
         viewer.canDrive || sharing.hasGrant(viewer.id)
     }
