@@ -40,6 +40,11 @@ let package = Package(
         // Recordings (docs/recording.md): the file format and replay, shared by the server's
         // download route, `scrollcast record`/`replay` and tools; engine and wire only.
         .target(name: "ScrollcastRecording", dependencies: ["ScrollEngine", "ScrollWire"]),
+        // Scenes from JSON files (docs/scenes.md): a line-keeping JSON reader, the decoder and
+        // validator, and image checks; Foundation for files, zlib for PNG data, the engine for the result.
+        .target(name: "SceneFiles", dependencies: ["ScrollEngine", "CZlib"]),
+        // zlib (Debian's zlib1g-dev, which libwebsockets-dev pulls in): a PNG's image data must inflate.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Debian's libwebsockets-dev; shims live in a regular C target because SwiftPM
         // does not notice header edits inside a systemLibrary target.
@@ -120,10 +125,13 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // The in-memory broker (InMemoryBroker, InMemoryClusterBackend) a whole cluster runs on in
+        // one test, with faults on demand: for tests only, never linked into `scrollcast`.
+        .target(name: "ScrollcastClusterTesting", dependencies: ["ScrollcastCluster", "ScrollcastRooms"]),
         .executableTarget(
             name: "scrollcast",
             dependencies: [
-                "ScrollcastServer", "ScrollcastRooms", "ScrollcastStore", "ScrollcastCluster", "Redis", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets",
+                "ScrollcastServer", "ScrollcastRooms", "ScrollcastStore", "ScrollcastCluster", "Redis", "ScrollcastRecording", "ScrollEngine", "ScrollWire", "WebSockets", "SceneFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -164,6 +172,7 @@ let package = Package(
         .executableTarget(name: "scrollwire-fuzz", dependencies: ["ScrollWire"]),
 
         .testTarget(name: "ScrollEngineTests", dependencies: ["ScrollEngine"]),
+        .testTarget(name: "SceneFilesTests", dependencies: ["SceneFiles", "ScrollEngine"]),
         .testTarget(name: "ScrollWireTests", dependencies: ["ScrollWire", "ScrollEngine"]),
         .testTarget(name: "ScrollReplicaTests", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire", "ScrollcastRooms"]),
         .testTarget(name: "WebSocketsTests", dependencies: ["WebSockets", "TestSupport"]),
@@ -173,7 +182,10 @@ let package = Package(
         .testTarget(name: "RedisTests", dependencies: ["Redis", "RedisTesting", "TestSupport"]),
         .testTarget(
             name: "ScrollcastClusterTests",
-            dependencies: ["ScrollcastCluster", "ScrollcastRooms", "ScrollcastServerTesting", "ScrollWire", "Redis", "RedisTesting"]
+            dependencies: [
+                "ScrollcastCluster", "ScrollcastClusterTesting", "ScrollcastRooms", "ScrollcastServerTesting", "ScrollWire", "Redis",
+                "RedisTesting",
+            ]
         ),
         // The load generator's pure parts (URL lists, where connections go, the identity check).
         .testTarget(name: "ScrollcastLoadTests", dependencies: ["scrollcast-load", "ScrollEngine", "ScrollWire", "ScrollReplica"]),

@@ -157,7 +157,7 @@ public func scrollcastApplyUnnamed(_ kind: Int32, _ id: Double, _ time: Double, 
 
 func applyInput(_ kind: Int32, _ id: Double, _ time: Double, _ a: Double, _ b: Double,
                 _ c: Double, _ d: Double, _ viewerLength: Int32, namesFrames: Bool) -> Int32 {
-    guard id >= 0, id < 9_007_199_254_740_992, id == id.rounded(.towardZero) else { return ReplicaResult.badArgument }
+    guard id >= 0, id <= Double(ScrollWire.maxSafeInteger), id == id.rounded(.towardZero) else { return ReplicaResult.badArgument }
     guard let input = InputCode(kind: Int(kind), a: a, b: b, c: c, d: d).kindValue else { return ReplicaResult.unknownInput }
     guard let viewer = inputBuffer.text(Int(viewerLength)) else { return ReplicaResult.badArgument }
     return withReplica { replica in
@@ -176,7 +176,7 @@ func applyInput(_ kind: Int32, _ id: Double, _ time: Double, _ a: Double, _ b: D
 /// bytes in the buffer (`scrollcast_texts_length`). -11 without a scene.
 @_expose(wasm, "scrollcast_frame") @_cdecl("scrollcast_frame")
 public func scrollcastFrame(_ t: Double, _ sequence: Double, _ sentAt: Double) -> Int32 {
-    let seq = sequence >= 0 && sequence < 9_007_199_254_740_992 ? UInt64(sequence) : 0
+    let seq = sequence >= 0 && sequence <= Double(ScrollWire.maxSafeInteger) ? UInt64(sequence) : 0
     return withReplica { replica in
         let result = replica.frame(at: t, sequence: seq, sentAt: sentAt)
         lastContentOffset = result.frame.contentOffset
@@ -211,7 +211,7 @@ public func scrollcastReducedMotion(_ on: Int32) -> Int32 {
 public func scrollcastNameInput(_ id: Double, _ viewerLength: Int32) -> Int32 {
     guard let viewer = inputBuffer.text(Int(max(viewerLength, 0))) else { return ReplicaResult.badArgument }
     return withReplica { replica in
-        replica.nameInput(id >= 0 && id < 9_007_199_254_740_992 ? AppliedInput(viewer: viewer, id: UInt64(id)) : nil)
+        replica.nameInput(id >= 0 && id <= Double(ScrollWire.maxSafeInteger) ? AppliedInput(viewer: viewer, id: UInt64(id)) : nil)
         return ReplicaResult.applied
     }
 }
@@ -256,7 +256,7 @@ public func scrollcastServerTexts(_ length: Int32, _ replace: Int32) -> Int32 {
 /// length (-11 without a scene).
 @_expose(wasm, "scrollcast_server_frame") @_cdecl("scrollcast_server_frame")
 public func scrollcastServerFrame(_ t: Double, _ sequence: Double, _ sentAt: Double) -> Int32 {
-    let seq = sequence >= 0 && sequence < 9_007_199_254_740_992 ? UInt64(sequence) : 0
+    let seq = sequence >= 0 && sequence <= Double(ScrollWire.maxSafeInteger) ? UInt64(sequence) : 0
     return withReplica { replica in
         let bytes = replica.serverFrameBytes(at: t, sequence: seq, sentAt: sentAt)
         outputBuffer.put(bytes)
@@ -275,6 +275,33 @@ public func scrollcastContentOffset() -> Double { lastContentOffset }
 /// 1 when the last frame changes with time alone, else 0.
 @_expose(wasm, "scrollcast_is_animating") @_cdecl("scrollcast_is_animating")
 public func scrollcastIsAnimating() -> Int32 { lastAnimating ? 1 : 0 }
+
+// MARK: Input time mapping (the server's `InputTimeMapper` for this page's viewer)
+
+/// One mapper, as one replica, per module instance: a page maps its own viewer's inputs.
+nonisolated(unsafe) var timeMapper = InputTimeMapper()
+
+/// Room time the server gives an input stamped `clientTime` (its `t`) and `at` (NaN: not
+/// stamped) that reaches the room at `now`, its earliest time for a change being `floor`;
+/// `startsGesture` 1 for `pointerDown` and `longPressBegan`. After `now`: the room holds it until
+/// then. NaN when `t` went backwards (the server refuses it: `outOfOrder`).
+@_expose(wasm, "scrollcast_mapper_map") @_cdecl("scrollcast_mapper_map")
+public func scrollcastMapperMap(_ clientTime: Double, _ at: Double, _ now: Double, _ floor: Double,
+                                _ startsGesture: Int32) -> Double {
+    timeMapper.mapped(clientTime: clientTime, at: at.isNaN ? nil : at, now: now, floor: floor,
+                      startsGesture: startsGesture != 0) ?? .nan
+}
+
+/// The server applied the input stamped `clientTime` at room time `room` (its `applied`): later
+/// predictions keep their client intervals from there.
+@_expose(wasm, "scrollcast_mapper_confirm") @_cdecl("scrollcast_mapper_confirm")
+public func scrollcastMapperConfirm(_ clientTime: Double, _ room: Double) {
+    timeMapper.confirm(clientTime: clientTime, room: room)
+}
+
+/// Forgets the anchor and the last client time (a new connection).
+@_expose(wasm, "scrollcast_mapper_reset") @_cdecl("scrollcast_mapper_reset")
+public func scrollcastMapperReset() { timeMapper.reset() }
 
 /// The standard library seeds its hashing from `arc4random_buf`; wasi-libc's would bring a
 /// ChaCha20 generator, `printf` (through its assertion) and a WASI import into the module. No

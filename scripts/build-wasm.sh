@@ -56,9 +56,17 @@ EXPORTS=(scrollcast_input scrollcast_output scrollcast_create scrollcast_restore
 # lists what each function costs and what keeps it in the module (docs/wasm.md, "Size").
 STRIP=(--strip-all); KEEP=(--strip-debug)
 if [ -n "${WASM_NAMES:-}" ]; then STRIP=(); KEEP=(-g); fi
-"$WASM_LD" --no-entry "${STRIP[@]}" --gc-sections "${EXPORTS[@]/#/--export=}" \
+"$WASM_LD" --no-entry "${STRIP[@]}" --gc-sections --trace "${EXPORTS[@]/#/--export=}" \
   "$WORK"/ScrollEngine.o "$WORK"/ScrollWire.o "$WORK"/ScrollReplica.o "$WORK"/ScrollcastEngineWasm.o "$WORK/allocator.o" \
-  "$WASI/libc.a" "$WASI/libm.a" "$UNICODE" "$BUILTINS" -o "$WORK/linked.wasm"
+  "$WASI/libc.a" "$WASI/libm.a" "$UNICODE" "$BUILTINS" -o "$WORK/linked.wasm" > "$WORK/linked.trace"
+# The engine computes its own exp, log and pow (EngineMath: the same bits natively and here, by
+# construction; docs/wasm.md, "The engine's own math"). wasi-libc keeps its math in libc.a, so a
+# call that reached the C library's would link silently: refuse any transcendental member.
+# (`round`, an exact operation, may link: Double.rounded's half-away-from-zero has no instruction.)
+if grep -E '\((a?(sin|cos|tan)h?|atan2|sincos|exp|exp2|expm1|log|log2|log10|log1p|pow|cbrt|hypot|erfc?|[lt]gamma)[fl]?(_data)?\.o\)' "$WORK/linked.trace" >&2; then
+  echo "build-wasm: the C library's transcendental functions above were linked in: the engine must use EngineMath" >&2
+  exit 1
+fi
 if command -v wasm-opt >/dev/null; then
   # Passes run in the order given: stripping before -Oz, not after, leaves a smaller module
   # (docs/wasm.md, "Size").

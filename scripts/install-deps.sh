@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(libwebsockets-dev libssl-dev libsqlite3-dev libhiredis-dev redis-server pkg-config chromium fonts-liberation fonts-dejavu-core
+APT_PACKAGES=(libwebsockets-dev libssl-dev zlib1g-dev libsqlite3-dev libhiredis-dev redis-server pkg-config chromium fonts-liberation fonts-dejavu-core
               wasi-libc binaryen libclang-rt-14-dev-wasm32 wabt nodejs node-ws)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -42,6 +42,7 @@ export class Controls {
     const seedLink = $("seed-link");
     seedLink.href = seedTableLink();
     seedLink.addEventListener("click", () => { seedLink.href = seedTableLink(); });
+    listScenes();
     $("room-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const input = $("room-input");
@@ -243,8 +244,47 @@ export function recordingLinkFor(room, loc = window.location) {
   return new URL(`/recording?room=${encodeURIComponent(room)}`, loc.href).toString();
 }
 
+/**
+ * Lists the server's scenes (GET /scenes: the built-in ones and those of `--scenes DIR`) as links
+ * to a fresh room of each, named after the scene. Nothing is shown if the list cannot be had.
+ */
+export async function listScenes(loc = window.location) {
+  let names;
+  try {
+    const reply = await fetch(new URL("/scenes", loc.href));
+    names = reply.ok ? (await reply.json()).scenes : null;
+  } catch {
+    names = null;
+  }
+  if (!Array.isArray(names)) return;
+  const list = $("scene-list");
+  list.replaceChildren();
+  for (const name of names.filter((n) => typeof n === "string")) {
+    const link = document.createElement("a");
+    link.textContent = name;
+    link.dataset.scene = name;
+    // A fresh room each time it is followed, as the seed's link does.
+    const fresh = () => { link.href = sceneRoomLink(name, loc); };
+    fresh();
+    link.addEventListener("click", fresh);
+    if (list.childElementCount) list.append(" · ");
+    list.append(link);
+  }
+  $("scene-list-line").hidden = names.length === 0;
+}
+
+/** A link to a new room showing scene `name`. */
+export function sceneRoomLink(name, loc = window.location) {
+  return shareLinkFor(freshRoomName(name), name, loc);
+}
+
+/** `prefix` and 8 random hex digits, within the 64 characters of a room name. */
+function freshRoomName(prefix) {
+  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${prefix.slice(0, 55)}-${suffix}`;
+}
+
 /** A link to a new room showing the seed's 20-row DemoTable (scroll-to-row-near-edges.txt). */
 export function seedTableLink(loc = window.location) {
-  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, "0")).join("");
-  return shareLinkFor(`seed-${suffix}`, "seed-table", loc);
+  return shareLinkFor(freshRoomName("seed"), "seed-table", loc);
 }

@@ -44,11 +44,9 @@ final class CommandQueueCore: Sendable {
     let onStateChange: @Sendable (RedisLinkState) -> Void
     let shared = Mutex(Shared())
 
-    /// Records why the link is down; the label is cut off, as the refusals add their own.
+    /// Records why the link is down (its message: the refusals name the link themselves).
     func noteFailure(_ error: RedisError) {
-        let prefix = "\(label): "
-        let reason = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
-        shared.withLock { $0.lastFailure = reason }
+        shared.withLock { $0.lastFailure = error.message }
     }
 
     init(

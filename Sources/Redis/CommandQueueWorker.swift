@@ -43,7 +43,7 @@ final class CommandQueueWorker {
             return true
         } catch {
             core.noteFailure(error)
-            reporter.report(.disconnected(reason: error.message))
+            reporter.report(.disconnected(reason: error.description))
             deliverRefused()
             _ = poll(nil, 0, Int32(backoff.next()))
             return false
@@ -56,8 +56,9 @@ final class CommandQueueWorker {
                 to: core.address, label: core.label, timeoutMilliseconds: core.commandTimeoutMilliseconds)
             if core.address.database != 0 {
                 let reply = try connection.command(["SELECT", String(core.address.database)])
-                if case .error(let message) = reply {
-                    throw RedisError("\(core.label): SELECT \(core.address.database) refused: \(message)")
+                if case .error = reply {
+                    throw RedisError(.errorReply, "database \(core.address.database) refused", link: core.label,
+                                     command: "SELECT", reply: reply.kindDescription)
                 }
             }
             // Only a label for CLIENT LIST; a refusal is no reason to drop the link.
@@ -75,7 +76,7 @@ final class CommandQueueWorker {
             return true
         } catch {
             core.noteFailure(error)
-            reporter.report(.disconnected(reason: error.message))
+            reporter.report(.disconnected(reason: error.description))
             return false
         }
     }
@@ -118,8 +119,8 @@ final class CommandQueueWorker {
         do throws(RedisError) {
             try connection.readAvailable()
             let unexpected = try connection.bufferedReply()
-            linkLost(RedisError(
-                "\(core.label): Redis sent data no command asked for (\(unexpected.map { "\($0)" } ?? "a partial reply"))"))
+            linkLost(RedisError(.protocolError, "Redis sent data no command asked for", link: core.label,
+                                reply: unexpected?.kindDescription ?? "a partial reply"))
         } catch {
             linkLost(error)
         }
@@ -139,10 +140,11 @@ final class CommandQueueWorker {
                 answered += 1
             }
         } catch {
-            failure = isClosing ? RedisError("\(core.label): closed before the reply came") : error
+            failure = isClosing ? RedisError(.closed, "closed before the reply came", link: core.label) : error
         }
         guard let failure else { return }
-        for command in batch[answered...] { command.completion(.failure(failure)) }
+        // Each command of the batch left unanswered fails with the link's failure, under its own name.
+        for command in batch[answered...] { command.completion(.failure(failure.running(command.arguments))) }
         linkLost(failure)
     }
 
@@ -158,9 +160,9 @@ final class CommandQueueWorker {
             return stranded
         }
         connection = nil
-        let notSent = RedisError("\(core.label): not sent, the link was lost: \(error.message)")
-        for command in stranded { command.completion(.failure(notSent)) }
-        reporter.report(.disconnected(reason: error.message))
+        let notSent = RedisError(.io, "not sent, the link was lost: \(error.message)", link: core.label)
+        for command in stranded { command.completion(.failure(notSent.running(command.arguments))) }
+        reporter.report(.disconnected(reason: error.description))
     }
 
     private func deliverRefused() {
@@ -188,8 +190,8 @@ final class CommandQueueWorker {
         wakeDescriptor = -1
         connection = nil
         for command in refused { command.completion(.failure(command.error)) }
-        let closed = RedisError("\(core.label): closed before the command was sent")
-        for command in pending { command.completion(.failure(closed)) }
+        let closed = RedisError(.closed, "closed before the command was sent", link: core.label)
+        for command in pending { command.completion(.failure(closed.running(command.arguments))) }
         reporter.report(.disconnected(reason: "closed"))
     }
 }

@@ -20,17 +20,17 @@ final class HiredisConnection {
         let timeout = timeval(
             tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
         guard let context = redisConnectWithTimeout(address.host, Int32(address.port), timeout) else {
-            throw RedisError("\(label): cannot connect: hiredis is out of memory")
+            throw RedisError(.resources, "cannot connect: hiredis is out of memory", link: label)
         }
         // From here deinit frees the context, on success and on every failure below.
         let connection = HiredisConnection(context, label: label, timeoutMilliseconds: timeoutMilliseconds)
-        guard context.pointee.err == 0 else { throw connection.failure("cannot connect") }
+        guard context.pointee.err == 0 else { throw connection.failure("cannot connect", .cannotConnect) }
         // Without a timeout a Redis that hangs (but keeps its socket open) would hang us forever.
         guard redisSetTimeout(context, timeout) == REDIS_OK else {
-            throw connection.failure("cannot set the socket timeout")
+            throw connection.failure("cannot set the socket timeout", .cannotConnect)
         }
         guard redisEnableKeepAlive(context) == REDIS_OK else {
-            throw connection.failure("cannot enable TCP keepalive")
+            throw connection.failure("cannot enable TCP keepalive", .cannotConnect)
         }
         return connection
     }
@@ -86,7 +86,7 @@ final class HiredisConnection {
     func bufferedReply() throws(RedisError) -> RedisValue? {
         var raw: UnsafeMutableRawPointer?
         guard redisGetReplyFromReader(context, &raw) == REDIS_OK else {
-            throw failure("unreadable reply")
+            throw failure("unreadable reply", .protocolError)
         }
         guard raw != nil else { return nil }
         return try Self.take(raw)
@@ -101,16 +101,14 @@ final class HiredisConnection {
 
     /// The context's error, worded for someone reading a log: a timed-out socket call reports
     /// EAGAIN, whose text ("Resource temporarily unavailable") would hide that it was a timeout.
-    private func failure(_ what: String) -> RedisError {
+    /// `kind`: the error's code unless it was a timeout (or hiredis ran out of memory).
+    private func failure(_ what: String, _ kind: RedisError.Code = .io) -> RedisError {
         let code = context.pointee.err
-        let detail: String
         if code == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK) {
-            detail = "timed out after \(timeoutMilliseconds) ms"
-        } else if code == 0 {
-            detail = "unknown hiredis error"
-        } else {
-            detail = String(cString: schr_errstr(context))
+            return RedisError(.timeout, "\(what): timed out after \(timeoutMilliseconds) ms", link: label)
         }
-        return RedisError("\(label): \(what): \(detail)")
+        let detail = code == 0 ? "unknown hiredis error" : String(cString: schr_errstr(context))
+        return RedisError(code == REDIS_ERR_OOM ? .resources : code == REDIS_ERR_PROTOCOL ? .protocolError : kind,
+                          "\(what): \(detail)", link: label)
     }
 }

@@ -25,7 +25,7 @@ public struct RedisAddress: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``RedisError`` naming the URL and what is wrong with it.
     public init(url: String) throws(RedisError) {
         func failure(_ problem: String) -> RedisError {
-            RedisError("Redis address '\(url)' \(problem) (expected redis://HOST[:PORT][/DB])")
+            RedisError(.invalidAddress, "Redis address '\(url)' \(problem) (expected redis://HOST[:PORT][/DB])")
         }
         let scheme = "redis://"
         guard url.lowercased().hasPrefix(scheme) else {

@@ -72,20 +72,21 @@ public final class RedisCommandQueue: Sendable {
         let refusal: RedisError? = core.shared.withLock { shared in
             switch shared.phase {
             case .created:
-                return RedisError("\(label): not started")
+                return RedisError(.notStarted, "not started", link: label).running(arguments)
             case .closed:
-                return RedisError("\(label): closed")
+                return RedisError(.closed, "closed", link: label).running(arguments)
             case .running:
                 let threadIsIdle = shared.pending.isEmpty && shared.refused.isEmpty
                 if arguments.isEmpty {
                     shared.refused.append(RefusedCommand(
-                        completion: completion, error: RedisError("\(label): an empty command cannot be sent")))
+                        completion: completion, error: RedisError(.invalidCommand, "an empty command cannot be sent", link: label)))
                 } else if shared.connected {
                     shared.pending.append(QueuedCommand(arguments: arguments, completion: completion))
                 } else {
                     shared.refused.append(RefusedCommand(
                         completion: completion,
-                        error: RedisError("\(label): not connected; last failure: \(shared.lastFailure)")))
+                        error: RedisError(.notConnected, "not connected; last failure: \(shared.lastFailure)", link: label)
+                            .running(arguments)))
                 }
                 // The thread empties both lists before it waits, so one wake-up covers a burst.
                 if threadIsIdle { WakeEvent.signal(shared.wakeDescriptor) }

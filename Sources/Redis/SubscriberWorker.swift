@@ -53,7 +53,7 @@ final class SubscriberWorker {
             core.shared.withLock { $0.wakeDescriptor = descriptor }
             return true
         } catch {
-            reporter.report(.disconnected(reason: error.message))
+            reporter.report(.disconnected(reason: error.description))
             _ = poll(nil, 0, Int32(backoff.next()))
             return false
         }
@@ -83,7 +83,7 @@ final class SubscriberWorker {
             if self.connection != nil {
                 linkLost(error)
             } else {
-                reporter.report(.disconnected(reason: error.message))
+                reporter.report(.disconnected(reason: error.description))
             }
             return false
         }
@@ -145,7 +145,8 @@ final class SubscriberWorker {
             switch kind {
             case "message":
                 guard parts.count == 3, let payload = parts[2].bytes else {
-                    throw RedisError("\(core.label): a malformed message reply: \(reply)")
+                    throw RedisError(.unexpectedReply, "a malformed message", link: core.label, command: "SUBSCRIBE",
+                                     reply: "array of \(parts.count)" + (parts.count > 2 ? ", payload \(parts[2].kindDescription)" : ""))
                 }
                 // A message may still be in flight after unsubscribe() returned; it is not wanted.
                 if core.shared.withLock({ $0.wanted.contains(channel) }) { core.onMessage(channel, payload) }
@@ -160,8 +161,8 @@ final class SubscriberWorker {
             default:
                 break  // "pong" (a PING while subscribed): the read itself proved the link alive.
             }
-        case .error(let message):
-            throw RedisError("\(core.label): Redis refused a subscriber command: \(message)")
+        case .error:
+            throw RedisError(.errorReply, "Redis refused a subscriber command", link: core.label, reply: reply.kindDescription)
         default:
             break  // "+PONG": a PING while subscribed to nothing.
         }
@@ -180,7 +181,7 @@ final class SubscriberWorker {
         let now = ContinuousClock.now
         if let pingSentAt {
             if pingSentAt.duration(to: now) >= timeout {
-                throw RedisError("\(core.label): no reply to PING within \(core.timeoutMilliseconds) ms")
+                throw RedisError(.timeout, "no reply within \(core.timeoutMilliseconds) ms", link: core.label, command: "PING")
             }
         } else if lastActivity.duration(to: now) >= timeout {
             try connection.append([Array("PING".utf8)])
@@ -203,7 +204,7 @@ final class SubscriberWorker {
         connection = nil
         requested = []
         awaitingConfirmation = []
-        let reason = isClosing ? "closed" : error.message
+        let reason = isClosing ? "closed" : error.description
         reporter.report(.disconnected(reason: reason))
     }
 

@@ -7,7 +7,7 @@ enum WakeEvent {
     static func create(label: String) throws(RedisError) -> Int32 {
         let descriptor = schr_eventfd()
         guard descriptor >= 0 else {
-            throw RedisError("\(label): cannot create an eventfd: \(String(cString: strerror(errno)))")
+            throw RedisError(.resources, "cannot create an eventfd: \(String(cString: strerror(errno)))", link: label)
         }
         return descriptor
     }

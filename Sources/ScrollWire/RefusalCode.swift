@@ -15,6 +15,8 @@ public enum RefusalCode: String, Sendable, Hashable, CaseIterable {
     case rateLimited
     /// The server cannot store row moves right now (its disk is full or read-only): the row
     /// stays where it was. Scrolling still works; moving rows works again once the store does.
+    /// In a cluster also: the room's owner cannot be reached, or lost the room before applying
+    /// the input (nothing of it was applied).
     case unavailable
     /// Sharing (docs/protocol.md, "Sharing"): an `ask` from a viewer that may drive already
     /// (the room is not locked, or it holds the key or a grant).

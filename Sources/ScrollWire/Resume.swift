@@ -5,36 +5,43 @@ public struct ResumeRequest: Sendable, Hashable {
     public var life: UInt64
     /// The last frame `seq` the viewer received (0…2^53 − 1).
     public var seq: UInt64
-    /// The `version` of the last row move the viewer applied, or the snapshot's `moves`.
-    public var moves: Int
+    /// The `rowMoveVersion` of the last row move the viewer applied, or its snapshot's (`moves`
+    /// on the wire).
+    public var rowMoveVersion: Int
     /// The `grant` of a `granted` the viewer's earlier connection was sent: the resumed
     /// connection may drive as that one could (docs/protocol.md, "Sharing").
     public var grant: String?
 
     /// A resume request.
-    public init(life: UInt64, seq: UInt64, moves: Int, grant: String? = nil) {
-        self.life = life; self.seq = seq; self.moves = moves; self.grant = grant
+    public init(life: UInt64, seq: UInt64, rowMoveVersion: Int, grant: String? = nil) {
+        self.life = life; self.seq = seq; self.rowMoveVersion = rowMoveVersion; self.grant = grant
     }
 }
 
 // The cluster's node messages carry a resume as JSON; Embedded Swift (the page's Wasm build of
 // this module) has no Codable, so the conformance exists only in the native build.
 #if !hasFeature(Embedded)
-extension ResumeRequest: Codable {}
+extension ResumeRequest: Codable {
+    // The wire's names (node messages carry a resume as JSON).
+    enum CodingKeys: String, CodingKey {
+        case life, seq
+        case rowMoveVersion = "moves"
+    }
+}
 #endif
 
 /// What a viewer that may resume is told with its snapshot: the room's life and the number of
-/// row moves made so far (the `version` of the last `rowMoved`, 0 for none).
+/// row moves made so far (the `rowMoveVersion` of the last `rowMoved`, 0 for none).
 public struct ResumePoint: Sendable, Equatable, Hashable {
     /// Identifies one run of the room; changes whenever the room is made again (restart,
     /// eviction, a new owner in a cluster), so a resume across lives gets a snapshot.
     public var life: UInt64
-    /// Row moves made in the room so far.
-    public var moves: Int
+    /// Row moves made in the room so far (`moves` on the wire).
+    public var rowMoveVersion: Int
 
     /// A resume point.
-    public init(life: UInt64, moves: Int) {
-        self.life = life; self.moves = moves
+    public init(life: UInt64, rowMoveVersion: Int) {
+        self.life = life; self.rowMoveVersion = rowMoveVersion
     }
 }
 
@@ -54,9 +61,9 @@ public struct ResumedMessage: Sendable, Equatable {
     public var locked: Bool
     /// The room's life (the one the viewer named).
     public var life: UInt64
-    /// Row moves made in the room so far: after the `rowMoved`s that follow, the viewer's order
-    /// is the room's at this version.
-    public var moves: Int
+    /// Row moves made in the room so far (`moves` on the wire): after the `rowMoved`s that
+    /// follow, the viewer's order is the room's at this version.
+    public var rowMoveVersion: Int
     /// The `seq` the viewer resumed from.
     public var from: UInt64
     /// The room's latest frame `seq`; its frame follows unless it equals `from`.
@@ -65,10 +72,10 @@ public struct ResumedMessage: Sendable, Equatable {
     public var driverKey: String?
 
     /// A resumed message.
-    public init(room: String, viewer: String, viewers: Int, driver: String?, locked: Bool, life: UInt64, moves: Int,
-                from: UInt64, seq: UInt64, driverKey: String? = nil) {
+    public init(room: String, viewer: String, viewers: Int, driver: String?, locked: Bool, life: UInt64,
+                rowMoveVersion: Int, from: UInt64, seq: UInt64, driverKey: String? = nil) {
         self.room = room; self.viewer = viewer; self.viewers = viewers; self.driver = driver; self.locked = locked
-        self.life = life; self.moves = moves; self.from = from; self.seq = seq; self.driverKey = driverKey
+        self.life = life; self.rowMoveVersion = rowMoveVersion; self.from = from; self.seq = seq; self.driverKey = driverKey
     }
 }
 
@@ -84,7 +91,7 @@ extension ServerMessageEncoder {
         w.key("driver"); w.optionalString(m.driver)
         w.key("locked"); w.bool(m.locked)
         w.key("life"); w.integer(m.life)
-        w.key("moves"); w.integer(m.moves)
+        w.key("moves"); w.integer(m.rowMoveVersion)
         w.key("from"); w.integer(m.from)
         w.key("seq"); w.integer(m.seq)
         if let key = m.driverKey { w.key("driverKey"); w.string(key) }
@@ -96,7 +103,7 @@ extension ServerMessageEncoder {
     static func writeResumePoint(_ point: ResumePoint?, into w: inout JSONWriter) {
         guard let point else { return }
         w.key("life"); w.integer(point.life)
-        w.key("moves"); w.integer(point.moves)
+        w.key("moves"); w.integer(point.rowMoveVersion)
     }
 }
 
@@ -104,13 +111,13 @@ extension ServerMessageDecoder {
     static func resumed(_ r: FieldReader) throws(WireError) -> ResumedMessage {
         ResumedMessage(room: try r.string("room"), viewer: try r.string("viewer"), viewers: try r.int("viewers"),
                        driver: try r.optionalString("driver"), locked: try r.optionalBool("locked") ?? false,
-                       life: try r.id("life"), moves: try r.int("moves"), from: UInt64(try r.int("from")),
+                       life: try r.id("life"), rowMoveVersion: try r.int("moves"), from: UInt64(try r.int("from")),
                        seq: UInt64(try r.int("seq")), driverKey: try r.optionalString("driverKey"))
     }
 
     static func resumePoint(_ r: FieldReader) throws(WireError) -> ResumePoint? {
         guard r.has("life") else { return nil }
-        return ResumePoint(life: try r.id("life"), moves: try r.int("moves"))
+        return ResumePoint(life: try r.id("life"), rowMoveVersion: try r.int("moves"))
     }
 }
 
@@ -123,8 +130,8 @@ extension ClientMessageDecoder {
         if let grant, !ScrollWire.isValidDriverKey(grant) {
             throw WireError("field 'resume.grant' must be 1–\(ScrollWire.maxDriverKeyLength) characters of printable ASCII without spaces")
         }
-        return ResumeRequest(life: try resume.id("life"), seq: UInt64(try resume.int("seq")), moves: try resume.int("moves"),
-                             grant: grant)
+        return ResumeRequest(life: try resume.id("life"), seq: UInt64(try resume.int("seq")),
+                             rowMoveVersion: try resume.int("moves"), grant: grant)
     }
 }
 
@@ -144,7 +151,7 @@ extension ServerMessageEncoderV2 {
         if let driver = m.driver { w.string(driver) }
         if let key = m.driverKey { w.string(key) }
         w.uvarint(m.life)
-        w.uvarint(m.moves)
+        w.uvarint(m.rowMoveVersion)
         w.uvarint(m.from)
         w.uvarint(m.seq)
         return w.bytes
@@ -165,7 +172,7 @@ extension ServerMessageDecoderV2 {
             throw WireError("life must be an integer in 1…\(ScrollWire.maxSafeInteger)")
         }
         return ResumedMessage(room: room, viewer: viewer, viewers: viewers, driver: driver,
-                              locked: flags & MessageFlagsV2.locked != 0, life: life, moves: try r.uint("moves"),
+                              locked: flags & MessageFlagsV2.locked != 0, life: life, rowMoveVersion: try r.uint("moves"),
                               from: try r.uvarint("from"), seq: try r.uvarint("seq"), driverKey: driverKey)
     }
 }

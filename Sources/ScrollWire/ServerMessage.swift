@@ -72,6 +72,9 @@ public enum ServerMessage: Sendable, Equatable {
     case resumed(ResumedMessage)
     /// A change the room applied to its scene (only for viewers whose join asked: `inputs`).
     case applied(AppliedMessage)
+    /// How far the room's history is complete while no frame says it (only for viewers whose
+    /// join asked: `complete`).
+    case beat(BeatMessage)
 }
 
 /// A decoded `frame` message (also the `frame` inside a `snapshot`).
@@ -225,11 +228,11 @@ public struct RowMovedMessage: Sendable, Hashable {
     public var to: IndexPath
     /// Viewer id of who moved it.
     public var by: String
-    /// Moves in the room so far, this one included.
-    public var version: Int
+    /// The move's number: moves in the room so far, this one included (`version` on the wire).
+    public var rowMoveVersion: Int
     /// Creates a row-moved message.
-    public init(rowID: Int, from: IndexPath, to: IndexPath, by: String, version: Int) {
-        self.rowID = rowID; self.from = from; self.to = to; self.by = by; self.version = version
+    public init(rowID: Int, from: IndexPath, to: IndexPath, by: String, rowMoveVersion: Int) {
+        self.rowID = rowID; self.from = from; self.to = to; self.by = by; self.rowMoveVersion = rowMoveVersion
     }
 }
 

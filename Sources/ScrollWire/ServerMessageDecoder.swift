@@ -14,7 +14,7 @@ public enum ServerMessageDecoder {
         case "rowMoved":
             return .rowMoved(RowMovedMessage(
                 rowID: try r.int("rowId"), from: try indexPath(r.object("from")), to: try indexPath(r.object("to")),
-                by: try r.string("by"), version: try r.int("version")))
+                by: try r.string("by"), rowMoveVersion: try r.int("version")))
         case "presence":
             return .presence(viewers: try r.int("viewers"), driver: try r.optionalString("driver"),
                              locked: try r.optionalBool("locked") ?? false, exploring: r.has("exploring") ? try r.int("exploring") : 0,
@@ -28,6 +28,8 @@ public enum ServerMessageDecoder {
             return .resumed(try resumed(r))
         case "applied":
             return .applied(try applied(r))
+        case "beat":
+            return .beat(BeatMessage(time: try r.number("t"), complete: try r.number("complete")))
         default:
             guard let notice = try sharing(type, r) else {
                 throw WireError("unknown message type '\(JSONParser.printable(type))'")

@@ -85,8 +85,8 @@ public enum ServerMessageEncoder {
         return w.bytes
     }
 
-    /// A `rowMoved` message (sent reliably to every viewer).
-    public static func rowMoved(rowID: Int, from: IndexPath, to: IndexPath, by viewer: String, version: Int) -> [UInt8] {
+    /// A `rowMoved` message (sent reliably to every viewer); `rowMoveVersion` goes as `version`.
+    public static func rowMoved(rowID: Int, from: IndexPath, to: IndexPath, by viewer: String, rowMoveVersion: Int) -> [UInt8] {
         var w = JSONWriter(capacity: 128)
         w.beginObject()
         w.key("type"); w.string("rowMoved")
@@ -94,7 +94,7 @@ public enum ServerMessageEncoder {
         w.key("from"); writeIndexPath(from, into: &w)
         w.key("to"); writeIndexPath(to, into: &w)
         w.key("by"); w.string(viewer)
-        w.key("version"); w.integer(version)
+        w.key("version"); w.integer(rowMoveVersion)
         w.endObject()
         return w.bytes
     }
@@ -153,7 +153,7 @@ public enum ServerMessageEncoder {
         case .snapshot(let s):
             return snapshot(s.encodable)
         case .rowMoved(let m):
-            return rowMoved(rowID: m.rowID, from: m.from, to: m.to, by: m.by, version: m.version)
+            return rowMoved(rowID: m.rowID, from: m.from, to: m.to, by: m.by, rowMoveVersion: m.rowMoveVersion)
         case .presence(let viewers, let driver, let locked, let exploring, let granted):
             return presence(viewers: viewers, driver: driver, locked: locked, exploring: exploring, granted: granted)
         case .sharing(let notice):
@@ -166,6 +166,8 @@ public enum ServerMessageEncoder {
             return resumed(m)
         case .applied(let m):
             return applied(m)
+        case .beat(let m):
+            return beat(m)
         }
     }
 

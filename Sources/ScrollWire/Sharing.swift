@@ -179,7 +179,7 @@ enum GrantedFlagsV2 {
 }
 
 extension ServerMessageEncoderV2 {
-    /// A sharing message (version 2, types `0a`–`0e`).
+    /// A sharing message (version 2, types `0b`–`0f`).
     public static func sharing(_ notice: SharingNotice) -> [UInt8] {
         var w = BinaryWriter(capacity: 32)
         switch notice {

@@ -5,9 +5,13 @@ import ScrollcastRooms
 extension ClusterNode: RoomPublishing {
     /// Claims room `room`; `outcome` runs on the room thread.
     func claim(room: String, outcome: @escaping (Result<ClaimOutcome, ClusterBackendError>) -> Void) {
+        // A grant runs its TTL from when Redis ran the claim, which is after this: the lease
+        // counts as confirmed at the time it was asked for, never at the time the reply is read
+        // (a process frozen between the two would otherwise take a stale reply for a fresh one).
+        let askedAt = clock.nowMilliseconds()
         backend.claim(room: room, node: nodeID, leaseMilliseconds: configuration.leaseMilliseconds) { [self] result in
             if case .success(.granted(let lease)) = result {
-                leases[room] = HeldLease(lease: lease, confirmedAt: clock.nowMilliseconds())
+                leases[room] = HeldLease(lease: lease, confirmedAt: askedAt)
                 metrics.roomsOwned.record(leases.count)
             }
             outcome(result)
@@ -36,7 +40,12 @@ extension ClusterNode: RoomPublishing {
         guard let held = leases[lease.room], held.lease == lease else { return false }
         // With the backend away nobody can take the room: keep serving the viewers here.
         guard backend.isConnected else { return true }
-        return clock.nowMilliseconds() - held.confirmedAt < configuration.leaseMilliseconds - configuration.renewMilliseconds
+        return isFresh(held)
+    }
+
+    /// Whether `held` was confirmed by a request sent less than TTL − renewal interval ago.
+    private func isFresh(_ held: HeldLease) -> Bool {
+        clock.nowMilliseconds() - held.confirmedAt < configuration.leaseMilliseconds - configuration.renewMilliseconds
     }
 
     func publish(_ envelope: RelayEnvelope, under lease: RoomLease) {
@@ -46,6 +55,12 @@ extension ClusterNode: RoomPublishing {
         backend.publish(payload, frameSequence: envelope.kind == .frame ? envelope.sequence : nil, under: lease) { [self] result in
             if case .success(.fenced) = result { lost(room: lease.room, holder: nil) }
         }
+    }
+
+    /// Refuses input `inputID` of viewer `viewer` on node `remoteNode` (`unavailable`): sent to
+    /// that node, which passes it on. Not through the room channel: that needs a lease.
+    func refuseRemote(_ inputID: UInt64, viewer: String, of remoteNode: String, room: String, reason: String) {
+        send(.refused(room: room, node: nodeID, viewer: viewer, input: inputID, code: .unavailable, reason: reason), to: remoteNode)
     }
 
     /// Tells the nodes with viewers of `room` that this node runs it now, under `lease`.
@@ -59,6 +74,8 @@ extension ClusterNode: RoomPublishing {
     func renewLeases() {
         for held in leases.values {
             let lease = held.lease
+            // Redis extends the TTL from when it runs the script, after this: see `claim`.
+            let askedAt = clock.nowMilliseconds()
             backend.renew(lease, leaseMilliseconds: configuration.leaseMilliseconds) { [self] result in
                 guard holds(lease) else {
                     // Renewed after this node gave the room up (a fenced write raced the renewal):
@@ -68,8 +85,14 @@ extension ClusterNode: RoomPublishing {
                 }
                 switch result {
                 case .success(.renewed):
-                    leases[lease.room]?.confirmedAt = clock.nowMilliseconds()
+                    guard var confirmed = leases[lease.room] else { return }
+                    confirmed.confirmedAt = max(confirmed.confirmedAt, askedAt)
+                    leases[lease.room] = confirmed
+                    // A reply answered before a freeze and read after it proves nothing about
+                    // now: what waits stays held until a renewal asked for since is answered.
+                    guard isFresh(confirmed) else { return }
                     channelRelay.channel(of: lease.room)?.resume()
+                    links[lease.room]?.leaseConfirmed()
                 case .success(.lost(let holder)):
                     lost(room: lease.room, holder: holder)
                 case .failure:
@@ -91,30 +114,40 @@ extension ClusterNode: RoomPublishing {
         roomStore.forget(room: room)
         registry.abandon(named: room)
         if let link = links[room] { link.step(.leaseLost(holder: holder, hasViewers: !link.isEmpty)) }
-        roomsChanged()
     }
 }
 
 /// What the backend reports, on the room thread.
 extension ClusterNode: ClusterBackendEvents {
-    func backendReceived(nodeMessage payload: [UInt8]) {
-        guard let message = NodeMessage.decode(payload), message.node != nodeID, let link = links[message.room] else { return }
+    package func backendReceived(nodeMessage payload: [UInt8]) {
+        guard let message = NodeMessage.decode(payload), message.node != nodeID else { return }
+        guard let link = links[message.room] else {
+            // An input for a room this node has forgotten is still answered.
+            if case let .input(room, node, viewer, input) = message {
+                refuseRemote(input.id, viewer: viewer, of: node, room: room, reason: RoomLink.notRunHereReason)
+            }
+            return
+        }
         switch message {
         case let .roster(_, node, viewers): link.roster(viewers, from: node, at: clock.nowMilliseconds())
         case let .input(_, node, viewer, input): link.remoteInput(input, viewer: viewer, from: node)
+        case let .refused(_, _, viewer, input, code, reason):
+            // Counted (refused inputs) here, on the viewer's node, as a refusal made here is.
+            guard viewer.hasPrefix(viewerNamePrefix) else { return }
+            link.refuse(input, code, reason, to: viewer)
         }
     }
 
-    func backendReceived(_ payload: [UInt8], room: String) {
+    package func backendReceived(_ payload: [UInt8], room: String) {
         guard let link = links[room], let envelope = RelayEnvelope.decode(payload), envelope.node != nodeID else { return }
         link.deliver(envelope)
     }
 
-    func backendSubscribed(room: String) {
+    package func backendSubscribed(room: String) {
         links[room]?.step(.subscribed(losses: subscriberLosses))
     }
 
-    func backendCommandLink(down reason: String?) {
+    package func backendCommandLink(down reason: String?) {
         if let reason {
             metrics.redisConnected.record(0)
             logger.error("lost Redis (commands); rooms run here keep serving their viewers here, row moves are refused", metadata: ["reason": "\(reason)"])
@@ -126,7 +159,7 @@ extension ClusterNode: ClusterBackendEvents {
         }
     }
 
-    func backendSubscriberLink(down reason: String?) {
+    package func backendSubscriberLink(down reason: String?) {
         if let reason {
             subscriberUpSince = nil
             subscriberLosses += 1

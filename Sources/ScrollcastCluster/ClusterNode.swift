@@ -21,7 +21,6 @@ public final class ClusterNode: RoomClusterNode {
     let metrics: ClusterMetrics
     let serverMetrics: ServerMetrics
     private(set) var registry: RoomRegistry!
-    private var roomsChangedHandler: () -> Void = {}
     var links: [String: RoomLink] = [:]
     /// The leases this node holds, and when each was last confirmed (room clock ms).
     var leases: [String: HeldLease] = [:]
@@ -55,8 +54,8 @@ public final class ClusterNode: RoomClusterNode {
                   metricsFactory: metricsFactory, logger: logger, clock: clock, wallClock: wallClock)
     }
 
-    /// A node of the cluster on `backend` (Redis, or in memory in tests).
-    init(configuration: ClusterConfiguration, backend: any ClusterBackend, scheduler: RoomScheduler,
+    /// A node of the cluster on `backend` (Redis, or `InMemoryClusterBackend` in tests).
+    package init(configuration: ClusterConfiguration, backend: any ClusterBackend, scheduler: RoomScheduler,
          serverMetrics: ServerMetrics, metricsFactory: any MetricsFactory, logger: Logger,
          clock: RoomClock, wallClock: @escaping WallClock) {
         self.configuration = configuration
@@ -81,9 +80,8 @@ public final class ClusterNode: RoomClusterNode {
     public var relay: RoomRelay { clusterRelay }
 
     /// The directory placing viewers in rooms run here or elsewhere.
-    public func makeDirectory(registry: RoomRegistry, roomsChanged: @escaping () -> Void) -> RoomDirectory {
+    public func makeDirectory(registry: RoomRegistry) -> RoomDirectory {
         self.registry = registry
-        self.roomsChangedHandler = roomsChanged
         return ClusterDirectory(node: self)
     }
 
@@ -106,10 +104,6 @@ public final class ClusterNode: RoomClusterNode {
     var nodeID: String { configuration.nodeID }
     var roomStore: ClusterRoomStore { clusterStore }
     var channelRelay: ClusterRelay { clusterRelay }
-
-    func roomsChanged() {
-        roomsChangedHandler()
-    }
 
     /// The link of room `name`, made if there is none.
     func link(for name: String) -> (link: RoomLink, isNew: Bool) {

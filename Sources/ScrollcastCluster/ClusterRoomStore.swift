@@ -48,7 +48,7 @@ final class ClusterRoomStore: RoomStore {
         let line: RecordingEntry
         switch entry {
         case let .input(viewer, event): line = .input(viewer: viewer, event: event)
-        case let .cancelOnLeave(viewer, event): line = .cancel(viewer: viewer, event: event)
+        case let .cancel(viewer, event, _): line = .cancel(viewer: viewer, event: event)
         case let .frame(sequence, time): line = .frame(sequence: sequence, time: time)
         }
         pendingLog[room, default: []].append(RecordingEncoder.line(line))
@@ -59,7 +59,7 @@ final class ClusterRoomStore: RoomStore {
         guard let lease = node.lease(of: move.room) else {
             return completion(.failure(RoomStoreError("this node no longer runs room '\(move.room)'")))
         }
-        let write = StoreWrite.commitMove(room: move.room, version: move.version, order: RowOrderText.encode(move.rowOrder))
+        let write = StoreWrite.commitMove(room: move.room, rowMoveVersion: move.rowMoveVersion, order: RowOrderText.encode(move.rowOrder))
         node.backend.write(write, under: lease) { [weak self] result in
             switch result {
             case .success(.done):
@@ -69,7 +69,7 @@ final class ClusterRoomStore: RoomStore {
                 self?.node.lost(room: move.room, holder: nil)
                 completion(.failure(RoomStoreError("room '\(move.room)' runs on another node now")))
             case .success(.outOfOrder):
-                completion(.failure(RoomStoreError("move \(move.version) of room '\(move.room)' does not follow the stored one")))
+                completion(.failure(RoomStoreError("move \(move.rowMoveVersion) of room '\(move.room)' does not follow the stored one")))
             case .failure(let error):
                 self?.failed("row move of room '\(move.room)': \(error)")
                 completion(.failure(RoomStoreError(error.message)))

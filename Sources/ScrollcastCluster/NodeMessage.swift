@@ -4,9 +4,10 @@ import ScrollWire
 /// What a node sends a room's owner on the owner's node channel. Binary, big-endian:
 ///
 /// ```
-/// u8 format (2) · u8 kind (1 roster, 2 input) · u16+bytes room · u16+bytes node, then
-///   roster: the viewers as a JSON array (RosterViewer's fields)
-///   input:  u16+bytes viewer · the input (`RelayedInput`: typed binary), nothing after it
+/// u8 format (2) · u8 kind (1 roster, 2 input, 3 refused) · u16+bytes room · u16+bytes node, then
+///   roster:  the viewers as a JSON array (RosterViewer's fields)
+///   input:   u16+bytes viewer · the input (`RelayedInput`: typed binary), nothing after it
+///   refused: u16+bytes viewer · u64 input id · u16+bytes code · u16+bytes reason
 /// ```
 ///
 /// - `roster`: every viewer of the room connected to the sending node. The owner makes its
@@ -15,9 +16,13 @@ import ScrollWire
 ///   node missed messages). Sent on every change and every `rosterMilliseconds`, so a lost one
 ///   heals by itself; a few per second per room, so legibility wins over size there.
 /// - `input`: one input of one of those viewers.
+/// - `refused`: the other way, to the node of viewer `viewer`: its input was not applied (the
+///   node it reached does not run the room, or stopped running it before applying it). The
+///   viewer's node passes the refusal on; it is never published, so it needs no lease.
 enum NodeMessage: Equatable {
     case roster(room: String, node: String, viewers: [RosterViewer])
     case input(room: String, node: String, viewer: String, input: InputMessage)
+    case refused(room: String, node: String, viewer: String, input: UInt64, code: RefusalCode, reason: String)
 
     static let format: UInt8 = 2
 
@@ -36,22 +41,25 @@ enum NodeMessage: Equatable {
         var resume: ResumeRequest?
         /// Whether it asked for `applied` messages (`join`'s `inputs`).
         var inputs: Bool?
+        /// Whether it asked for the complete-history mark (`join`'s `complete`).
+        var complete: Bool?
 
         /// The join request the owner admits this viewer with.
         func joinRequest(room: String) -> JoinRequest {
-            JoinRequest(room: room, driverKey: key, resumable: resumable ?? false, resume: resume, inputs: inputs ?? false)
+            JoinRequest(room: room, driverKey: key, resumable: resumable ?? false, resume: resume, inputs: inputs ?? false,
+                        complete: complete ?? false)
         }
     }
 
     var room: String {
         switch self {
-        case .roster(let room, _, _), .input(let room, _, _, _): room
+        case .roster(let room, _, _), .input(let room, _, _, _), .refused(let room, _, _, _, _, _): room
         }
     }
 
     var node: String {
         switch self {
-        case .roster(_, let node, _), .input(_, let node, _, _): node
+        case .roster(_, let node, _), .input(_, let node, _, _), .refused(_, let node, _, _, _, _): node
         }
     }
 
@@ -70,6 +78,14 @@ enum NodeMessage: Equatable {
             ClusterBytes.appendShort(Array(node.utf8), to: &out)
             ClusterBytes.appendShort(Array(viewer.utf8), to: &out)
             RelayedInput.append(input, to: &out)
+        case let .refused(room, node, viewer, input, code, reason):
+            out.append(3)
+            ClusterBytes.appendShort(Array(room.utf8), to: &out)
+            ClusterBytes.appendShort(Array(node.utf8), to: &out)
+            ClusterBytes.appendShort(Array(viewer.utf8), to: &out)
+            ClusterBytes.append(input, to: &out)
+            ClusterBytes.appendShort(Array(code.rawValue.utf8), to: &out)
+            ClusterBytes.appendShort(Array(reason.utf8), to: &out)
         }
         return out
     }
@@ -85,6 +101,10 @@ enum NodeMessage: Equatable {
         case 2:
             guard let viewer = reader.text(), let input = RelayedInput.read(&reader), reader.atEnd else { return nil }
             return .input(room: room, node: node, viewer: viewer, input: input)
+        case 3:
+            guard let viewer = reader.text(), let input = reader.u64(), let code = reader.text().flatMap(RefusalCode.init(rawValue:)),
+                  let reason = reader.text(), reader.atEnd else { return nil }
+            return .refused(room: room, node: node, viewer: viewer, input: input, code: code, reason: reason)
         default:
             return nil
         }

@@ -98,10 +98,10 @@ public enum RecordingDecoder {
             let scene = try r.string("scene")
             guard !scene.isEmpty else { throw WireError("field 'scene' must name a scene of the catalogue") }
             let rowOrder = try Self.rowOrder(r)
-            let version = r.has("rowMoveVersion") ? try r.int("rowMoveVersion") : 0
+            let rowMoveVersion = r.has("rowMoveVersion") ? try r.int("rowMoveVersion") : 0
             let period = r.has("framePeriod") ? try r.number("framePeriod") : nil
             if let period, !(period > 0) { throw WireError("field 'framePeriod' must be a positive number of ms") }
-            return RecordingHeader(room: room, life: life, scene: scene, rowOrder: rowOrder, rowMoveVersion: version,
+            return RecordingHeader(room: room, life: life, scene: scene, rowOrder: rowOrder, rowMoveVersion: rowMoveVersion,
                                    framePeriod: period)
         }
     }

@@ -6,15 +6,11 @@ import ScrollWire
 /// `LoadingRoomEndpoint` at once; the room admits it (snapshot and all) when the read comes back.
 @RoomActor public final class LocalRoomDirectory: RoomDirectory {
     private let registry: RoomRegistry
-    private let roomsChanged: () -> Void
     private let logger: Logger?
 
-    /// A directory over `registry`'s rooms; `roomsChanged` is called when a room loaded later
-    /// has admitted its waiting viewers (the frame timer looks again); `logger` hears of joins
-    /// refused after a load.
-    public init(registry: RoomRegistry, roomsChanged: @escaping () -> Void = {}, logger: Logger? = nil) {
+    /// A directory over `registry`'s rooms; `logger` hears of joins refused after a load.
+    public init(registry: RoomRegistry, logger: Logger? = nil) {
         self.registry = registry
-        self.roomsChanged = roomsChanged
         self.logger = logger
     }
 
@@ -23,13 +19,12 @@ import ScrollWire
     public func join(_ join: ViewerJoin) -> Result<RoomEndpoint, JoinFailure> {
         var waiting: LoadingRoomEndpoint?
         var atOnce: Result<RoomEndpoint, JoinFailure>?
-        registry.roomForJoin(named: join.request.room, lockKey: join.newKey, sceneName: join.request.scene) { [roomsChanged, logger] result in
+        registry.roomForJoin(named: join.request.room, lockKey: join.newKey, sceneName: join.request.scene) { [logger] result in
             switch result {
             case .success(let (room, origin)):
                 room.admit(join, createdHere: origin == .created)
                 guard let waiting else { return atOnce = .success(room) }
                 waiting.arrived(room)
-                roomsChanged()
             case .failure(let failure):
                 guard let waiting else { return atOnce = .failure(failure) }
                 logger?.error("refusing join after loading its room", metadata: [

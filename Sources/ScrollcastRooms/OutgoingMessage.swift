@@ -37,6 +37,16 @@ public final class OutgoingMessage {
 
     /// Payload size in bytes.
     public var count: Int { bytes.count }
+
+    /// `refused` for input `inputID` (nil for a message that is not an input, such as a sharing
+    /// message), in the form viewers speaking `version` read.
+    public static func refused(input inputID: UInt64?, code: RefusalCode, reason: String,
+                               version: WireVersion) -> OutgoingMessage {
+        switch version {
+        case .v1: OutgoingMessage(utf8: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason))
+        case .v2: OutgoingMessage(binary: ServerMessageEncoderV2.refused(input: inputID, code: code, reason: reason))
+        }
+    }
 }
 
 /// One message of a room in each protocol version it is sent in: version 1's JSON text and
@@ -54,6 +64,14 @@ public struct RoomMessage {
     public init(v1: OutgoingMessage? = nil, v2: OutgoingMessage? = nil) {
         self.v1 = v1
         self.v2 = v2
+    }
+
+    /// A message in one version only: `form`, for viewers speaking `version`.
+    public init(_ form: OutgoingMessage, for version: WireVersion) {
+        switch version {
+        case .v1: self.init(v1: form)
+        case .v2: self.init(v2: form)
+        }
     }
 
     /// The form viewers speaking `version` get.

@@ -11,10 +11,10 @@ extension Room {
     func commit(_ change: SceneChange, by id: String) {
         switch change {
         case .rowMoved(let rowID, let from, let to):
-            rowVersion += 1
-            let version = rowVersion
+            rowMoveVersion += 1
+            let rowMoveVersion = self.rowMoveVersion
             let generation = moveGeneration
-            let record = RowMoveRecord(room: name, rowID: rowID, from: from, to: to, viewer: id, version: version,
+            let record = RowMoveRecord(room: name, rowID: rowID, from: from, to: to, viewer: id, rowMoveVersion: rowMoveVersion,
                                        rowOrder: scene.configuration.rowOrder)
             store.commitRowMove(record) { [weak self, metrics] result in
                 switch result {
@@ -22,19 +22,19 @@ extension Room {
                     // A room gone meanwhile has closed its channel: nobody is left to tell.
                     guard let self, !self.abandoned else { return }
                     self.durableOrder = record.rowOrder
-                    self.durableVersion = version
-                    self.recordSent(.rowMoved(RoomHistory.RowMove(rowID: rowID, from: from, to: to, by: id, version: version)))
+                    self.durableRowMoveVersion = rowMoveVersion
+                    self.recordSent(.rowMoved(RoomHistory.RowMove(rowID: rowID, from: from, to: to, by: id,
+                                                                  rowMoveVersion: rowMoveVersion)))
                     self.channel.send(self.forEveryVersion(
-                        v1: { ServerMessageEncoder.rowMoved(rowID: rowID, from: from, to: to, by: id, version: version) },
-                        v2: { ServerMessageEncoderV2.rowMoved(rowID: rowID, from: from, to: to, by: id, version: version) }),
+                        v1: { ServerMessageEncoder.rowMoved(rowID: rowID, from: from, to: to, by: id, rowMoveVersion: rowMoveVersion) },
+                        v2: { ServerMessageEncoderV2.rowMoved(rowID: rowID, from: from, to: to, by: id, rowMoveVersion: rowMoveVersion) }),
                         to: .everyone)
                 case .failure:
                     metrics.storeFailures.increment()
                     if let self, !self.abandoned, generation == self.moveGeneration {
                         self.takeBackUnstoredMoves()
-                        // No viewer's message sets the frame timer after this: the cancel and
-                        // the order taken back may want frames on their own.
-                        self.changedOnItsOwn()
+                        // The cancel and the order taken back may want frames of their own.
+                        self.deadlineMayHaveMoved()
                     }
                 }
             }
@@ -48,15 +48,10 @@ extension Room {
     /// built on it). A gesture in progress ends as a cancel; the content stays where it is.
     func takeBackUnstoredMoves() {
         moveGeneration += 1
-        rowVersion = durableVersion
-        let time = max(now, lastInputTime)
+        rowMoveVersion = durableRowMoveVersion
+        let time = max(now, changeFloor)
         if let claim, let index = viewers.firstIndex(where: { $0.id == claim.viewer }) {
-            let cancel = InputEvent(id: viewers[index].lastInputID ?? 0, time: time, kind: claim.gesture.cancellation)
-            if (try? scene.apply(cancel)) != nil {
-                store.append(.cancelOnLeave(viewer: claim.viewer, event: cancel), toRoom: name)
-                relayApplied(cancel, viewer: claim.viewer, cause: .takeBack)
-            }
-            self.claim = nil
+            cancelClaim(id: viewers[index].lastInputID ?? 0, at: time, cause: .takeBack)
             announcePresence(urgent: true)
         }
         if let reverted = scene.reorderedAtRest(durableOrder, at: time) {
@@ -78,13 +73,11 @@ extension Room {
             broadcastPresence(except: joiner, at: current)
         } else {
             presencePending = true
-            tickDueMayHaveChanged()
         }
     }
 
     func broadcastPresence(except excluded: String?, at time: Double) {
         presencePending = false
-        tickDueMayHaveChanged()
         guard viewers.contains(where: { $0.id != excluded }) else { return }
         lastPresenceTime = time
         channel.send(presenceMessage(), to: excluded.map { .everyoneExcept($0) } ?? .everyone)

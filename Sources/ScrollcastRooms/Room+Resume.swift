@@ -14,20 +14,21 @@ extension Room {
     }
 
     /// What the room's viewers know of it for a later resume.
-    var resumePoint: ResumePoint { ResumePoint(life: life, moves: durableVersion) }
+    var resumePoint: ResumePoint { ResumePoint(life: life, rowMoveVersion: durableRowMoveVersion) }
 
     /// Answers the join of viewer `id` (just added): `resumed` and what it missed when the
     /// history allows, else the snapshot.
     func answerJoin(of id: String, resuming request: ResumeRequest?) {
         guard let request, let viewer = viewers.first(where: { $0.id == id }) else { return sendSnapshot(to: id) }
-        let decision = history.decide(request, life: life, sequence: sequence, moves: durableVersion, version: viewer.version)
+        let decision = history.decide(request, life: life, sequence: sequence, rowMoveVersion: durableRowMoveVersion,
+                                        version: viewer.version)
         guard case .replay(let moves, let missedTexts) = decision else {
             metrics.resumesRefused.increment()
             return sendSnapshot(to: id)
         }
         metrics.resumes.increment()
         let resumed = ResumedMessage(room: name, viewer: id, viewers: viewers.count, driver: claim?.viewer,
-                                     locked: isLocked, life: life, moves: durableVersion, from: request.seq,
+                                     locked: isLocked, life: life, rowMoveVersion: durableRowMoveVersion, from: request.seq,
                                      seq: sequence, driverKey: viewer.driverKey)
         let missedFrames = request.seq < sequence
         switch viewer.version {
@@ -35,7 +36,7 @@ extension Room {
             send(v1: ServerMessageEncoder.resumed(resumed), to: id)
             for move in moves {
                 send(v1: ServerMessageEncoder.rowMoved(rowID: move.rowID, from: move.from, to: move.to, by: move.by,
-                                                       version: move.version), to: id)
+                                                       rowMoveVersion: move.rowMoveVersion), to: id)
             }
             if missedFrames {
                 send(v1: ServerMessageEncoder.frame(lastFrame, input: lastFrameInput, sentAt: lastFrameSentAt), to: id)
@@ -44,7 +45,7 @@ extension Room {
             send(v2: ServerMessageEncoderV2.resumed(resumed), to: id)
             for move in moves {
                 send(v2: ServerMessageEncoderV2.rowMoved(rowID: move.rowID, from: move.from, to: move.to, by: move.by,
-                                                         version: move.version), to: id)
+                                                         rowMoveVersion: move.rowMoveVersion), to: id)
             }
             for texts in missedTexts { send(v2: texts, to: id) }
             guard missedFrames else { return }

@@ -7,6 +7,7 @@ import ScrollWire
 extension Room {
     /// A sharing message of viewer `id`.
     public func handleSharing(_ request: SharingRequest, from id: String) {
+        defer { deadlineMayHaveMoved() }
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
         switch request {
         case .ask: ask(by: index)
@@ -42,7 +43,6 @@ extension Room {
         }
         let request = sharing.open(by: id, now: now)
         tell(.asked(viewer: id, expiresIn: Int(request.expiresAt - now)), to: keyHolders + [id])
-        tickDueMayHaveChanged()
     }
 
     private func answer(_ asker: String, granting: Bool, by index: Int) {
@@ -53,7 +53,6 @@ extension Room {
         guard sharing.close(of: asker) != nil else {
             return refuseSharing(.noRequest, "\(asker) has no open request: it was answered, lapsed or left", to: id)
         }
-        tickDueMayHaveChanged()
         guard granting else { return tell(.denied(viewer: asker, by: id), to: keyHolders + [asker]) }
         let grant = sharing.grant(asker)
         tell(.granted(viewer: asker, by: id, grant: grant), to: [asker])
@@ -83,14 +82,12 @@ extension Room {
         let lapsed = sharing.expire(now: time)
         guard !lapsed.isEmpty else { return }
         for request in lapsed { tell(.expired(viewer: request.viewer), to: keyHolders + [request.viewer]) }
-        tickDueMayHaveChanged()
     }
 
     /// Viewer `id` left: its open request lapses for the key holders; its grant waits for its resume.
     func sharingLeft(_ id: String) {
         guard let request = sharing.left(id, now: now) else { return }
         tell(.expired(viewer: request.viewer), to: keyHolders)
-        tickDueMayHaveChanged()
     }
 
     /// A joining viewer presenting the grant of a viewer that left (its own earlier connection,
@@ -125,16 +122,6 @@ extension Room {
     /// Answers a sharing message of viewer `id` with `refused` (its `input` null).
     private func refuseSharing(_ code: RefusalCode, _ reason: String, to id: String) {
         guard let version = viewers.first(where: { $0.id == id })?.version else { return }
-        channel.send(RoomMessage(refusal: code, reason, version: version), to: .viewer(id))
-    }
-}
-
-extension RoomMessage {
-    /// A `refused` that names no input (a sharing message's), in `version`.
-    init(refusal code: RefusalCode, _ reason: String, version: WireVersion) {
-        switch version {
-        case .v1: self.init(v1: OutgoingMessage(utf8: ServerMessageEncoder.refused(input: nil, code: code, reason: reason)))
-        case .v2: self.init(v2: OutgoingMessage(binary: ServerMessageEncoderV2.refused(input: nil, code: code, reason: reason)))
-        }
+        channel.send(RoomMessage(.refused(input: nil, code: code, reason: reason, version: version), for: version), to: .viewer(id))
     }
 }

@@ -5,8 +5,8 @@ import ScrollWire
 /// One shared table and the viewers watching it. Everything here runs on the room thread; the
 /// room never touches the network itself: its messages go out through its `RoomChannel`, its
 /// durable state through the `RoomStore`, and `FramePacer` says when frames are due. An idle
-/// room sends nothing. The room says when it next wants `tick()` (`nextTickDue`); the server
-/// keeps one timer for the earliest room.
+/// room sends nothing. The room says when it next wants `tick()` (`nextTickDue`), and tells its
+/// registry whenever that may have moved; the registry keeps one timer for the earliest room.
 @RoomActor public final class Room: RoomEndpoint {
     /// The room's name (what viewers join by).
     public let name: String
@@ -44,10 +44,10 @@ import ScrollWire
     /// Joins and leaves are announced at most this often, ms (driver changes at once).
     static let presenceInterval = 250.0
     /// Number of the last row move applied (announced or waiting for its commit).
-    var rowVersion: Int
+    var rowMoveVersion: Int
     /// The row order and move number the store last confirmed: what viewers were told.
     var durableOrder: [[Int]]
-    var durableVersion: Int
+    var durableRowMoveVersion: Int
     /// Grows each time the room takes back a move the store failed to keep; completions of moves
     /// applied before that are stale (they fail too: each move is stored only on top of the one
     /// before it).
@@ -64,8 +64,20 @@ import ScrollWire
     let life: UInt64 = Room.newLife()
     /// Reliable messages kept for resumes.
     var history: RoomHistory
-    /// Viewers that asked for `applied` messages (`Room+Applied.swift`).
+    /// Viewers that asked for `applied` messages (`Room+Applied.swift`), and of them those that
+    /// asked for the complete-history mark too (`Room+Complete.swift`).
     var inputWatchers = 0
+    var completeWatchers = 0
+    /// Early inputs waiting for their time, earliest first (`Room+Held.swift`).
+    var held: [HeldInput] = []
+    /// The complete-history mark: every change at or before this room time has been handed to
+    /// the channel, and every later change takes a later time (`Room+Complete.swift`).
+    var complete = -Double.infinity
+    /// Room time the mark last went out (a frame or a beat), for the beat's rate.
+    var lastMarkAt = -Double.infinity
+    /// An input was held or a frame skipped since the last frame: the room owes its complete
+    /// watchers a beat once it rests, unless a frame says it first.
+    var restBeatOwed = false
     /// What the room applied since its last frame, for a watcher joining before the next one.
     var appliedSinceFrame: [AppliedMessage] = []
     /// Requests to drive, grants, explorers (`Room+Sharing.swift`).
@@ -77,12 +89,9 @@ import ScrollWire
     /// Set once another node runs the room: late store completions must not announce anything.
     var abandoned = false
 
-    /// Called whenever `nextTickDue` may have changed (the registry keeps rooms' deadlines in
-    /// a queue rather than asking every room).
-    var tickDueMayHaveChanged: () -> Void = {}
-    /// Called when the room changed on its own, outside a viewer's message or a tick (a store's
-    /// completion handed back): whoever keeps the frame timer looks at the deadlines again.
-    var changedOnItsOwn: () -> Void = {}
+    /// The registry the room lives in, which keeps the frame timer: told of every change to
+    /// the room's deadline (`deadlineMayHaveMoved`).
+    unowned let registry: RoomRegistry
 
     /// Room time (ms) since which the room has had no viewers, or nil while it has some.
     public private(set) var emptySince: Double?
@@ -99,19 +108,21 @@ import ScrollWire
         var resumable = false
         /// Whether it asked for `applied` messages.
         var watchesInputs = false
+        /// Whether it asked for the complete-history mark with them.
+        var wantsComplete = false
     }
 
-    /// A room showing `configuration`, its clock starting now, run under `lease`, its frames
+    /// A room of `registry` showing `configuration`, its clock starting now, run under `lease`, its frames
     /// numbered on from `firstSequence` (0 for a new life on one node). With a
     /// `driverKeyDigest`, only viewers presenting the matching key may drive. `rowMoveVersion`
     /// is the number of moves a restored room had made, `restingOffset` the content offset it
     /// came to rest at (nil: the top).
     public convenience init(name: String, sceneName: String, configuration: SceneConfiguration, driverKeyDigest: String? = nil,
                             rowMoveVersion: Int = 0, restingOffset: Double? = nil, lease: RoomLease, firstSequence: UInt64 = 0,
-                            framePeriod: Double = 1000.0 / 60, services: RoomServices) {
+                            framePeriod: Double = 1000.0 / 60, services: RoomServices, registry: RoomRegistry) {
         self.init(name: name, sceneName: sceneName, scene: ScrollScene(configuration: configuration).fresh(restingAt: restingOffset),
                   driverKeyDigest: driverKeyDigest, rowMoveVersion: rowMoveVersion, lease: lease, firstSequence: firstSequence,
-                  framePeriod: framePeriod, services: services)
+                  framePeriod: framePeriod, services: services, registry: registry)
     }
 
     /// A room showing `scene` (fresh: at rest, no input applied yet), otherwise as above. Rooms of
@@ -119,8 +130,9 @@ import ScrollWire
     /// so they share its rows and layout instead of each holding (and walking) its own copy.
     public init(name: String, sceneName: String, scene: ScrollScene, driverKeyDigest: String? = nil,
                 rowMoveVersion: Int = 0, lease: RoomLease, firstSequence: UInt64 = 0,
-                framePeriod: Double = 1000.0 / 60, services: RoomServices) {
+                framePeriod: Double = 1000.0 / 60, services: RoomServices, registry: RoomRegistry) {
         let configuration = scene.configuration
+        self.registry = registry
         self.name = name
         self.sceneName = sceneName
         self.driverKeyDigest = driverKeyDigest
@@ -135,8 +147,8 @@ import ScrollWire
         self.pacer = FramePacer(framePeriod: framePeriod, gridPoint: -origin)
         self.sequence = firstSequence
         self.history = RoomHistory(firstSequence: firstSequence)
-        self.rowVersion = rowMoveVersion
-        self.durableVersion = rowMoveVersion
+        self.rowMoveVersion = rowMoveVersion
+        self.durableRowMoveVersion = rowMoveVersion
         self.durableOrder = configuration.rowOrder
         self.scene = scene
         self.lastFrame = scene.frame(at: 0)
@@ -154,14 +166,27 @@ import ScrollWire
     public var driver: String? { claim?.viewer }
     /// Room time (ms) at which the room next wants `tick()`: when a waiting input frame may go
     /// out, the next animation frame is due, or a deferred presence; nil while it has nothing to send.
+    /// The room's one deadline: whatever else it may wait for joins it here, and the registry
+    /// reads nothing else. An input held for its time (`Room+Held.swift`) and a beat
+    /// (`Room+Complete.swift`) want it too.
     public var nextTickDue: Double? {
-        let frameDue = [pacer.nextDue(isAnimating: lastFrame.isAnimating), sharing.nextExpiry].compactMap { $0 }.min()
-        guard presencePending else { return frameDue }
-        return min(frameDue ?? .infinity, lastPresenceTime + Self.presenceInterval)
+        var due = pacer.nextDue(isAnimating: lastFrame.isAnimating) ?? .infinity
+        if presencePending { due = min(due, lastPresenceTime + Self.presenceInterval) }
+        if let first = held.first { due = min(due, first.due) }
+        if let beat = beatDue { due = min(due, beat) }
+        if let expiry = sharing.nextExpiry { due = min(due, expiry) }
+        return due < .infinity ? due : nil
     }
 
     /// `nextTickDue` on the room clock's own scale (what the server's timer is set on).
     public var nextTickDeadline: Double? { nextTickDue.map { $0 + origin } }
+
+    /// Tells the registry that `nextTickDeadline` may have moved. Called as the room finishes
+    /// with each thing that reaches it (an input, a join, a leave, a tick, a store's answer),
+    /// whoever passed it on, so the frame timer never depends on a caller remembering to say so.
+    func deadlineMayHaveMoved() {
+        registry.deadlineMayHaveMoved(of: self)
+    }
 
     // MARK: Viewers
 
@@ -171,19 +196,26 @@ import ScrollWire
     /// snapshot.
     public func join(viewer id: String, sink: ViewerSink, version: WireVersion = .v1, canDrive: Bool = true,
                      driverKey: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil,
-                     inputs: Bool = false) {
+                     inputs: Bool = false, complete: Bool = false) {
+        defer { deadlineMayHaveMoved() }
+        let complete = inputs && complete
+        let released = releaseHeld(dueBy: now + pacer.timerSlack)
+        if complete { markLastFrameForFirstCompleteWatcher() }
         restartTextsIfAlone(joining: version, resuming: resume != nil)
         viewers.append(Viewer(id: id, version: version, canDrive: canDrive, driverKey: canDrive ? driverKey : nil,
-                              resumable: resumable || resume != nil, watchesInputs: inputs))
+                              resumable: resumable || resume != nil, watchesInputs: inputs, wantsComplete: complete))
         viewerCounts[version, default: 0] += 1
         if inputs { inputWatchers += 1 }
+        if complete { completeWatchers += 1 }
         resumeGrant(resume, for: id)
-        channel.attach(id, sink: sink, version: version, watchesInputs: inputs)
+        channel.attach(id, sink: sink, version: version, watchesInputs: inputs, complete: complete)
         emptySince = nil
         answerJoin(of: id, resuming: resume)
         tellJoinerOfSharing(id)
-        if inputs { sendAppliedState(to: id, version: version) }
+        if inputs { sendAppliedState(to: id, version: version, complete: complete) }
+        if complete { sendJoinBeat(to: id, version: version) }
         announcePresence(urgent: false, joiner: id)
+        if released { requestFrame() }
     }
 
     /// Adds the viewer of `join`, deciding whether it may drive: always in an open room; in a
@@ -193,7 +225,8 @@ import ScrollWire
         let canDrive = !isLocked || createdHere || holdsKey
         let key = !isLocked ? nil : createdHere ? join.newKey : holdsKey ? join.request.driverKey : nil
         self.join(viewer: join.viewer, sink: join.sink, version: join.version, canDrive: canDrive, driverKey: key,
-                  resumable: join.request.wantsResumePoint, resume: join.request.resume, inputs: join.request.inputs)
+                  resumable: join.request.wantsResumePoint, resume: join.request.resume, inputs: join.request.inputs,
+                  complete: join.request.complete)
     }
 
     /// Whether viewer `id` is here.
@@ -228,30 +261,30 @@ import ScrollWire
     }
 
     /// Removes a viewer. A gesture it was driving ends as a cancel, so a lifted row goes back
-    /// and someone else may drive at once.
+    /// and someone else may drive at once; its inputs held for their time are dropped with it,
+    /// never applied.
     public func leave(viewer id: String) {
+        defer { deadlineMayHaveMoved() }
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
+        let released = releaseHeld(dueBy: now + pacer.timerSlack)
+        held.removeAll { $0.viewer == id }
         let leaving = viewers.remove(at: index)
         viewerCounts[leaving.version, default: 1] -= 1
         if leaving.watchesInputs { inputWatchers -= 1 }
+        if leaving.wantsComplete { completeWatchers -= 1 }
         channel.detach(id)
         let wasDriving = claim?.viewer == id
-        if let claim, claim.viewer == id {
-            let time = max(now, lastInputTime)
-            let cancel = InputEvent(id: leaving.lastInputID ?? 0, time: time, kind: claim.gesture.cancellation)
-            // The cancel cannot be refused for a valid gesture; if the engine disagrees the
-            // claim still goes, so the room never stays locked by a departed viewer.
-            if (try? scene.apply(cancel)) != nil {
-                lastInputTime = time
-                store.append(.cancelOnLeave(viewer: id, event: cancel), toRoom: name)
-                relayApplied(cancel, viewer: id, cause: .leave)
-            }
-            self.claim = nil
+        if wasDriving {
+            let time = max(now, changeFloor)
+            if cancelClaim(id: leaving.lastInputID ?? 0, at: time, cause: .leave) { lastInputTime = time }
+            requestFrame()
+        } else if released {
             requestFrame()
         }
         sharingLeft(id)
         if viewers.isEmpty { emptySince = now }
         announcePresence(urgent: wasDriving)
+        beatIfOwed()
     }
 
     /// The room is gone from memory: nothing more reaches its viewers. Its offset is

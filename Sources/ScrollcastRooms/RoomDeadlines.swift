@@ -2,7 +2,7 @@ import BinaryHeap
 
 /// Which rooms want `tick()` and when: a min-heap of room deadlines with lazy invalidation, so
 /// setting the frame timer and finding the rooms due cost O(log rooms) per change rather than a
-/// walk over every room. A room that may have moved its deadline is marked (`roomMayHaveMoved`);
+/// walk over every room. A room that may have moved its deadline is marked (`deadlineMayHaveMoved`);
 /// `settle` pushes the deadlines of marked rooms; an entry that no longer matches its room (a
 /// later deadline pushed since, the room gone) is dropped when it reaches the top.
 @RoomActor struct RoomDeadlines {
@@ -27,7 +27,7 @@ import BinaryHeap
     var count: Int { heap.count }
 
     /// `room`'s deadline may have changed; it is looked at in the next `settle`.
-    mutating func roomMayHaveMoved(_ room: Room) {
+    mutating func deadlineMayHaveMoved(of room: Room) {
         if isMarked.insert(ObjectIdentifier(room)).inserted { marked.append(room) }
     }
 
@@ -59,7 +59,7 @@ import BinaryHeap
     }
 
     /// Removes and returns the live rooms due by `time`, each once, earliest first. Their
-    /// entries are gone: the caller ticks them and marks them again.
+    /// entries are gone: the caller ticks them, and a ticked room marks itself again.
     mutating func takeDue(by time: Double, isLive: (Room) -> Bool) -> [Room] {
         settle(isLive: isLive)
         var due: [Room] = []

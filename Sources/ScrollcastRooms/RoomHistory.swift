@@ -117,12 +117,12 @@ public struct RoomHistory: Sendable {
     }
 
     /// What to send a viewer of `version` resuming with `request`, in a room of life `life`
-    /// whose last frame is `sequence` and whose viewers were told of `moves` row moves.
-    public func decide(_ request: ResumeRequest, life: UInt64, sequence: UInt64, moves: Int,
+    /// whose last frame is `sequence` and whose viewers were told of `rowMoveVersion` row moves.
+    public func decide(_ request: ResumeRequest, life: UInt64, sequence: UInt64, rowMoveVersion: Int,
                        version: WireVersion) -> Decision {
         guard request.life == life else { return .snapshot(.otherLife) }
         guard request.seq <= sequence else { return .snapshot(.seqNeverSent) }
-        guard request.moves <= moves else { return .snapshot(.movesNeverMade) }
+        guard request.rowMoveVersion <= rowMoveVersion else { return .snapshot(.movesNeverMade) }
         guard request.seq >= horizon else { return .snapshot(.beyondHistory) }
         var missed: [RowMove] = []
         var texts: [[UInt8]] = []
@@ -130,8 +130,8 @@ public struct RoomHistory: Sendable {
             switch record.entry {
             case .rowMoved(let move):
                 // Moves announced before the viewer's frame reached it.
-                if record.afterFrame < request.seq, move.version > request.moves { return .snapshot(.movesInconsistent) }
-                if move.version > request.moves { missed.append(move) }
+                if record.afterFrame < request.seq, move.rowMoveVersion > request.rowMoveVersion { return .snapshot(.movesInconsistent) }
+                if move.rowMoveVersion > request.rowMoveVersion { missed.append(move) }
             case .texts(let bytes):
                 if version == .v2, record.afterFrame >= request.seq { texts.append(bytes) }
             case .textsReset:
@@ -139,8 +139,8 @@ public struct RoomHistory: Sendable {
             }
         }
         // Every move after the viewer's must be here, one per version, in order.
-        guard missed.count == moves - request.moves,
-              missed.enumerated().allSatisfy({ $0.element.version == request.moves + 1 + $0.offset }) else {
+        guard missed.count == rowMoveVersion - request.rowMoveVersion,
+              missed.enumerated().allSatisfy({ $0.element.rowMoveVersion == request.rowMoveVersion + 1 + $0.offset }) else {
             return .snapshot(.beyondHistory)
         }
         return .replay(moves: missed, texts: texts)

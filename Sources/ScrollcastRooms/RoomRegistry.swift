@@ -1,21 +1,27 @@
 import ScrollEngine
 
 /// The live rooms by name: makes a room on its first join (restoring it from the store when the
-/// store has it), keeps an empty one for a grace period, and ticks the rooms that animate.
+/// store has it), keeps an empty one for a grace period, and ticks the rooms that animate. It
+/// owns the frame timer: each room says when its deadline may have moved, and the registry
+/// moves the timer earlier when it must, so no caller has to.
 @RoomActor public final class RoomRegistry {
     private let limits: ServerLimits
     private let services: RoomServices
     private var rooms: [String: Room] = [:]
     private var deadlines = RoomDeadlines()
+    private var frameTimer: FrameTimer
+    /// While `tick` runs, the rooms' reports only mark them: the timer is set once, after.
+    private var isTicking = false
     /// Rooms whose deadline is within this of a tick's time are ticked by it: timers fire on a
     /// whole-ms grid, so rooms due in the same millisecond share one wake-up (each room's own
     /// `FramePacer.timerSlack` still decides whether its frame is due).
     static let tickWindow = 1.0
 
-    /// A registry making rooms from `services`.
-    public init(limits: ServerLimits, services: RoomServices) {
+    /// A registry making rooms from `services`, its frame timer on `scheduler`.
+    public init(limits: ServerLimits, services: RoomServices, scheduler: RoomScheduler) {
         self.limits = limits
         self.services = services
+        self.frameTimer = FrameTimer(scheduler: scheduler, clock: services.clock)
     }
 
     /// How `roomForJoin` found the room.
@@ -102,25 +108,42 @@ import ScrollEngine
         return (room, origin)
     }
 
-    /// Set by the frame timer: a room changed outside a viewer's message or a tick (a failed
-    /// row-move commit taken back), so its deadline may be earlier than the timer's.
-    public var roomChangedOnItsOwn: () -> Void = {}
-
     /// The earliest time (on the room clock's own scale, ms) at which some room wants `tick()`,
     /// or nil when every room is idle. O(log rooms): from the deadline queue.
     public var nextTickDeadline: Double? {
         deadlines.earliest(isLive: isLive)
     }
 
-    /// Ticks the rooms due by now (within `tickWindow`); each sends what is due. Rooms not due
-    /// are not looked at.
-    public func tick() {
-        let due = deadlines.takeDue(by: services.clock.nowMilliseconds() + Self.tickWindow, isLive: isLive)
-        for room in due {
-            room.tick()
-            // Looked at again even if the tick sent nothing (due a fraction of a ms later).
-            deadlines.roomMayHaveMoved(room)
+    /// When the frame timer is set to fire (room clock scale, ms), or nil when it is not set.
+    public var frameTimerDeadline: Double? { frameTimer.deadline }
+
+    /// `room`'s `nextTickDeadline` may have moved (the room says so itself, whatever changed
+    /// it): it is queued, and when it comes before the frame timer the timer moves to it, the
+    /// later one cancelled. A deadline that moved later leaves the timer early; it then ticks
+    /// nothing and is set again for the earliest room. O(1) here; the queue sorts it out later.
+    func deadlineMayHaveMoved(of room: Room) {
+        deadlines.deadlineMayHaveMoved(of: room)
+        guard !isTicking, let deadline = room.nextTickDeadline else { return }
+        if let set = frameTimer.deadline, set <= deadline { return }
+        setFrameTimer(for: deadline)
+    }
+
+    private func setFrameTimer(for deadline: Double?) {
+        frameTimer.set(for: deadline) { [unowned self] in
+            frameTimer.fired()
+            tick()
         }
+    }
+
+    /// Ticks the rooms due by now (within `tickWindow`); each sends what is due. Rooms not due
+    /// are not looked at. The frame timer is then set for the earliest room left.
+    public func tick() {
+        isTicking = true
+        let due = deadlines.takeDue(by: services.clock.nowMilliseconds() + Self.tickWindow, isLive: isLive)
+        // Each ticked room marks itself again, even if it sent nothing (due a fraction of a ms later).
+        for room in due { room.tick() }
+        isTicking = false
+        setFrameTimer(for: nextTickDeadline)
     }
 
     /// Entries in the deadline queue, stale ones included (tests: it holds rooms that want a
@@ -145,7 +168,7 @@ import ScrollEngine
         guard !expired.isEmpty else { return }
         for room in expired {
             rooms[room.name] = nil
-            deadlines.roomMayHaveMoved(room)
+            deadlines.deadlineMayHaveMoved(of: room)
             room.close()
             services.store.roomEvicted(named: room.name)
             services.ownership.release(room.lease)
@@ -180,7 +203,7 @@ import ScrollEngine
     /// the room to another (fencing), so nothing of it may reach the store or its viewers.
     public func abandon(named name: String) {
         guard let room = rooms.removeValue(forKey: name) else { return }
-        deadlines.roomMayHaveMoved(room)
+        deadlines.deadlineMayHaveMoved(of: room)
         room.abandon()
         services.metrics.rooms.record(rooms.count)
     }
@@ -205,10 +228,9 @@ import ScrollEngine
     private func makeRoom(_ settings: RoomSettings, scene: ScrollScene, rowMoveVersion: Int, lease: RoomLease,
                           firstSequence: UInt64 = 0) -> Room {
         let room = Room(name: settings.name, sceneName: settings.sceneName, scene: scene,
-             driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion,
-             lease: lease, firstSequence: firstSequence, framePeriod: limits.tickMilliseconds, services: services)
-        room.tickDueMayHaveChanged = { [unowned self, unowned room] in deadlines.roomMayHaveMoved(room) }
-        room.changedOnItsOwn = { [unowned self] in roomChangedOnItsOwn() }
+                        driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion,
+                        lease: lease, firstSequence: firstSequence, framePeriod: limits.tickMilliseconds, services: services,
+                        registry: self)
         room.sharing.requestLifetime = limits.driveRequestMilliseconds
         return room
     }

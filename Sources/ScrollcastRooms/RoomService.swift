@@ -3,14 +3,14 @@ import ScrollcastRecording
 import ScrollWire
 
 /// The room layer as a transport sees it: viewers come and go, send messages, and ask for the
-/// dynamic HTTP routes. It owns the registry, the hub and the timers; a transport adapter turns
-/// its own events into these calls, all on the room thread.
+/// dynamic HTTP routes. It owns the registry (which keeps the frame timer) and the hub, and runs
+/// housekeeping; a transport adapter turns its own events into these calls, all on the room thread.
 @RoomActor public final class RoomService {
     /// The live rooms.
     public let registry: RoomRegistry
     /// The viewers' connections.
     public let hub: ViewerHub
-    private let timers: RoomTimers
+    private let scheduler: RoomScheduler
     /// The metrics in Prometheus's text format, for `GET /metrics`.
     private let metricsExposition: () -> [UInt8]
     private let logger: Logger
@@ -31,11 +31,11 @@ import ScrollWire
     public init(limits: ServerLimits, services: RoomServices, scheduler: RoomScheduler,
                 metricsExposition: @escaping () -> [UInt8], logger: Logger,
                 allowedOrigins: [String]?, host: String, cluster: RoomClusterNode? = nil) {
-        registry = RoomRegistry(limits: limits, services: services)
+        registry = RoomRegistry(limits: limits, services: services, scheduler: scheduler)
         hub = ViewerHub(limits: limits, registry: registry, clock: services.clock, metrics: services.metrics, logger: logger,
                         viewerNamePrefix: cluster?.viewerNamePrefix ?? "")
         self.cluster = cluster
-        timers = RoomTimers(registry: registry, hub: hub, scheduler: scheduler, clock: services.clock)
+        self.scheduler = scheduler
         self.metricsExposition = metricsExposition
         self.logger = logger
         self.configuredOrigins = allowedOrigins
@@ -45,18 +45,22 @@ import ScrollWire
         self.framePeriod = limits.tickMilliseconds
         exports = RecordingExports(limits: limits, scenes: services.scenes, metrics: services.metrics, logger: logger)
         if let cluster {
-            hub.directory = cluster.makeDirectory(registry: registry, roomsChanged: { [weak self] in self?.roomsChanged() })
+            hub.directory = cluster.makeDirectory(registry: registry)
         } else {
-            hub.directory = LocalRoomDirectory(registry: registry, roomsChanged: { [weak self] in self?.roomsChanged() },
-                                               logger: logger)
+            hub.directory = LocalRoomDirectory(registry: registry, logger: logger)
         }
     }
 
+    /// How often housekeeping runs, ms.
+    public static let housekeepingInterval = 1000.0
+
     /// The transport is listening on `port`: fixes the allowed origins and starts housekeeping.
-    /// On the room thread.
+    /// Call once, on the room thread.
     public func started(port: Int) {
         allowedOrigins = Self.origins(configured: configuredOrigins, host: host, port: port)
-        timers.start()
+        scheduler.scheduleRepeating(everyMilliseconds: Self.housekeepingInterval) { [hub] in
+            hub.housekeeping()
+        }
         cluster?.start()
     }
 
@@ -77,13 +81,6 @@ import ScrollWire
     /// A text message from a viewer, as UTF-8 bytes.
     public func receivedText(_ utf8: some Collection<UInt8>, from viewer: ViewerID) {
         hub.receiveText(utf8, from: viewer)
-        timers.roomsChanged()
-    }
-
-    /// Rooms changed outside a viewer's message (a cluster delivered another node's input or
-    /// viewers): the frame timer looks again at which room is due first.
-    public func roomsChanged() {
-        timers.roomsChanged()
     }
 
     /// A binary message from a viewer.
@@ -94,10 +91,10 @@ import ScrollWire
     /// A viewer's connection is gone.
     public func closed(_ viewer: ViewerID) {
         hub.closed(viewer)
-        timers.roomsChanged()
     }
 
-    /// `GET /metrics` (Prometheus text format) and `GET /healthz`; nil for any other path.
+    /// `GET /metrics` (Prometheus text format), `GET /healthz`, `GET /scenes` (the scenes a
+    /// room can be made with) and the scenes' own images; nil for any other path.
     public func respond(method: String, path: String, query: String = "") -> HTTPReply? {
         guard method == "GET" || method == "HEAD" else { return nil }
         switch path {
@@ -105,8 +102,10 @@ import ScrollWire
             return HTTPReply(contentType: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
         case "/metrics":
             return HTTPReply(contentType: "text/plain; version=0.0.4; charset=utf-8", body: metricsExposition())
+        case SceneListRoute.path:
+            return HTTPReply(contentType: "application/json", body: SceneListRoute.body(scenes))
         default:
-            return nil
+            return scenes.asset(atPath: path).map { HTTPReply(contentType: $0.contentType, body: $0.bytes) }
         }
     }
 
@@ -165,6 +164,19 @@ public struct HTTPReply: Sendable {
     /// A plain-text response: `message` and a newline.
     static func text(status: Int, _ message: String) -> HTTPReply {
         HTTPReply(status: status, contentType: "text/plain; charset=utf-8", body: Array((message + "\n").utf8))
+    }
+}
+
+/// `GET /scenes`: `{"default": "demo", "scenes": ["demo", "seed-table", …]}`, the names `join.scene`
+/// accepts in catalogue order, for the page to list.
+public enum SceneListRoute {
+    /// The route's path.
+    public static let path = "/scenes"
+
+    static func body(_ scenes: SceneCatalogue) -> [UInt8] {
+        // Built-in names and scene files' names (A–Z a–z 0–9 _ - .) need no escaping.
+        let names = scenes.entries.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        return Array("{\"default\": \"\(scenes.defaultName)\", \"scenes\": [\(names)]}\n".utf8)
     }
 }
 

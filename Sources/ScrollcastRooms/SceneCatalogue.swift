@@ -11,10 +11,14 @@ public struct SceneCatalogue: Sendable {
         /// Builds the scene; must give the same configuration every time (rooms of one scene
         /// must look alike, and a restored room must match its recording).
         public var build: @Sendable () -> SceneConfiguration
+        /// Files the server serves for the scene (a scene file's images), at paths its
+        /// configuration names; built-in scenes use the page's own images and have none.
+        public var assets: [SceneAsset]
 
         /// A named scene.
-        public init(name: String, build: @escaping @Sendable () -> SceneConfiguration) {
+        public init(name: String, assets: [SceneAsset] = [], build: @escaping @Sendable () -> SceneConfiguration) {
             self.name = name
+            self.assets = assets
             self.build = build
         }
     }
@@ -28,6 +32,8 @@ public struct SceneCatalogue: Sendable {
     /// rows and layout (500 rooms of the demo held 500 copies of its 3,000 rows and their prefix
     /// sums, and a frame of each walked its own).
     private let templates: [ScrollScene]
+    /// Every entry's assets by the path they are served under (with its leading "/").
+    private let assets: [String: SceneAsset]
 
     /// A catalogue of `entries`; `defaultName` must be one of them, and names must be unique.
     public init(entries: [Entry], defaultName: String) {
@@ -36,7 +42,21 @@ public struct SceneCatalogue: Sendable {
         self.entries = entries
         self.defaultName = defaultName
         self.templates = entries.map { ScrollScene(configuration: $0.build()) }
+        var assets: [String: SceneAsset] = [:]
+        for asset in entries.flatMap(\.assets) {
+            precondition(assets["/" + asset.path] == nil, "two scene assets at '\(asset.path)'")
+            assets["/" + asset.path] = asset
+        }
+        self.assets = assets
     }
+
+    /// This catalogue with `more` scenes after its own, and the same default.
+    public func adding(_ more: [Entry]) -> SceneCatalogue {
+        SceneCatalogue(entries: entries + more, defaultName: defaultName)
+    }
+
+    /// The asset served at `path` (a request path, e.g. "/scene-images/feed/background.png"), if any.
+    public func asset(atPath path: String) -> SceneAsset? { assets[path] }
 
     /// `demo`, the Path-like timeline (the default), and `seed-table`, the DemoTable of
     /// scroll-to-row-near-edges.txt, so its "scroll to row 19, middle" can be tried literally.
@@ -63,5 +83,21 @@ public struct SceneCatalogue: Sendable {
     /// Whether the catalogue has a scene called `name`.
     public func contains(_ name: String) -> Bool {
         entries.contains { $0.name == name }
+    }
+}
+
+/// A file the server serves for a scene (an image of a scene file), read once at start-up.
+public struct SceneAsset: Sendable {
+    /// Where it is served, relative to the page's root, as the scene's configuration names it
+    /// (e.g. "scene-images/feed/background.png"). Chosen by the server, never by a client.
+    public var path: String
+    /// Its Content-Type, from its content (e.g. "image/png").
+    public var contentType: String
+    public var bytes: [UInt8]
+
+    public init(path: String, contentType: String, bytes: [UInt8]) {
+        self.path = path
+        self.contentType = contentType
+        self.bytes = bytes
     }
 }

@@ -181,8 +181,7 @@ import ScrollWire
             return fail(id, WireError("send 'join' before '\(request.type)'"))
         }
         func refuse(_ code: RefusalCode, _ reason: String) {
-            let message = RoomMessage(refusal: code, reason, version: connection.version)
-            guard let form = message[connection.version] else { return }
+            let form = OutgoingMessage.refused(input: nil, code: code, reason: reason, version: connection.version)
             connection.sink.sendReliable(form)
             metrics.bytesOut.increment(by: form.count)
         }

@@ -55,8 +55,10 @@ nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomSchedul
 
     // MARK: RoomScheduler
 
-    func schedule(afterMilliseconds milliseconds: Double, _ work: @escaping () -> Void) {
-        server.schedule(afterMilliseconds: milliseconds, work)
+    @discardableResult
+    func schedule(afterMilliseconds milliseconds: Double, _ work: @escaping () -> Void) -> ScheduledWork {
+        let timer = server.schedule(afterMilliseconds: milliseconds, work)
+        return ScheduledWork { [server] in server?.cancel(timer) }
     }
 
     func execute(_ work: @escaping @Sendable () -> Void) {

@@ -25,10 +25,20 @@ public final class ManualScheduler: RoomScheduler, @unchecked Sendable {
         self.clock = clock
     }
 
-    /// Queues `work` for when the clock reaches now + `milliseconds`.
-    public func schedule(afterMilliseconds milliseconds: Double, _ work: @escaping () -> Void) {
-        timers.append(Timer(due: clock.now + max(0, milliseconds), order: nextOrder, work: work))
+    /// Queues `work` for when the clock reaches now + `milliseconds`; the handle takes it out
+    /// of the queue.
+    @discardableResult
+    public func schedule(afterMilliseconds milliseconds: Double, _ work: @escaping () -> Void) -> ScheduledWork {
+        let order = nextOrder
+        timers.append(Timer(due: clock.now + max(0, milliseconds), order: order, work: work))
         nextOrder += 1
+        return ScheduledWork { [weak self] in self?.cancel(order) }
+    }
+
+    private func cancel(_ order: Int) {
+        guard let index = timers.firstIndex(where: { $0.order == order }) else { return }
+        timers.remove(at: index)
+        cancelledTimers += 1
     }
 
     /// Queues `work` to run on the next `runDue` (from any thread).
@@ -41,6 +51,9 @@ public final class ManualScheduler: RoomScheduler, @unchecked Sendable {
 
     /// Timers that have fired so far: the wake-ups a real service thread would have had.
     public private(set) var firedTimers = 0
+
+    /// Timers cancelled before they fired.
+    public private(set) var cancelledTimers = 0
 
     /// When the earliest timer is due, or nil when none waits.
     public var nextDue: Double? { timers.map(\.due).min() }

@@ -48,9 +48,10 @@ enum RoomBatch {
                 // Only on top of the move before it: a move built on one that failed fails too.
                 try db.cachedStatement(sql: """
                     UPDATE room SET rowOrder = ?, rowMoveVersion = ?, lastUsedAt = ? WHERE name = ? AND rowMoveVersion = ?
-                    """).execute(arguments: [RowOrderCoding.encode(move.rowOrder), move.version, date, move.room, move.version - 1])
+                    """).execute(arguments: [RowOrderCoding.encode(move.rowOrder), move.rowMoveVersion, date, move.room,
+                                                    move.rowMoveVersion - 1])
                 outcome.moves.append(db.changesCount == 1 ? .success(()) : .failure(RoomStoreError(
-                    "room '\(move.room)' is not in the store, or its stored move is not \(move.version - 1)")))
+                    "room '\(move.room)' is not in the store, or its stored move is not \(move.rowMoveVersion - 1)")))
             case let .evicted(room, date):
                 try db.cachedStatement(sql: "UPDATE room SET lastUsedAt = ? WHERE name = ?")
                     .execute(arguments: [date, room])

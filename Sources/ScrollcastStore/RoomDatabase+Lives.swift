@@ -34,22 +34,22 @@ extension RoomDatabase {
         let start = try Row.fetchOne(db, sql: """
             SELECT sceneName, rowOrder, rowMoveVersion FROM roomLife WHERE room = ? AND life = ?
             """, arguments: [name, chosen])
-        let sceneName: String, order: [[Int]], version: Int
+        let sceneName: String, order: [[Int]], rowMoveVersion: Int
         if let start {
             guard let decoded = RowOrderCoding.decode(start["rowOrder"]) else {
                 throw RoomStoreError("life \(chosen) of room '\(name)' in \(path) has an unreadable starting row order")
             }
-            (sceneName, order, version) = (start["sceneName"], decoded, start["rowMoveVersion"])
+            (sceneName, order, rowMoveVersion) = (start["sceneName"], decoded, start["rowMoveVersion"])
         } else if chosen == 1, latest == 1 {
             // A room never made again since the file recorded lives' starts: its only
             // life was created, with the room's scene in its own order.
-            (sceneName, order, version) = (room["sceneName"], [], 0)
+            (sceneName, order, rowMoveVersion) = (room["sceneName"], [], 0)
         } else if !(1...latest).contains(chosen) {
             throw RoomStoreError("room '\(name)' has \(latest == 1 ? "one life (1)" : "lives 1…\(latest)"); there is no life \(chosen)")
         } else {
             throw RoomStoreError("life \(chosen) of room '\(name)' began before \(path) recorded how lives start (an older build wrote it): its starting row order is unknown")
         }
         return RoomLifeStart(room: name, life: chosen, sceneName: sceneName, startingRowOrder: order,
-                             startingRowMoveVersion: version)
+                             startingRowMoveVersion: rowMoveVersion)
     }
 }

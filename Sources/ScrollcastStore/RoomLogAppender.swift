@@ -28,8 +28,8 @@ struct RoomLogAppender {
         bind(room, at: 2)
         sqlite3_bind_int64(handle, 3, Int64(life))
         switch entry {
-        case let .input(viewer, event), let .cancelOnLeave(viewer, event):
-            bind(entry.isInput ? RoomLogCoding.input : RoomLogCoding.cancelOnLeave, at: 4)
+        case let .input(viewer, event), let .cancel(viewer, event, _):
+            bind(RoomLogCoding.name(of: entry), at: 4)
             bind(viewer, at: 5)
             sqlite3_bind_int64(handle, 6, Int64(bitPattern: event.id))
             sqlite3_bind_double(handle, 7, event.time)
@@ -69,11 +69,5 @@ struct RoomLogAppender {
     /// `SQLITE_TRANSIENT`, which Swift does not import (a C macro casting -1 to a function).
     private static var transient: sqlite3_destructor_type {
         unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-    }
-}
-
-private extension RoomLogEntry {
-    var isInput: Bool {
-        if case .input = self { true } else { false }
     }
 }

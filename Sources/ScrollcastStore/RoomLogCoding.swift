@@ -20,8 +20,31 @@ public struct StoredLogEntry: Sendable, Hashable {
 /// The `roomLog.entry` names, and rows back into `RoomLogEntry`s.
 enum RoomLogCoding {
     static let input = "input"
-    static let cancelOnLeave = "cancelOnLeave"
     static let frame = "frame"
+
+    /// The `entry` of a cancel for `cause`. Before causes had names of their own every cancel
+    /// was written `cancelOnLeave`, so such older rows read back as leaves.
+    static func cancel(_ cause: RoomLogEntry.CancelCause) -> String {
+        switch cause {
+        case .leave: "cancelOnLeave"
+        case .unavailable: "cancelOnUnavailable"
+        case .takeBack: "cancelOnTakeBack"
+        }
+    }
+
+    /// The cause of a cancel whose `entry` is `name`; nil for any other entry.
+    static func cancelCause(named name: String) -> RoomLogEntry.CancelCause? {
+        RoomLogEntry.CancelCause.allCases.first { cancel($0) == name }
+    }
+
+    /// The `entry` of `entry`.
+    static func name(of entry: RoomLogEntry) -> String {
+        switch entry {
+        case .input: input
+        case .cancel(_, _, let cause): cancel(cause)
+        case .frame: frame
+        }
+    }
 
     /// The columns `decode` reads, in the order it reads them by position. Readers select these
     /// (not `*`): GRDB's lookup of a column by name folds its case on every call, which was the
@@ -49,14 +72,14 @@ enum RoomLogCoding {
         case frame:
             guard let sequence = row[6] as Int64? else { return nil }
             return StoredLogEntry(life: life, entry: .frame(sequence: UInt64(bitPattern: sequence), time: time))
-        case let name where name == input || name == cancelOnLeave:
-            guard let viewer = row[3] as String?, let id = row[4] as Int64?,
+        case let name:
+            let cause = name == input ? nil : cancelCause(named: name)
+            guard name == input || cause != nil,
+                  let viewer = row[3] as String?, let id = row[4] as Int64?,
                   let text = row[7] as String?, let kind = InputKindCoding.decode(text) else { return nil }
             let event = InputEvent(id: UInt64(bitPattern: id), time: time, kind: kind)
-            return StoredLogEntry(life: life, entry: name == input ? .input(viewer: viewer, event: event)
-                                                                   : .cancelOnLeave(viewer: viewer, event: event))
-        default:
-            return nil
+            return StoredLogEntry(life: life, entry: cause.map { .cancel(viewer: viewer, event: event, cause: $0) }
+                                                     ?? .input(viewer: viewer, event: event))
         }
     }
 }

@@ -23,7 +23,8 @@ import GRDB
 /// - `room`, and `life`: a room starts a new life each time it is made in memory (created, or
 ///   restored after eviction or a restart); its clock and frame numbers start again from 0, so
 ///   an entry means something only with its life;
-/// - `entry`: `input`, `cancelOnLeave` or `frame`;
+/// - `entry`: `input`, a cancel the room applied itself (`cancelOnLeave`, `cancelOnUnavailable`
+///   or `cancelOnTakeBack`, by cause; older files wrote every cancel as `cancelOnLeave`) or `frame`;
 /// - inputs and cancels: `viewer`, `inputID` (the UInt64 id's bit pattern as a signed 64-bit
 ///   integer), `time` (room ms, after time mapping) and `input` (`InputKindCoding`'s text);
 /// - frames: `sequence` (the frame's `seq`) and `time` (room ms the frame was taken at).

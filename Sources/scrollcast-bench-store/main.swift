@@ -33,7 +33,7 @@ let scheduler = ManualScheduler(clock: ManualRoomClock())
     var moved = order
     moved[0].swapAt(0, 1)
     store.commitRowMove(RowMoveRecord(room: "week", rowID: moved[0][0], from: IndexPath(section: 0, row: 1),
-                                      to: IndexPath(section: 0, row: 0), viewer: "v1", version: 1, rowOrder: moved)) { _ in }
+                                      to: IndexPath(section: 0, row: 0), viewer: "v1", rowMoveVersion: 1, rowOrder: moved)) { _ in }
     var time = 0.0
     for index in 0..<inputs {
         time += 16.7

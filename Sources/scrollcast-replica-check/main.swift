@@ -12,6 +12,8 @@ import ScrollReplica
 //                                              then "# scripts=N steps=S frames=F"
 //   scrollcast-replica-check --bytes SEED STEP the v2 bytes of one frame, in hex
 //   scrollcast-replica-check --bench SEED COUNT runs the scripts natively and prints the time
+//   scrollcast-replica-check --math            the engine's exp, log and pow over MathSweep's
+//                                              arguments, one JSON line per function
 // Standard library only, like the engine, so it prints JSON by hand.
 
 func fail(_ message: String) -> Never {
@@ -69,8 +71,10 @@ case "--bench":
     }
     let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
     print("native: \(count) scripts, \(steps) steps in \(Int(ms)) ms")
+case "--math":
+    for line in MathSweep.lines() { print(line) }
 case .some:
-    guard args.count == 2 else { fail("usage: SEED COUNT | --bytes SEED STEP | --bench SEED COUNT") }
+    guard args.count == 2 else { fail("usage: SEED COUNT | --bytes SEED STEP | --bench SEED COUNT | --math") }
     let first = number(args[0]), count = number(args[1])
     var steps = 0, frames = 0
     for seed in first..<first + count {
@@ -81,5 +85,5 @@ case .some:
     }
     print("# scripts=\(count) steps=\(steps) frames=\(frames)")
 case nil:
-    fail("usage: SEED COUNT | --bytes SEED STEP | --bench SEED COUNT")
+    fail("usage: SEED COUNT | --bytes SEED STEP | --bench SEED COUNT | --math")
 }

@@ -38,6 +38,8 @@ struct RecordCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write the recording; '-' for standard output.", valueName: "file"))
     var out: String
 
+    @OptionGroup var sceneFolder: SceneFolderOption
+
     func validate() throws {
         if let life, life < 1 { throw ValidationError("--life must be 1 or more, got \(life)") }
         if let fps, !(1...240).contains(fps) { throw ValidationError("--fps must be 1…240, got \(fps)") }
@@ -65,7 +67,11 @@ struct RecordCommand: ParsableCommand {
             guard !roomLife.entries.isEmpty else {
                 throw CommandFailure("room '\(room)' life \(roomLife.life) has no log in \(data) yet: it has applied no input and sent no frame")
             }
-            recording = try roomLife.recording(scenes: .standard, framePeriod: fps.map { 1000 / Double($0) })
+            let catalogue = try sceneFolder.catalogue()
+            guard catalogue.contains(roomLife.start.sceneName) || sceneFolder.scenes != nil else {
+                throw CommandFailure("room '\(room)' shows scene '\(roomLife.start.sceneName)', which this build's catalogue lacks (\(catalogue.namesList)); for a scene file's room, pass --scenes DIR")
+            }
+            recording = try roomLife.recording(scenes: catalogue, framePeriod: fps.map { 1000 / Double($0) })
         } catch let error as RoomStoreError {
             throw CommandFailure(error.message)
         }
@@ -92,7 +98,7 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Print the frames a recording produces, one `frame` message (protocol v1 JSON) per line.",
         discussion: """
             No server and no clock: the engine replays the recording's inputs and takes each frame \
-            at its recorded time, with this build's scenes. The frames are byte for byte the ones \
+            at its recorded time, with this build's scenes (and those of --scenes DIR). The frames are byte for byte the ones \
             the room's viewers received, except sentAt (the server's wall clock when it sent each \
             one, which a recording does not keep): it is printed as --sent-at, 0 by default.
             """)
@@ -102,6 +108,8 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The sentAt every frame is printed with.", valueName: "ms"))
     var sentAt: Double = 0
+
+    @OptionGroup var sceneFolder: SceneFolderOption
 
     func validate() throws {
         guard sentAt.isFinite else { throw ValidationError("--sent-at must be a finite number") }
@@ -120,13 +128,14 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         let name = file == "-" ? "standard input" : file
+        let catalogue = try sceneFolder.catalogue()
         let output = FileHandle.standardOutput
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         do {
             let recording = try RecordingDecoder.decode(bytes)
-            guard let configuration = SceneCatalogue.standard.configuration(named: recording.header.scene) else {
-                throw RecordingError(line: 1, "scene '\(recording.header.scene)' is not in this build's catalogue (\(SceneCatalogue.standard.namesList))")
+            guard let configuration = catalogue.configuration(named: recording.header.scene) else {
+                throw RecordingError(line: 1, "scene '\(recording.header.scene)' is not in this build's catalogue (\(catalogue.namesList))\(sceneFolder.scenes == nil ? "; for a scene file's room, pass --scenes DIR" : "")")
             }
             try Replay.frames(of: recording, configuration: configuration, sentAt: sentAt) { frame in
                 buffer.append(contentsOf: frame)

@@ -8,11 +8,12 @@ struct ScrollcastCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "scrollcast",
-            abstract: "Serve the Scrollcast page and stream iOS-style scroll effects to every viewer of a room; record and replay rooms.",
+            abstract: "Serve the Scrollcast page and stream iOS-style scroll effects to every viewer of a room; record and replay rooms; check scene files.",
             usage: """
                 scrollcast [serve] [<options>]
                 scrollcast record --data <path> --room <name> [--life <n>] --out <file>
                 scrollcast replay <file>
+                scrollcast scene check <file> ...
                 """,
             discussion: """
                 Without a subcommand, scrollcast serves: 'scrollcast [options]' is 'scrollcast serve [options]'. \
@@ -20,7 +21,7 @@ struct ScrollcastCommand: ParsableCommand {
 
                 \(serveOptions())
                 """,
-            subcommands: [ServeCommand.self, RecordCommand.self, ReplayCommand.self],
+            subcommands: [ServeCommand.self, RecordCommand.self, ReplayCommand.self, SceneCommand.self],
             defaultSubcommand: ServeCommand.self)
     }
 

@@ -33,6 +33,11 @@ struct ServeCommand: ParsableCommand {
             help: "Folder with the page (index.html and its modules). Default: the package's Public/ next to the executable or in the current directory.")
     var publicDirectory: String?
 
+    @Option(help: ArgumentHelp(
+        "Folder of scene files (NAME.json and its images, docs/scenes.md) to offer beside the built-in scenes, as ?scene=NAME and join.scene. A bad file is logged with its errors and left out; check files first with 'scrollcast scene check'. Every node of a cluster needs the same folder.",
+        valueName: "dir"))
+    var scenes: String?
+
     @Option(help: "Frames per second while a room animates (1…240).")
     var fps = 60
 
@@ -135,6 +140,9 @@ struct ServeCommand: ParsableCommand {
         routeLibWebSocketsLog(to: Logger(label: "lws"), level: level)
         if conformanceEcho { try ConformanceEcho.run(host: host, port: port, logger: logger) }
 
+        // Before anything binds: a folder that cannot be listed stops the server; bad files in it do not.
+        let catalogue = try scenes.map { try SceneFolder.catalogue(adding: $0, logger: logger) } ?? .standard
+
         let registry = PrometheusCollectorRegistry()
         let factory = ServerMetrics.prometheusFactory(registry: registry)
         MetricsSystem.bootstrap(factory)
@@ -169,7 +177,7 @@ struct ServeCommand: ParsableCommand {
         var clusterNode: ClusterNode?
         var durableStore: SQLiteRoomStore?
         let server = ScrollcastServer(configuration: frozenConfiguration, metricsFactory: factory, prometheus: registry,
-                                      logger: logger, store: { scheduler in
+                                      logger: logger, scenes: catalogue, store: { scheduler in
             guard let database else { return InMemoryRoomStore() }
             let store = SQLiteRoomStore(
                 database: database, scheduler: scheduler,

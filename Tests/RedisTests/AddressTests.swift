@@ -41,6 +41,7 @@ import Testing
             Issue.record("\(url) parsed as \(address)")
         } catch {
             #expect(error.message.contains(expected), "\(error.message)")
+            #expect(error.code == .invalidAddress, "\(error)")
             #expect(error.message.contains("'\(url)'"), "the message names the URL: \(error.message)")
         }
     }

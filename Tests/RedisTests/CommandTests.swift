@@ -120,14 +120,20 @@ import Testing
             Issue.record("no state: \(states.all)")
             return
         }
-        #expect(reason.contains("SELECT 99"), "\(reason)")
+        // The link, the command and the kind of reply: "… bad-db (…/99): database 99 refused
+        // [errorReply] while running SELECT; reply: error reply: ERR DB index is out of range".
         #expect(reason.contains("bad-db"), "\(reason)")
+        #expect(reason.contains("while running SELECT"), "\(reason)")
+        #expect(reason.contains("database 99 refused"), "\(reason)")
+        #expect(reason.contains("reply: error reply: ERR"), "\(reason)")
         #expect(!queue.isConnected)
         guard case .failure(let error)? = queue.call(["PING"]) else {
             Issue.record("PING on a queue that never connected did not fail")
             return
         }
+        #expect(error.code == .notConnected, "\(error)")
         #expect(error.message.contains("not connected"), "\(error)")
+        #expect(error.command == "PING", "\(error)")
     }
 
     @Test func emptyCommandsAndUnstartedOrClosedQueuesFail() throws {
@@ -137,13 +143,15 @@ import Testing
             Issue.record("a command before start() did not fail")
             return
         }
-        #expect(unstarted.message.contains("not started"), "\(unstarted)")
+        #expect(unstarted.code == .notStarted, "\(unstarted)")
+        #expect(unstarted.description.contains("unstarted"), "\(unstarted)")
 
         let (queue, states) = try connectedQueue(server)
         guard case .failure(let empty)? = queue.call(bytes: []) else {
             Issue.record("an empty command did not fail")
             return
         }
+        #expect(empty.code == .invalidCommand, "\(empty)")
         #expect(empty.message.contains("empty command"), "\(empty)")
 
         queue.close()
@@ -154,7 +162,8 @@ import Testing
             Issue.record("a command after close() did not fail")
             return
         }
-        #expect(closed.message.contains("closed"), "\(closed)")
+        #expect(closed.code == .closed, "\(closed)")
+        #expect(closed.command == "PING", "\(closed)")
     }
 
     @Test func closeCompletesEveryCommandExactlyOnce() throws {

@@ -27,7 +27,8 @@ import Testing
             Issue.record("a command while Redis is down gave \(String(describing: result))")
             return
         }
-        #expect(error.message.contains("not connected"), "\(error)")
+        #expect(error.code == .notConnected, "\(error)")
+        #expect(error.command == "SET", "\(error)")
         #expect(elapsed < .seconds(2), "the failure took \(elapsed)")
 
         try server.restart()
@@ -57,12 +58,16 @@ import Testing
         probe.close()
         server.kill()
         #expect(results.wait { $0.count >= 2 })
-        for result in results.all {
+        // Each names the link and its own command (completions run in order: BLPOP, then PING).
+        for (result, command) in zip(results.all, ["BLPOP", "PING"]) {
             guard case .failure(let error) = result else {
                 Issue.record("a command in flight when Redis died gave \(result)")
                 continue
             }
-            #expect(error.message.contains("test-queue"), "\(error)")
+            #expect(error.code == .io, "\(error)")
+            #expect(error.link?.contains("test-queue") == true, "\(error)")
+            #expect(error.command == command, "\(error)")
+            #expect(error.description.contains("while running \(command)"), "\(error)")
         }
         #expect(states.waitForDisconnected())
     }
@@ -84,7 +89,9 @@ import Testing
             server.resume()
             return
         }
+        #expect(error.code == .timeout, "\(error)")
         #expect(error.message.contains("timed out after 300 ms"), "\(error)")
+        #expect(error.command == "GET", "\(error)")
         #expect(started.duration(to: .now) < .seconds(3))
         #expect(queueStates.waitForDisconnected())
         #expect(subscriberStates.waitForDisconnected())
@@ -123,7 +130,10 @@ import Testing
             Issue.record("a write to a closed link gave \(String(describing: results.all.first))")
             return
         }
-        #expect(error.message.contains("victim"), "\(error)")
+        #expect(error.link?.contains("victim") == true, "\(error)")
+        // The command by name, never its 64 MB argument.
+        #expect(error.command == "SET", "\(error)")
+        #expect(error.description.count < 300, "\(error.description.prefix(300))")
         #expect(states.waitForDisconnected())
         // Still alive, and back by itself.
         #expect(states.waitForConnected(2))

@@ -12,7 +12,7 @@ import Testing
         let steps = 400
         for _ in 0..<steps {
             // exact integral over one ms of v·rate^s: v·(rate − 1)/ln rate
-            x += v * (rate.value - 1) / naturalLog(rate.value)
+            x += v * (rate.value - 1) / EngineMath.log(rate.value)
             v *= rate.value
         }
         #expect(abs(decay.offset(after: Double(steps)) - x) < 1e-9)
@@ -52,7 +52,7 @@ import Testing
         let t = try #require(decay.timeToReach(1000))
         #expect(abs(decay.offset(after: t) - 1000) < 1e-9)
         // Hand check: rate^t = 1 + 1000·1000·ln(0.998)/4000 = 1 − 0.500500… → t = ln(0.4995)/ln(0.998)
-        #expect(abs(t - naturalLog(1 + 1000 * 1000 * naturalLog(0.998) / 4000) / naturalLog(0.998)) < 1e-9)
+        #expect(abs(t - EngineMath.log(1 + 1000 * 1000 * EngineMath.log(0.998) / 4000) / EngineMath.log(0.998)) < 1e-9)
         // Beyond the resting point it never gets there.
         #expect(decay.timeToReach(decay.restingOffset + 1) == nil)
         #expect(decay.timeToReach(-10) == nil)

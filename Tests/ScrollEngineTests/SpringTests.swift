@@ -8,7 +8,7 @@ import Testing
         let spring = SpringTrajectory(from: 500, velocity: 3000, target: 500)
         for ms in [1.0, 50, 100, 250, 600] {
             let t = ms / 1000
-            #expect(approx(spring.offset(after: ms) - 500, 3000 * t * naturalExp(-10 * t), 1e-9))
+            #expect(approx(spring.offset(after: ms) - 500, 3000 * t * EngineMath.exp(-10 * t), 1e-9))
         }
         // Hand value: at 100 ms, 300·e^(−1) ≈ 110.3638 pt past the edge.
         #expect(approx(spring.offset(after: 100), 500 + 110.36383235143269, 1e-6))

@@ -75,11 +75,13 @@ struct DocExamplesTests {
                 case .error: types.insert("error")
                 case .resumed: types.insert("resumed")
                 case .applied: types.insert("applied")
+                case .beat: types.insert("beat")
                 case .sharing(let notice): types.insert(notice.type)
                 }
             }
         }
-        #expect(types == Set(["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied"])
+        #expect(types == Set(["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied",
+                              "beat"])
                 .union(SharingRequest.types).union(["asked", "granted", "denied", "expired", "follow"]))
         #expect(kinds == Set(InputKindName.allCases.map(\.rawValue)))
     }

@@ -9,7 +9,7 @@ struct FuzzTests {
         seeds.append(Array(ClientMessageEncoder.join(JoinRequest(room: "demo", client: "c", driverKey: "k", lock: true)).utf8))
         seeds.append(ServerMessageEncoder.frame(Fixtures.busyFrame, input: Fixtures.docInput, sentAt: 3))
         seeds.append(ServerMessageEncoder.snapshot(Fixtures.snapshot()))
-        seeds.append(ServerMessageEncoder.rowMoved(rowID: 1, from: IndexPathFixture.a, to: IndexPathFixture.b, by: "v1", version: 2))
+        seeds.append(ServerMessageEncoder.rowMoved(rowID: 1, from: IndexPathFixture.a, to: IndexPathFixture.b, by: "v1", rowMoveVersion: 2))
         seeds += FixturesV2.fuzzSeeds()
         return seeds
     }

@@ -140,8 +140,8 @@ struct ServerMessageTests {
     @Test("the small messages round-trip")
     func smallMessages() throws {
         let cases: [([UInt8], ServerMessage)] = [
-            (ServerMessageEncoder.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", version: 12),
-             .rowMoved(RowMovedMessage(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", version: 12))),
+            (ServerMessageEncoder.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", rowMoveVersion: 12),
+             .rowMoved(RowMovedMessage(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", rowMoveVersion: 12))),
             (ServerMessageEncoder.presence(viewers: 3, driver: "v7", locked: false), .presence(viewers: 3, driver: "v7", locked: false)),
             (ServerMessageEncoder.presence(viewers: 1, driver: nil, locked: true), .presence(viewers: 1, driver: nil, locked: true)),
             (ServerMessageEncoder.refused(input: 43, code: .driving, reason: "v7 is driving"),

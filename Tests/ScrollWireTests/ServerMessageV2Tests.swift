@@ -212,8 +212,8 @@ struct ServerMessageV2Tests {
     @Test("the small messages round-trip and decode as version 1 decodes them")
     func smallMessages() throws {
         let messages: [([UInt8], [UInt8])] = [
-            (ServerMessageEncoderV2.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", version: 12),
-             ServerMessageEncoder.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", version: 12)),
+            (ServerMessageEncoderV2.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", rowMoveVersion: 12),
+             ServerMessageEncoder.rowMoved(rowID: 17, from: IndexPath(section: 0, row: 3), to: IndexPath(section: 1, row: 5), by: "v7", rowMoveVersion: 12)),
             (ServerMessageEncoderV2.presence(viewers: 3, driver: "v7", locked: false), ServerMessageEncoder.presence(viewers: 3, driver: "v7", locked: false)),
             (ServerMessageEncoderV2.presence(viewers: 300, driver: nil, locked: true), ServerMessageEncoder.presence(viewers: 300, driver: nil, locked: true)),
             (ServerMessageEncoderV2.refused(input: 43, code: .driving, reason: "v7 is driving; try again when the gesture ends"),
@@ -275,7 +275,7 @@ struct ServerMessageV2Tests {
         let cases: [([UInt8], String)] = [
             ([], "type: message ends early, at byte 0"),
             ([0], "unknown message type 0"),
-            ([15], "unknown message type 15"),
+            ([16], "unknown message type 16"),
             (frame, "frame.rows[0]: row 12 has no texts; they come before the first frame that shows the row"),
             ([7, 2, 0x68, 0x69, 0], "error: 1 bytes after the end of the message"),
             ([7, 2, 0xC3, 0x28], "message: string is not valid UTF-8"),
@@ -283,9 +283,9 @@ struct ServerMessageV2Tests {
             ([5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0], "viewers: varint at byte 1 is longer than 8 bytes"),
             ([5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10, 0], "viewers: 9007199254740992 is beyond 2^53 − 1"),
             ([5, 1, 0x10], "flags: reserved bits set in 16"),
-            ([11, 0, 0, 2], "flags: reserved bits set in 2"),
-            ([10, 2, 0x76, 0x39], "expiresIn: message ends early, at byte 4"),
-            ([14, 0, 0], "follow: 1 bytes after the end of the message"),
+            ([12, 0, 0, 2], "flags: reserved bits set in 2"),
+            ([11, 2, 0x76, 0x39], "expiresIn: message ends early, at byte 4"),
+            ([15, 0, 0], "follow: 1 bytes after the end of the message"),
             ([6, 1, 0, 0, 0], "input must be an integer in 1…9007199254740991"),
             ([3, 100, 1], "texts.rows: 100 entries cannot fit in the 1 bytes left"),
             ([2, 1, 0, 0, 0x40, 0], "frame.flags: reserved bits set in 64"),

@@ -238,18 +238,18 @@ import Testing
         let (current, old) = ("\(node2)|2", "\(node1)|1")
 
         #expect(try redis.created(room, value: current, scene: "demo", keyDigest: "") == .integer(1))
-        #expect(try redis.commitMove(room, value: current, version: 1, order: "1,0") == .integer(1))
+        #expect(try redis.commitMove(room, value: current, rowMoveVersion: 1, order: "1,0") == .integer(1))
         #expect(try redis.checkpoint(room, value: current, offset: "120.5") == .integer(1))
         #expect(try redis.appendLog(room, value: current, mostLines: 100, lines: ["a", "b"]) == .integer(1))
         let stateBefore = try redis.hash(state)
         #expect(stateBefore == ["scene": "demo", "key": "", "version": "1", "order": "1,0", "rest": "120.5"])
 
         #expect(try redis.created(room, value: old, scene: "other", keyDigest: "d") == .integer(-1))
-        #expect(try redis.commitMove(room, value: old, version: 2, order: "0,1") == .integer(-1))
+        #expect(try redis.commitMove(room, value: old, rowMoveVersion: 2, order: "0,1") == .integer(-1))
         #expect(try redis.checkpoint(room, value: old, offset: "9") == .integer(-1))
         #expect(try redis.appendLog(room, value: old, mostLines: 1, lines: ["stale"]) == .integer(-1))
         // A lease value of no node at all is as stale as an old one.
-        #expect(try redis.commitMove(room, value: "", version: 2, order: "0,1") == .integer(-1))
+        #expect(try redis.commitMove(room, value: "", rowMoveVersion: 2, order: "0,1") == .integer(-1))
         #expect(try redis.hash(state) == stateBefore)
         #expect(try redis.list(log) == ["a", "b"])
 
@@ -277,19 +277,19 @@ import Testing
         #expect(try redis.list(log) == [])
 
         // Version 2 does not follow 0; a stale replay of 0 neither.
-        #expect(try redis.commitMove(room, value: value, version: 2, order: "2,0,1") == .integer(0))
-        #expect(try redis.commitMove(room, value: value, version: 0, order: "2,0,1") == .integer(0))
+        #expect(try redis.commitMove(room, value: value, rowMoveVersion: 2, order: "2,0,1") == .integer(0))
+        #expect(try redis.commitMove(room, value: value, rowMoveVersion: 0, order: "2,0,1") == .integer(0))
         #expect(try redis.hash(state)["version"] == "0")
         #expect(try redis.hash(state)["order"] == "")
 
-        #expect(try redis.commitMove(room, value: value, version: 1, order: "1,0,2") == .integer(1))
+        #expect(try redis.commitMove(room, value: value, rowMoveVersion: 1, order: "1,0,2") == .integer(1))
         #expect(try redis.hash(state)["version"] == "1")
         #expect(try redis.hash(state)["order"] == "1,0,2")
         // The same move twice (a retry after a lost reply) is not applied again.
-        #expect(try redis.commitMove(room, value: value, version: 1, order: "0,1,2") == .integer(0))
+        #expect(try redis.commitMove(room, value: value, rowMoveVersion: 1, order: "0,1,2") == .integer(0))
         #expect(try redis.hash(state)["order"] == "1,0,2")
 
-        #expect(try redis.commitMove(room, value: value, version: 2, order: "2,1,0;3") == .integer(1))
+        #expect(try redis.commitMove(room, value: value, rowMoveVersion: 2, order: "2,1,0;3") == .integer(1))
         let fields = try redis.hash(state)
         #expect(fields["version"] == "2")
         #expect(fields["order"] == "2,1,0;3")

@@ -62,6 +62,12 @@ struct ClusterTextFormTests {
         let watching = NodeMessage.roster(room: "r", node: "n1", viewers: [watcher])
         #expect(NodeMessage.decode(watching.encoded()) == watching)
         #expect(watcher.joinRequest(room: "r").inputs)
+        // A resume rides in a roster under the wire's own field names, which every node reads.
+        let resuming = NodeMessage.RosterViewer(id: "n1/v3", version: 1, generation: 0, key: nil,
+                                                resume: ResumeRequest(life: 5, seq: 9, rowMoveVersion: 2))
+        let resumingRoster = NodeMessage.roster(room: "r", node: "n1", viewers: [resuming])
+        #expect(NodeMessage.decode(resumingRoster.encoded()) == resumingRoster)
+        #expect(String(decoding: resumingRoster.encoded(), as: UTF8.self).contains(#""moves":2"#))
         let move = InputMessage(id: 7, clientTime: 123.5, kind: .pointerMoved(Point(x: 10, y: 20.25)))
         let input = NodeMessage.input(room: "lobby", node: "127.0.0.1:8081", viewer: "127.0.0.1:8081/v3", input: move)
         let bytes = input.encoded()
@@ -89,5 +95,25 @@ struct ClusterTextFormTests {
         var badKind = bytes
         badKind[9 + 2 + 14 + 2 + 17 + 16] = 99
         #expect(NodeMessage.decode(badKind) == nil)
+    }
+
+    @Test("a refusal travels back to the viewer's node whole; an unknown code or a cut one decodes to nothing")
+    func refusedNodeMessage() {
+        let refused = NodeMessage.refused(room: "lobby", node: "n0", viewer: "n1/v3", input: 1 << 40, code: .unavailable,
+                                          reason: RoomLink.steppedDownReason)
+        let bytes = refused.encoded()
+        #expect(NodeMessage.decode(bytes) == refused)
+        #expect(refused.room == "lobby" && refused.node == "n0")
+        // format 2, kind 3 (refused), then the room as u16 length + bytes.
+        #expect(Array(bytes.prefix(4)) == [2, 3, 0, 5])
+        #expect(NodeMessage.decode(Array(bytes.dropLast())) == nil)
+        #expect(NodeMessage.decode(bytes + [0]) == nil)
+        let unknown = NodeMessage.refused(room: "r", node: "n0", viewer: "n1/v1", input: 1, code: .driving, reason: "x").encoded()
+        var forged = unknown
+        // The code's bytes ("driving") start after the header, the viewer and the id.
+        let codeStart = 2 + (2 + 1) + (2 + 2) + (2 + 5) + 8 + 2
+        forged[codeStart] = UInt8(ascii: "X")
+        #expect(NodeMessage.decode(unknown) != nil)
+        #expect(NodeMessage.decode(forged) == nil)
     }
 }

@@ -14,7 +14,7 @@ import ScrollcastServerTesting
         var life: UInt64 = 0
         var order: [[Int]] = []
         var seq: UInt64 = 0
-        var moves = 0
+        var rowMoveVersion = 0
         var lastFrame: FrameMessage?
 
         mutating func apply(_ message: ServerMessage) {
@@ -24,7 +24,7 @@ import ScrollcastServerTesting
                 seq = s.frame.seq
                 lastFrame = s.frame
                 life = s.resumePoint?.life ?? 0
-                moves = s.resumePoint?.moves ?? 0
+                rowMoveVersion = s.resumePoint?.rowMoveVersion ?? 0
             case .resumed(let r):
                 life = r.life
             case .frame(let f):
@@ -33,14 +33,14 @@ import ScrollcastServerTesting
             case .rowMoved(let m):
                 let id = order[m.from.section].remove(at: m.from.row)
                 order[m.to.section].insert(id, at: m.to.row)
-                moves = m.version
+                rowMoveVersion = m.rowMoveVersion
             default:
                 break
             }
         }
 
         var resumeJSON: String {
-            #","resume":{"life":\#(life),"seq":\#(seq),"moves":\#(moves)}"#
+            #","resume":{"life":\#(life),"seq":\#(seq),"moves":\#(rowMoveVersion)}"#
         }
     }
 
@@ -67,6 +67,7 @@ import ScrollcastServerTesting
         case .error: "error"
         case .resumed: "resumed"
         case .applied: "applied"
+        case .beat: "beat"
         case .sharing(let notice): notice.type
         }
     }
@@ -81,7 +82,7 @@ import ScrollcastServerTesting
         h.fling(by: driver, steps: 6, interval: 16, stride: 40)
         h.tick(4)
         for message in try Self.decode(watcherSink, version, &decoder) { client.apply(message) }
-        #expect(client.life != 0 && client.moves == 0, "the snapshot told the life")
+        #expect(client.life != 0 && client.rowMoveVersion == 0, "the snapshot told the life")
         let cutAt = client.seq
 
         h.service.closed(watcher)
@@ -97,7 +98,7 @@ import ScrollcastServerTesting
         #expect(answer.map(Self.type) == ["resumed", "rowMoved", "frame"])
         for message in answer { client.apply(message) }
         guard case .resumed(let resumed) = answer.first else { return }
-        #expect(resumed.from == cutAt && resumed.moves == 1 && resumed.viewers == 3)
+        #expect(resumed.from == cutAt && resumed.rowMoveVersion == 1 && resumed.viewers == 3)
         #expect(resumed.seq > cutAt)
         #expect(client.seq == resumed.seq, "the latest frame")
 
@@ -136,7 +137,7 @@ import ScrollcastServerTesting
             guard case .snapshot(let snapshot)? = try Self.decode(sink, version, &fresh).first else {
                 Issue.record("a snapshot for \(extra)"); continue
             }
-            #expect(snapshot.resumePoint == ResumePoint(life: life, moves: 0))
+            #expect(snapshot.resumePoint == ResumePoint(life: life, rowMoveVersion: 0))
         }
         #expect(h.metric(ServerMetrics.Name.resumesRefused) == 3)
     }

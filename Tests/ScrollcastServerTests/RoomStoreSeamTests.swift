@@ -60,7 +60,7 @@ import ScrollcastServerTesting
             case .input(let viewer, let event):
                 _ = try scene.apply(event)
                 lastInput = AppliedInput(viewer: viewer, id: event.id)
-            case .cancelOnLeave(_, let event):
+            case .cancel(_, let event, _):
                 _ = try scene.apply(event)
             case .frame(let sequence, let time):
                 var frame = scene.frame(at: time)

@@ -126,6 +126,32 @@ import ScrollWire
         #expect(try store.loadRoom(named: "demo")?.rowOrder == (try order(seenBy: h)))
     }
 
+    @Test func eachCancelTheRoomAppliesItselfIsLoggedWithItsCause() throws {
+        let store = DeferredStore()
+        let h = Harness(store: store)
+        let (driver, _) = h.viewer()
+        let (leaver, _) = h.viewer()
+        func cancels() -> [RoomLogEntry.CancelCause] {
+            store.inner.log(ofRoom: "demo").compactMap { if case .cancel(_, _, let cause) = $0 { cause } else { nil } }
+        }
+        // A driver leaves mid-gesture.
+        h.input(1, t: 0, "longPressBegan", #""x":150,"y":300"#, from: leaver)
+        h.service.closed(leaver)
+        #expect(cancels() == [.leave])
+        // A drop the store could not keep (the row was lifted while it still could).
+        h.input(1, t: 100, "longPressBegan", #""x":150,"y":300"#, from: driver)
+        h.input(2, t: 116, "longPressMove", #""x":150,"y":492"#, from: driver)
+        store.accepting = false
+        h.input(3, t: 132, "longPressEnd", #""x":150,"y":492"#, from: driver)
+        #expect(cancels() == [.leave, .unavailable])
+        // A move taken back while the next gesture is under way.
+        store.accepting = true
+        longPressMove(by: driver, in: h, first: 4, t: 200)
+        h.input(7, t: 300, "longPressBegan", #""x":150,"y":300"#, from: driver)
+        store.finishNext(failing: RoomStoreError("disk I/O error"))
+        #expect(cancels() == [.leave, .unavailable, .takeBack])
+    }
+
     @Test func aTakeBackSetsTheFrameTimerForTheFrameThatShowsIt() throws {
         let store = DeferredStore()
         let h = Harness(store: store)

@@ -18,7 +18,7 @@ import ScrollcastServerTesting
         do {
             let seeding = try fixture.openStore()
             seeding.roomCreated(RoomSettings(name: "slow", sceneName: "demo", driverKeyDigest: nil))
-            seeding.commitRowMove(move(in: "slow", version: 1, order: order)) { _ in }
+            seeding.commitRowMove(move(in: "slow", rowMoveVersion: 1, order: order)) { _ in }
             seeding.close()
         }
         let scheduler = fixture.scheduler

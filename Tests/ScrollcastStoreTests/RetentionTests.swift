@@ -73,7 +73,7 @@ import ScrollcastServerTesting
         let clock = SettableDate(Self.start)
         let store = try fixture.openStore(now: { clock.now })
         store.roomCreated(RoomSettings(name: "r", sceneName: "demo", driverKeyDigest: nil))
-        store.commitRowMove(move(in: "r", version: 1, order: [[2, 1]])) { _ in }
+        store.commitRowMove(move(in: "r", rowMoveVersion: 1, order: [[2, 1]])) { _ in }
         store.roomEvicted(named: "r")
         store.flush()
         clock.now = Self.start.addingTimeInterval(8 * Self.day)
@@ -81,7 +81,7 @@ import ScrollcastServerTesting
         // Made again, it starts afresh in a later life, its moves numbered from 1.
         store.roomCreated(RoomSettings(name: "r", sceneName: "demo", driverKeyDigest: nil))
         store.append(.frame(sequence: 1, time: 0), toRoom: "r")
-        store.commitRowMove(move(in: "r", version: 1, order: [[1, 2]])) { _ in }
+        store.commitRowMove(move(in: "r", rowMoveVersion: 1, order: [[1, 2]])) { _ in }
         store.roomEvicted(named: "r")
         store.flush()
         #expect(try store.loadRoom(named: "r")?.rowMoveVersion == 1)
@@ -115,7 +115,7 @@ import ScrollcastServerTesting
         let clock = SettableDate(Self.start)
         let store = try fixture.openStore(now: { clock.now })
         store.roomCreated(RoomSettings(name: "r", sceneName: "demo", driverKeyDigest: nil))
-        store.commitRowMove(move(in: "r", version: 1, order: [[3, 1, 2]])) { _ in }
+        store.commitRowMove(move(in: "r", rowMoveVersion: 1, order: [[3, 1, 2]])) { _ in }
         store.checkpoint(RoomCheckpoint(room: "r", restingOffset: 812.5))
         for entry in frames(100) { store.append(entry, toRoom: "r") }
         store.flush()
@@ -175,7 +175,7 @@ import ScrollcastServerTesting
         let fixture = StoreFixture()
         let store = try fixture.openStore()
         store.roomCreated(RoomSettings(name: "week", sceneName: "demo", driverKeyDigest: nil))
-        store.commitRowMove(move(in: "week", version: 1, order: [[5, 4, 3, 2, 1]])) { _ in }
+        store.commitRowMove(move(in: "week", rowMoveVersion: 1, order: [[5, 4, 3, 2, 1]])) { _ in }
         var time = 0.0
         for index in 0..<100_000 {
             time += 16.7

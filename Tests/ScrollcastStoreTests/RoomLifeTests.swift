@@ -40,8 +40,8 @@ import ScrollcastRooms
         first.roomCreated(RoomSettings(name: "r", sceneName: "demo", driverKeyDigest: nil))
         first.append(Self.wheel(1, at: 5), toRoom: "r")
         first.append(.frame(sequence: 1, time: 5), toRoom: "r")
-        first.commitRowMove(move(in: "r", version: 1, order: [[2, 1, 3], [4]])) { _ in }
-        first.commitRowMove(move(in: "r", version: 2, order: [[3, 2, 1], [4]])) { _ in }
+        first.commitRowMove(move(in: "r", rowMoveVersion: 1, order: [[2, 1, 3], [4]])) { _ in }
+        first.commitRowMove(move(in: "r", rowMoveVersion: 2, order: [[3, 2, 1], [4]])) { _ in }
         first.close()
 
         let second = try fixture.openStore()
@@ -59,7 +59,7 @@ import ScrollcastRooms
         let fixture = StoreFixture()
         let first = try fixture.openStore()
         first.roomCreated(RoomSettings(name: "r", sceneName: "demo", driverKeyDigest: nil))
-        first.commitRowMove(move(in: "r", version: 1, order: [[9, 8]])) { _ in }
+        first.commitRowMove(move(in: "r", rowMoveVersion: 1, order: [[9, 8]])) { _ in }
         first.close()
 
         // What the registry does when the stored order no longer fits the scene.

@@ -81,8 +81,10 @@ import ScrollcastRooms
             entries.append(.input(viewer: "v\(index % 3 + 1)", event: InputEvent(id: id, time: time, kind: kind)))
             entries.append(.frame(sequence: UInt64(index + 1), time: time + 0.5))
         }
-        entries.append(.cancelOnLeave(viewer: "v2", event: InputEvent(id: 7, time: time + 1, kind: .pointerCancelled)))
-        entries.append(.cancelOnLeave(viewer: "v3", event: InputEvent(id: 8, time: time + 2, kind: .longPressCancelled)))
+        entries.append(.cancel(viewer: "v2", event: InputEvent(id: 7, time: time + 1, kind: .pointerCancelled), cause: .leave))
+        entries.append(.cancel(viewer: "v3", event: InputEvent(id: 8, time: time + 2, kind: .longPressCancelled),
+                               cause: .unavailable))
+        entries.append(.cancel(viewer: "v1", event: InputEvent(id: 9, time: time + 2, kind: .pointerCancelled), cause: .takeBack))
         entries.append(.frame(sequence: .max, time: time + 3))
 
         let store = try fixture.openStore()

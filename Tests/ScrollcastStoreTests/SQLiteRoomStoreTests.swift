@@ -33,8 +33,8 @@ import ScrollcastRooms
         let fixture = StoreFixture()
         let store = try fixture.openStore()
         store.roomCreated(RoomSettings(name: "r", sceneName: "demo", driverKeyDigest: nil))
-        store.commitRowMove(move(in: "r", version: 1, order: [[2, 1, 3], [4, 5]])) { _ in }
-        store.commitRowMove(move(in: "r", version: 2, order: [[3, 2, 1], [4, 5]])) { _ in }
+        store.commitRowMove(move(in: "r", rowMoveVersion: 1, order: [[2, 1, 3], [4, 5]])) { _ in }
+        store.commitRowMove(move(in: "r", rowMoveVersion: 2, order: [[3, 2, 1], [4, 5]])) { _ in }
         store.close()
 
         let reopened = try fixture.openStore()
@@ -50,25 +50,25 @@ import ScrollcastRooms
         store.roomCreated(RoomSettings(name: "r", sceneName: "demo", driverKeyDigest: nil))
         // A second connection, as another process would see the file.
         let observer = try DatabaseQueue(path: fixture.path)
-        var completed: [(version: Int, result: Result<Void, RoomStoreError>, storedVersion: Int?)] = []
-        for version in 1...3 {
-            store.commitRowMove(move(in: "r", version: version, order: [[version, 9]])) { result in
+        var completed: [(rowMoveVersion: Int, result: Result<Void, RoomStoreError>, storedVersion: Int?)] = []
+        for rowMoveVersion in 1...3 {
+            store.commitRowMove(move(in: "r", rowMoveVersion: rowMoveVersion, order: [[rowMoveVersion, 9]])) { result in
                 let stored = try? observer.read { db in
                     try Int.fetchOne(db, sql: "SELECT rowMoveVersion FROM room WHERE name = 'r'")
                 }
-                completed.append((version, result, stored))
+                completed.append((rowMoveVersion, result, stored))
             }
         }
-        store.commitRowMove(move(in: "no-such-room", version: 1, order: [[1]])) { result in
+        store.commitRowMove(move(in: "no-such-room", rowMoveVersion: 1, order: [[1]])) { result in
             completed.append((-1, result, nil))
         }
         store.flush()
         #expect(completed.isEmpty, "completions run on the room thread (the scheduler), not the writer's")
         fixture.scheduler.runDue()
-        #expect(completed.map(\.version) == [1, 2, 3, -1])
+        #expect(completed.map(\.rowMoveVersion) == [1, 2, 3, -1])
         for entry in completed.prefix(3) {
             #expect((try? entry.result.get()) != nil)
-            #expect((entry.storedVersion ?? 0) >= entry.version, "version \(entry.version) was committed before its completion")
+            #expect((entry.storedVersion ?? 0) >= entry.rowMoveVersion, "move \(entry.rowMoveVersion) was committed before its completion")
         }
         #expect(throws: RoomStoreError.self) { try completed[3].result.get() }
         store.close()
@@ -79,7 +79,7 @@ import ScrollcastRooms
         let clock = SettableDate(Date(timeIntervalSince1970: 1_700_000_000))
         let store = try fixture.openStore(now: { clock.now })
         store.roomCreated(RoomSettings(name: "r", sceneName: "demo", driverKeyDigest: nil))
-        store.commitRowMove(move(in: "r", version: 1, order: [[2, 1]])) { _ in }
+        store.commitRowMove(move(in: "r", rowMoveVersion: 1, order: [[2, 1]])) { _ in }
         clock.now = Date(timeIntervalSince1970: 1_700_000_600)
         store.roomEvicted(named: "r")
         store.flush()

@@ -51,7 +51,7 @@ import ScrollcastServerTesting
         #expect(store.failedBatchCount == failedSoFar, "no transaction is tried for entries that would be dropped")
         #expect(store.droppedLogEntryCount == 100)
         var moved: Result<Void, RoomStoreError>?
-        store.commitRowMove(move(in: "r", version: 1, order: [[2, 1]])) { moved = $0 }
+        store.commitRowMove(move(in: "r", rowMoveVersion: 1, order: [[2, 1]])) { moved = $0 }
         store.checkpoint(RoomCheckpoint(room: "r", restingOffset: 640))
         store.flush()
         fixture.scheduler.runDue()
@@ -70,7 +70,7 @@ import ScrollcastServerTesting
         #expect(room.rowMoveVersion == 0, "the failed move was not")
         #expect(try store.log(ofRoom: "r").isEmpty, "the log has a gap where writes failed")
         var next: Result<Void, RoomStoreError>?
-        store.commitRowMove(move(in: "r", version: 1, order: [[2, 1]])) { next = $0 }
+        store.commitRowMove(move(in: "r", rowMoveVersion: 1, order: [[2, 1]])) { next = $0 }
         store.flush()
         fixture.scheduler.runDue()
         #expect((try? next?.get()) != nil)
@@ -100,7 +100,7 @@ import ScrollcastServerTesting
         store.roomCreated(RoomSettings(name: "r", sceneName: "demo", driverKeyDigest: nil))
         var results: [Int: Bool] = [:]
         for version in [1, 3, 2] {
-            store.commitRowMove(move(in: "r", version: version, order: [[version, 0]])) { results[version] = (try? $0.get()) != nil }
+            store.commitRowMove(move(in: "r", rowMoveVersion: version, order: [[version, 0]])) { results[version] = (try? $0.get()) != nil }
         }
         store.flush()
         fixture.scheduler.runDue()

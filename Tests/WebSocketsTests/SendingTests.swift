@@ -119,4 +119,25 @@ struct SendingTests {
         }
         #expect(seen.wait { $0.count >= 2 ? $0[1] : nil } == true)
     }
+
+    @Test func aCancelledTimerNeverRuns() throws {
+        let h = try Harness()
+        defer { h.stop() }
+        let ran = EventCollector<String>()
+        let server = h.server
+        server.execute {
+            let cancelled = server.schedule(afterMilliseconds: 5) { ran.append("cancelled") }
+            server.schedule(afterMilliseconds: 20) { ran.append("kept") }
+            server.cancel(cancelled)
+            server.cancel(cancelled)  // twice: nothing
+        }
+        #expect(ran.wait { $0.contains("kept") ? true : nil } == true)
+        // The cancelled one was due 15 ms before the kept one, on the same loop.
+        #expect(ran.all == ["kept"])
+        server.execute {
+            let fired = server.schedule(afterMilliseconds: 0) { ran.append("fired") }
+            server.schedule(afterMilliseconds: 5) { server.cancel(fired) }  // after it ran: nothing
+        }
+        #expect(ran.wait { $0.contains("fired") ? true : nil } == true)
+    }
 }

@@ -13,14 +13,17 @@ from server_helpers import RunningServer, Viewer
 class Cluster:
     """Nodes n0, n1, … of one cluster on `redis` (a redis_helpers.RedisServer)."""
 
-    def __init__(self, server_factory, redis, nodes: int = 3, flags: tuple[str, ...] = ()):
+    def __init__(self, server_factory, redis, nodes: int = 3, flags: tuple[str, ...] = (),
+                 urls: dict[int, str] | None = None):
+        """`urls`: a node's own `--redis` URL by index (a relay in front of `redis`, say)."""
         self.redis = redis
         self.flags = flags
+        self.urls = urls or {}
         self.server_factory = server_factory
         self.nodes: list[RunningServer] = [self.start_node(i) for i in range(nodes)]
 
     def start_node(self, index: int, port: int = 0) -> RunningServer:
-        return self.server_factory("--redis", self.redis.url, "--node-id", f"n{index}",
+        return self.server_factory("--redis", self.urls.get(index, self.redis.url), "--node-id", f"n{index}",
                                    "--allowed-origins", "*", *self.flags)
 
     def ws(self, index: int) -> str:

@@ -67,7 +67,7 @@ def test_the_page_decoder_reads_the_docs_examples_as_the_doc_says(page, page_ser
     v1_snapshot = next(b for b in json_blocks if b.get("type") == "snapshot")
     assert decoded[0] == {**v1_snapshot, "protocol": 2}
     # Each type's examples in their order: version 1's JSON and version 2's bytes decode alike.
-    for kind in ("rowMoved", "presence", "refused", "error", "applied", "asked", "granted", "denied", "expired", "follow"):
+    for kind in ("rowMoved", "presence", "refused", "error", "applied", "beat", "asked", "granted", "denied", "expired", "follow"):
         v1s = [b for b in json_blocks if b.get("type") == kind]
         v2s = [m for m in decoded if m["type"] == kind]
         assert v1s and v2s, kind

@@ -13,6 +13,7 @@ from pathlib import Path
 from server_helpers import REPO
 
 RUNNER = (Path(__file__).parent / "wasm_crosscheck.js").read_text()
+MATH_RUNNER = (Path(__file__).parent / "wasm_math_crosscheck.js").read_text()
 WASM = REPO / "Public" / "wasm" / "scrollcast-engine.wasm"
 SENT_AT = 1_764_000_000_123.45  # CrossCheckRun.sentAt
 VIEWERS = ["viewer-a", "v2"]  # CrossCheckScript.viewers
@@ -69,6 +70,15 @@ def _add(totals: dict, result: dict) -> None:
     totals["page_steps"] += result["steps"]
     totals["page_frames"] += result["frames"]
     totals["wasm_ms"] += result["ms"]
+
+
+def math_cross_check(page) -> dict:
+    """The engine's own exp, log and pow, native (`scrollcast-replica-check --math`: arguments and
+    results) against WebAssembly in the page: per function `checked`, `mismatches` (and the
+    `first`), and `browserDiffers`, how many of the browser's Math results differ from native."""
+    lines = subprocess.run([str(check_binary()), "--math"], check=True, capture_output=True, text=True,
+                           timeout=60).stdout.splitlines()
+    return page.evaluate(MATH_RUNNER, {"lines": lines})
 
 
 def native_frame_hex(seed: int, step: int) -> str:

@@ -12,10 +12,10 @@ MAX_BYTES = 150 * 1024
 MAX_GZIPPED = 60 * 1024
 
 # What the module may not grow past, tighter than the targets so that growth shows while there is
-# still room: its size after the size cuts of docs/wasm.md, "Size" (127,538 bytes, 56,876
-# gzipped) and a little room. Lower these as it shrinks; raise them only with a reason in the doc.
-CEILING_BYTES = 126 * 1024
-CEILING_GZIPPED = 57 * 1024
+# still room: its size once the engine carried its own math, docs/wasm.md, "Size" (118,798 bytes,
+# 49,043 gzipped) and a little room. Lower these as it shrinks; raise them only with a reason in the doc.
+CEILING_BYTES = 121 * 1024
+CEILING_GZIPPED = 51 * 1024
 
 
 def module_sizes(path: Path) -> tuple[int, int]:

@@ -23,16 +23,16 @@ struct DecayMotion: Sendable, Hashable {
     static let stopSpeed: Double = 1
 
     /// 1000 · ln(rate): the denominator of the closed form, negative.
-    private var scaledLogRate: Double { 1000 * naturalLog(rate) }
+    private var scaledLogRate: Double { 1000 * EngineMath.log(rate) }
 
     /// Offset `ms` milliseconds after release (not clamped to `duration`).
     func offset(after ms: Double) -> Double {
-        start + velocity * (power(rate, ms) - 1) / scaledLogRate
+        start + velocity * (EngineMath.pow(rate, ms) - 1) / scaledLogRate
     }
 
     /// Velocity (pt/s) `ms` milliseconds after release.
     func velocity(after ms: Double) -> Double {
-        velocity * power(rate, ms)
+        velocity * EngineMath.pow(rate, ms)
     }
 
     /// Where the motion would come to rest after infinite time: x0 − v0 / (1000 · ln rate).
@@ -42,7 +42,7 @@ struct DecayMotion: Sendable, Hashable {
     var duration: Double {
         let speed = abs(velocity)
         guard speed > Self.stopSpeed else { return 0 }
-        return naturalLog(Self.stopSpeed / speed) / naturalLog(rate)
+        return EngineMath.log(Self.stopSpeed / speed) / EngineMath.log(rate)
     }
 
     /// The time (ms after release) at which the offset reaches `edge`, or nil if it never does.
@@ -51,6 +51,6 @@ struct DecayMotion: Sendable, Hashable {
         guard velocity != 0 else { return edge == start ? 0 : nil }
         let argument = 1 + (edge - start) * scaledLogRate / velocity
         guard argument > 0, argument <= 1 else { return nil }
-        return naturalLog(argument) / naturalLog(rate)
+        return EngineMath.log(argument) / EngineMath.log(rate)
     }
 }

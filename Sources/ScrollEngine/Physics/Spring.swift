@@ -37,7 +37,7 @@ struct SpringTrajectory: Sendable, Hashable {
         self.target = target
         let omega = (Self.stiffness / Self.mass).squareRoot()
         let dt = Self.stepMilliseconds / 1000
-        let decay = naturalExp(-omega * dt)
+        let decay = EngineMath.exp(-omega * dt)
         var x = offset - target
         var v = velocity
         var table: [Double] = [x]

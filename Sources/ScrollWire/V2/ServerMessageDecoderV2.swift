@@ -51,7 +51,7 @@ public struct ServerMessageDecoderV2: Sendable {
             let moved = RowMovedMessage(
                 rowID: try r.sint("rowId"), from: IndexPath(section: try r.uint("from.s"), row: try r.uint("from.r")),
                 to: IndexPath(section: try r.uint("to.s"), row: try r.uint("to.r")), by: try r.string("by"),
-                version: try r.uint("version"))
+                rowMoveVersion: try r.uint("version"))
             try r.end("rowMoved")
             message = .message(.rowMoved(moved))
         case .presence:
@@ -81,6 +81,10 @@ public struct ServerMessageDecoderV2: Sendable {
             let applied = try Self.applied(&r)
             try r.end("applied")
             message = .message(.applied(applied))
+        case .beat:
+            let beat = BeatMessage(time: try r.float64("t"), complete: try r.float64("complete"))
+            try r.end("beat")
+            message = .message(.beat(beat))
         case .asked, .granted, .denied, .expired, .follow:
             guard let notice = try Self.sharing(type, &r) else { throw WireError("unknown message type \(typeByte)") }
             message = .message(.sharing(notice))
@@ -146,7 +150,7 @@ public struct ServerMessageDecoderV2: Sendable {
             guard ScrollWire.idRange.contains(life) else {
                 throw WireError("life must be an integer in 1…\(ScrollWire.maxSafeInteger)")
             }
-            resumePoint = ResumePoint(life: life, moves: try r.uint("moves"))
+            resumePoint = ResumePoint(life: life, rowMoveVersion: try r.uint("moves"))
         }
         let sceneName = try r.string("sceneName")
         let insets = EdgeInsets(top: try r.float64("scene.insets.top"), left: try r.float64("scene.insets.left"),

@@ -49,15 +49,15 @@ public enum ServerMessageEncoderV2 {
         return w.bytes
     }
 
-    /// A `rowMoved` message (sent reliably to every viewer).
-    public static func rowMoved(rowID: Int, from: IndexPath, to: IndexPath, by viewer: String, version: Int) -> [UInt8] {
+    /// A `rowMoved` message (sent reliably to every viewer); `rowMoveVersion` goes as `version`.
+    public static func rowMoved(rowID: Int, from: IndexPath, to: IndexPath, by viewer: String, rowMoveVersion: Int) -> [UInt8] {
         var w = BinaryWriter(capacity: 16 + viewer.utf8.count)
         w.byte(ServerMessageTypeV2.rowMoved.rawValue)
         w.svarint(rowID)
         w.uvarint(from.section); w.uvarint(from.row)
         w.uvarint(to.section); w.uvarint(to.row)
         w.string(viewer)
-        w.uvarint(version)
+        w.uvarint(rowMoveVersion)
         return w.bytes
     }
 
@@ -115,7 +115,7 @@ public enum ServerMessageEncoderV2 {
         case .message(.snapshot(let s)):
             return snapshot(s.encodable, table: table)
         case .message(.rowMoved(let m)):
-            return rowMoved(rowID: m.rowID, from: m.from, to: m.to, by: m.by, version: m.version)
+            return rowMoved(rowID: m.rowID, from: m.from, to: m.to, by: m.by, rowMoveVersion: m.rowMoveVersion)
         case .message(.presence(let viewers, let driver, let locked, let exploring, let granted)):
             return presence(viewers: viewers, driver: driver, locked: locked, exploring: exploring, granted: granted)
         case .message(.sharing(let notice)):
@@ -128,6 +128,8 @@ public enum ServerMessageEncoderV2 {
             return resumed(m)
         case .message(.applied(let m)):
             return applied(m)
+        case .message(.beat(let m)):
+            return beat(m)
         }
     }
 
@@ -156,7 +158,7 @@ public enum ServerMessageEncoderV2 {
         if let key = snapshot.driverKey { w.string(key) }
         if let point = snapshot.resumePoint {
             w.uvarint(point.life)
-            w.uvarint(point.moves)
+            w.uvarint(point.rowMoveVersion)
         }
         w.string(snapshot.sceneName)
         w.float64(configuration.insets.top)

@@ -30,16 +30,18 @@ public enum ServerMessageTypeV2: UInt8, Sendable, CaseIterable {
     case resumed = 8
     /// `applied`: a change the room applied to its scene (only for clients that ask).
     case applied = 9
+    /// `beat`: how far the room's history is complete (only for clients that ask).
+    case beat = 10
     /// `asked`: a viewer asks to drive a locked room (docs/protocol.md, "Sharing").
-    case asked = 10
+    case asked = 11
     /// `granted`: a key holder let an asker drive.
-    case granted = 11
+    case granted = 12
     /// `denied`: a key holder turned a request down.
-    case denied = 12
+    case denied = 13
     /// `expired`: a request lapsed unanswered.
-    case expired = 13
+    case expired = 14
     /// `follow`: exploring viewers are called back.
-    case follow = 14
+    case follow = 15
 }
 
 /// Bits of a version-2 frame's flags byte.

@@ -2,12 +2,12 @@ import ScrollcastRooms
 
 /// What a cluster node needs of the shared broker (docs/cluster.md, "The backend seam"): leases
 /// with fencing, a publish per room, a channel per node, and the rooms' durable state. Redis
-/// (`RedisClusterBackend`) is the production implementation; `InMemoryClusterBackend` runs a
-/// whole cluster inside one test on the manual scheduler.
+/// (`RedisClusterBackend`) is the production implementation; `InMemoryClusterBackend` (module
+/// ScrollcastClusterTesting) runs a whole cluster inside one test on the manual scheduler.
 ///
 /// Every reply and every event comes back on the room thread, never inside the call that asked
 /// for it (a reply is a round trip, even in memory).
-@RoomActor protocol ClusterBackend: AnyObject {
+@RoomActor package protocol ClusterBackend: AnyObject {
     /// Connects, subscribes to node `nodeID`'s own channel, and from then on reports to `events`.
     func start(nodeID: String, events: any ClusterBackendEvents)
     /// Closes the connections. Thread-safe; call once the server has stopped.
@@ -43,7 +43,7 @@ import ScrollcastRooms
 }
 
 /// What the backend reports to its node, on the room thread.
-@RoomActor protocol ClusterBackendEvents: AnyObject {
+@RoomActor package protocol ClusterBackendEvents: AnyObject {
     /// A message on this node's channel.
     func backendReceived(nodeMessage payload: [UInt8])
     /// A message on room `room`'s channel.
@@ -57,20 +57,25 @@ import ScrollcastRooms
 }
 
 /// Why the backend could not answer (its connection is down, or it answered nonsense).
-struct ClusterBackendError: Error, Hashable, CustomStringConvertible {
-    var message: String
-    init(_ message: String) { self.message = message }
-    var description: String { message }
+package struct ClusterBackendError: Error, Hashable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// A lease's holder, as another node learns it.
-struct LeaseHolder: Hashable, Sendable {
-    var node: String
-    var epoch: UInt64
+package struct LeaseHolder: Hashable, Sendable {
+    package var node: String
+    package var epoch: UInt64
+
+    package init(node: String, epoch: UInt64) {
+        self.node = node
+        self.epoch = epoch
+    }
 }
 
 /// The outcome of a claim.
-enum ClaimOutcome: Hashable {
+package enum ClaimOutcome: Hashable {
     /// This node holds the room's lease now.
     case granted(RoomLease)
     /// A live node holds it.
@@ -78,14 +83,14 @@ enum ClaimOutcome: Hashable {
 }
 
 /// The outcome of a renewal.
-enum RenewOutcome: Hashable {
+package enum RenewOutcome: Hashable {
     case renewed
     /// Another node holds the room now (`holder`, when the lease names one).
     case lost(holder: LeaseHolder?)
 }
 
 /// The outcome of a fenced write or publish.
-enum WriteOutcome: Hashable {
+package enum WriteOutcome: Hashable {
     case done
     /// The caller's lease is not the room's lease any more: it must step down.
     case fenced
@@ -94,11 +99,11 @@ enum WriteOutcome: Hashable {
 }
 
 /// One write of the cluster's room store; each is checked against the writer's lease.
-enum StoreWrite: Hashable {
+package enum StoreWrite: Hashable {
     /// A new room: its scene and driver key digest ("" for none); clears what was stored.
     case created(room: String, scene: String, keyDigest: String)
     /// Row order `order` (RowOrderText) as move `version`, on top of move `version` − 1.
-    case commitMove(room: String, version: Int, order: String)
+    case commitMove(room: String, rowMoveVersion: Int, order: String)
     /// Where the room rests.
     case checkpoint(room: String, restingOffset: Double)
     /// Log lines appended, keeping the newest `keep` (0 keeps none).
@@ -107,5 +112,5 @@ enum StoreWrite: Hashable {
 
 extension RoomLease {
     /// The lease's value in the broker: "NODE|EPOCH".
-    var value: String { ClusterKeys.leaseValue(node: node, epoch: epoch) }
+    package var value: String { ClusterKeys.leaseValue(node: node, epoch: epoch) }
 }

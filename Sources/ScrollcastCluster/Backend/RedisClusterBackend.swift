@@ -65,7 +65,7 @@ final class RedisClusterBackend: ClusterBackend {
                reply: @escaping (Result<ClaimOutcome, ClusterBackendError>) -> Void) {
         let ms = String(Int(leaseMilliseconds))
         run(ClusterScripts.claim, keys: [keys.lease(room), keys.epoch(room)], [node, ms, keys.nodeChannelPrefix, ms]) { result in
-            reply(Self.parse(result) { value in
+            reply(Self.parse(result, script: "claim") { value in
                 guard let parts = value.array, parts.count == 3, let status = parts[0].text, let holder = parts[1].text,
                       let epoch = parts[2].text.flatMap({ UInt64($0) }) else { return nil }
                 return status == "granted" ? .granted(RoomLease(room: room, node: node, epoch: epoch))
@@ -78,7 +78,7 @@ final class RedisClusterBackend: ClusterBackend {
                reply: @escaping (Result<RenewOutcome, ClusterBackendError>) -> Void) {
         run(ClusterScripts.renew, keys: [keys.lease(lease.room), keys.epoch(lease.room)],
             [lease.value, String(Int(leaseMilliseconds)), String(lease.epoch)]) { result in
-            reply(Self.parse(result) { value in
+            reply(Self.parse(result, script: "renew") { value in
                 if case .integer(1) = value { return .renewed }
                 return .lost(holder: value.text.flatMap(ClusterKeys.parseLease).map { LeaseHolder(node: $0.node, epoch: $0.epoch) })
             })
@@ -94,7 +94,7 @@ final class RedisClusterBackend: ClusterBackend {
         scripts.run(ClusterScripts.publish, keys: [keys.lease(lease.room), keys.state(lease.room)],
                     arguments: [Array(lease.value.utf8), Array(keys.roomChannel(lease.room).utf8), payload,
                                 frameSequence.map { Array(String($0).utf8) } ?? []]) { result in
-            reply(Self.fenced(result))
+            reply(Self.fenced(result, script: "publish"))
         }
     }
 
@@ -114,7 +114,7 @@ final class RedisClusterBackend: ClusterBackend {
 
     func load(room: String, reply: @escaping (Result<[String: String], ClusterBackendError>) -> Void) {
         scripts.run("return redis.call('HGETALL', KEYS[1])", keys: [keys.state(room)], arguments: []) { result in
-            reply(Self.parse(result) { value in
+            reply(Self.parse(result, script: "load") { value in
                 guard let items = value.array else { return nil }
                 var fields: [String: String] = [:]
                 for pair in stride(from: 0, to: items.count - 1, by: 2) {
@@ -134,36 +134,47 @@ final class RedisClusterBackend: ClusterBackend {
         case let .created(_, scene, keyDigest):
             (script, keys, arguments) = (ClusterScripts.created, [self.keys.state(room), self.keys.log(room)],
                                          [Array(scene.utf8), Array(keyDigest.utf8)])
-        case let .commitMove(_, version, order):
+        case let .commitMove(_, rowMoveVersion, order):
             (script, keys, arguments) = (ClusterScripts.commitMove, [self.keys.state(room)],
-                                         [Array(String(version).utf8), Array(order.utf8)])
+                                         [Array(String(rowMoveVersion).utf8), Array(order.utf8)])
         case let .checkpoint(_, offset):
             (script, keys, arguments) = (ClusterScripts.checkpoint, [self.keys.state(room)], [Array(String(offset).utf8)])
         case let .appendLog(_, lines, keep):
             (script, keys, arguments) = (ClusterScripts.appendLog, [self.keys.log(room)], [Array(String(keep).utf8)] + lines)
         }
         let isMove = if case .commitMove = write { true } else { false }
+        let name = write.scriptName
         scripts.run(script, keys: [self.keys.lease(room)] + keys, arguments: [value] + arguments) { result in
-            reply(Self.fenced(result, zeroIsOutOfOrder: isMove))
+            reply(Self.fenced(result, script: name, zeroIsOutOfOrder: isMove))
         }
     }
 
     // MARK: Replies
 
-    private static func parse<T>(_ result: Result<RedisValue, RedisError>, _ read: (RedisValue) -> T?) -> Result<T, ClusterBackendError> {
+    /// The reply to `script` (the script's name, for the error's context) read by `read`; a
+    /// failure keeps the Redis error's context (link, command, kind of reply) in its message.
+    private static func parse<T>(_ result: Result<RedisValue, RedisError>, script: String,
+                                 _ read: (RedisValue) -> T?) -> Result<T, ClusterBackendError> {
+        let failure: RedisError
         switch result {
-        case .failure(let error): return .failure(ClusterBackendError(error.message))
-        case .success(.error(let message)): return .failure(ClusterBackendError("Redis refused it: \(message)"))
+        case .failure(let error):
+            failure = error
         case .success(let value):
-            guard let parsed = read(value) else { return .failure(ClusterBackendError("unexpected reply \(value)")) }
-            return .success(parsed)
+            if case .error = value {
+                failure = RedisError(.errorReply, "Redis refused it", command: "EVALSHA", reply: value.kindDescription)
+            } else if let parsed = read(value) {
+                return .success(parsed)
+            } else {
+                failure = RedisError(.unexpectedReply, "a reply the node cannot read", command: "EVALSHA", reply: value.kindDescription)
+            }
         }
+        return .failure(ClusterBackendError("\(failure.description) (the \(script) script)"))
     }
 
     /// A fenced script's reply: −1 fenced; for a move 0 is out of order; anything else done.
-    private static func fenced(_ result: Result<RedisValue, RedisError>,
+    private static func fenced(_ result: Result<RedisValue, RedisError>, script: String,
                                zeroIsOutOfOrder: Bool = false) -> Result<WriteOutcome, ClusterBackendError> {
-        parse(result) { value in
+        parse(result, script: script) { value in
             switch value {
             case .integer(-1): .fenced
             case .integer(0) where zeroIsOutOfOrder: .outOfOrder
@@ -179,5 +190,17 @@ struct SchedulerHop: Sendable {
 
     func hop(_ work: @escaping @Sendable @RoomActor () -> Void) {
         scheduler.execute { RoomActor.assumeIsolated(work) }
+    }
+}
+
+extension StoreWrite {
+    /// The name of the script that makes this write (`ClusterScripts`), for error messages.
+    var scriptName: String {
+        switch self {
+        case .created: "created"
+        case .commitMove: "commitMove"
+        case .checkpoint: "checkpoint"
+        case .appendLog: "appendLog"
+        }
     }
 }

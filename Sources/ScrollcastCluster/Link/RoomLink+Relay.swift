@@ -18,7 +18,8 @@ extension RoomLink {
                                      key: $0.join.request.driverKey,
                                      resumable: $0.join.request.wantsResumePoint ? true : nil,
                                      resume: $0.join.request.resume,
-                                     inputs: $0.join.request.inputs ? true : nil)
+                                     inputs: $0.join.request.inputs ? true : nil,
+                                     complete: $0.join.request.complete ? true : nil)
         }
         node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
     }
@@ -50,7 +51,8 @@ extension RoomLink {
                     node.serverMetrics.bytesOut.increment(by: form.count)
                 }
                 awaitingSnapshot.remove(id)
-                delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: join.request.inputs)
+                delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: join.request.inputs,
+                                complete: join.request.complete)
                 answered(id)
             } else {
                 delivery.send(envelope.message, to: envelope.audience)
@@ -89,14 +91,17 @@ extension RoomLink {
             entry.viewers[viewer.id] = viewer.generation
         }
         remoteNodes[remoteNode] = entry.viewers.isEmpty ? nil : entry
-        node.roomsChanged()
     }
 
     /// An input of viewer `viewer` on node `remoteNode`.
     func remoteInput(_ input: InputMessage, viewer: String, from remoteNode: String) {
-        guard let room, remoteNodes[remoteNode]?.viewers[viewer] != nil else { return }
+        guard let room, remoteNodes[remoteNode]?.viewers[viewer] != nil else {
+            // Never dropped in silence: the viewer's node hands the refusal to it.
+            return node.refuseRemote(input.id, viewer: viewer, of: remoteNode, room: name,
+                                     reason: self.room == nil ? Self.notRunHereReason : Self.unknownViewerReason)
+        }
+        if keptInDoubt(input, viewer: viewer, from: remoteNode) { return }
         room.handle(input, from: viewer)
-        node.roomsChanged()
     }
 
     /// Drops the viewers of nodes that sent no roster for `timeout` ms (the node died, or lost
@@ -111,6 +116,5 @@ extension RoomLink {
             for id in entry.viewers.keys { room.leave(viewer: id) }
             remoteNodes[remoteNode] = nil
         }
-        node.roomsChanged()
     }
 }

@@ -22,6 +22,8 @@ final class RoomLink: RoomEndpoint {
     /// nothing else until it comes, so no frame older than their snapshot reaches them after it.
     var awaitingSnapshot: Set<String> = []
     var waitingInputs: [(InputMessage, String)] = []
+    /// Inputs for the room run here that came while its lease was in doubt (RoomLink+Doubt.swift).
+    var inputsInDoubt: [InputInDoubt] = []
     /// Viewers of other nodes in the room run here, by node (owner).
     var remoteNodes: [String: RemoteNode] = [:]
 
@@ -67,10 +69,10 @@ final class RoomLink: RoomEndpoint {
     }
 
     func handle(_ input: InputMessage, from viewer: String) {
+        if keptInDoubt(input, viewer: viewer, from: nil) { return }
         switch LinkMachine.route(state, connected: node.backend.isConnected) {
         case .apply:
             room?.handle(input, from: viewer)
-            node.roomsChanged()
         case .forward(let owner):
             node.send(.input(room: name, node: node.nodeID, viewer: viewer, input: input), to: owner)
         case .wait:
@@ -82,11 +84,15 @@ final class RoomLink: RoomEndpoint {
 
     func refuse(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String) {
         if let room { return room.refuse(inputID, code, reason, to: viewer) }
+        refuseHere(inputID, code, reason, to: viewer)
+    }
+
+    /// Refuses an input of viewer `viewer` here straight to its connection, not through a room
+    /// (one run here may be stale, its messages held back and then discarded).
+    func refuseHere(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String) {
         guard let join = viewers.first(where: { $0.join.viewer == viewer })?.join else { return }
         node.serverMetrics.refusedInputs.increment()
-        join.sink.sendReliable(join.version == .v1
-            ? OutgoingMessage(utf8: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason))
-            : OutgoingMessage(binary: ServerMessageEncoderV2.refused(input: inputID, code: code, reason: reason)))
+        join.sink.sendReliable(.refused(input: inputID, code: code, reason: reason, version: join.version))
     }
 
     func leave(viewer: String) {
@@ -94,10 +100,8 @@ final class RoomLink: RoomEndpoint {
         delivery.detach(viewer)
         awaitingSnapshot.remove(viewer)
         waitingInputs.removeAll { $0.1 == viewer }
-        if let room {
-            room.leave(viewer: viewer)
-            node.roomsChanged()
-        }
+        inputsInDoubt.removeAll { $0.node == nil && $0.viewer == viewer }
+        room?.leave(viewer: viewer)
         step(.viewerLeft)
     }
 
@@ -132,6 +136,7 @@ final class RoomLink: RoomEndpoint {
         case .release(let lease):
             node.release(lease)
         case .stopRoom:
+            refuseInputsInDoubt()
             room = nil
             remoteNodes = [:]
         case .subscribe:
@@ -151,7 +156,6 @@ final class RoomLink: RoomEndpoint {
             guard let room, let join = viewers.first(where: { $0.join.viewer == id })?.join else { return }
             room.admit(join, createdHere: false)
             answered(id)
-            node.roomsChanged()
         case .awaitSnapshot(let id):
             awaitSnapshot(id)
         case .replayWaitingInputs:
@@ -205,7 +209,6 @@ final class RoomLink: RoomEndpoint {
         node.announceOwner(of: name, lease: lease)
         node.logger.info("running room", metadata: ["room": "\(name)", "lease": "\(lease)", "origin": "\(origin)",
                                                     "firstSeq": "\(firstSequence)"])
-        node.roomsChanged()
     }
 }
 

@@ -55,12 +55,12 @@
         guard let stored = rooms[move.room]?.stored else {
             return completion(.failure(RoomStoreError("room '\(move.room)' is not in the store")))
         }
-        guard stored.rowMoveVersion == move.version - 1 else {
+        guard stored.rowMoveVersion == move.rowMoveVersion - 1 else {
             return completion(.failure(RoomStoreError(
-                "move \(move.version) of room '\(move.room)' does not follow the stored move \(stored.rowMoveVersion)")))
+                "move \(move.rowMoveVersion) of room '\(move.room)' does not follow the stored move \(stored.rowMoveVersion)")))
         }
         rooms[move.room]?.stored.rowOrder = move.rowOrder
-        rooms[move.room]?.stored.rowMoveVersion = move.version
+        rooms[move.room]?.stored.rowMoveVersion = move.rowMoveVersion
         completion(.success(()))
     }
 

@@ -11,10 +11,9 @@
     var ownership: RoomOwnership { get }
     /// How rooms run here reach viewers on every node.
     var relay: RoomRelay { get }
-    /// The directory for the hub, once the registry exists. Called once. The node calls
-    /// `roomsChanged` (on the room thread) after handing a room another node's input or viewers,
-    /// so the frame timer sees the room's new deadline.
-    func makeDirectory(registry: RoomRegistry, roomsChanged: @escaping () -> Void) -> RoomDirectory
+    /// The directory for the hub, once the registry exists. Called once. (A room handed another
+    /// node's input or viewers tells the registry of its new deadline itself.)
+    func makeDirectory(registry: RoomRegistry) -> RoomDirectory
     /// The server listens: the node starts its timers and links. On the room thread.
     func start()
 }

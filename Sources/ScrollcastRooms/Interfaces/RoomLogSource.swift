@@ -87,7 +87,8 @@ public struct RecordingEntryChecker: Sendable {
         switch entry {
         case let .input(viewer, event):
             return .input(viewer: viewer, event: event)
-        case let .cancelOnLeave(viewer, event):
+        case let .cancel(viewer, event, _):
+            // A recording's `cancel` names no cause: a replay applies every cancel alike.
             return .cancel(viewer: viewer, event: event)
         case let .frame(sequence, time):
             guard sequence == expected else {

@@ -1,4 +1,5 @@
 import ScrollEngine
+import ScrollWire
 
 /// Where a room's durable state goes: its settings when it is made, every row move before it is
 /// announced, and a log of what it applied, so it can be restored (after a restart, or on
@@ -21,7 +22,7 @@ import ScrollEngine
     /// come in the order the moves were committed.
     ///
     /// A move is kept only on top of the one before it: it fails unless the room's stored
-    /// `rowMoveVersion` is `move.version − 1`. So when a move fails, the moves the room built on
+    /// `rowMoveVersion` is `move.rowMoveVersion − 1`. So when a move fails, the moves the room built on
     /// it fail too, and the store never holds an order the room has taken back.
     func commitRowMove(_ move: RowMoveRecord, completion: @escaping (Result<Void, RoomStoreError>) -> Void)
     /// The room left memory (it had no viewers for its grace period).
@@ -117,16 +118,17 @@ public struct RowMoveRecord: Sendable, Hashable {
     public var to: IndexPath
     /// The viewer that moved it.
     public var viewer: String
-    /// The move's number in the room, from 1 (`rowMoved.version`).
-    public var version: Int
+    /// The move's number in the room, from 1 (`rowMoved.version` on the wire).
+    public var rowMoveVersion: Int
     /// Row ids of each section after the move: the whole order, so a store needs no engine to
     /// know it.
     public var rowOrder: [[Int]]
 
     /// A row move.
-    public init(room: String, rowID: Int, from: IndexPath, to: IndexPath, viewer: String, version: Int, rowOrder: [[Int]]) {
+    public init(room: String, rowID: Int, from: IndexPath, to: IndexPath, viewer: String, rowMoveVersion: Int,
+                rowOrder: [[Int]]) {
         self.room = room; self.rowID = rowID; self.from = from; self.to = to
-        self.viewer = viewer; self.version = version; self.rowOrder = rowOrder
+        self.viewer = viewer; self.rowMoveVersion = rowMoveVersion; self.rowOrder = rowOrder
     }
 }
 
@@ -135,12 +137,31 @@ public enum RoomLogEntry: Sendable, Hashable {
     /// An input as the scene applied it: at room time, after claims and time mapping. Frames
     /// after it name it as their `input`.
     case input(viewer: String, event: InputEvent)
-    /// A cancel the room applies itself: when a driver leaves mid-gesture (so a lifted row goes
-    /// back), and in place of a drop it refused because the store could not keep the move
-    /// (`unavailable`). Frames after it still name the last real input.
-    case cancelOnLeave(viewer: String, event: InputEvent)
+    /// A cancel the room applied itself, ending `viewer`'s gesture for `cause`. Frames after it
+    /// still name the last real input.
+    case cancel(viewer: String, event: InputEvent, cause: CancelCause)
     /// A frame was taken at this room time with this sequence number.
     case frame(sequence: UInt64, time: Double)
+
+    /// Why the room cancelled a driver's gesture itself.
+    public enum CancelCause: String, Sendable, Hashable, CaseIterable {
+        /// The driver left mid-gesture, so a lifted row goes back.
+        case leave
+        /// In place of a drop the room refused because the store could not keep the move
+        /// (`unavailable`).
+        case unavailable
+        /// The room took back row moves its store failed to keep.
+        case takeBack
+
+        /// The cause the `applied` message of the cancel names.
+        public var applied: AppliedCause {
+            switch self {
+            case .leave: .leave
+            case .unavailable: .unavailable
+            case .takeBack: .takeBack
+            }
+        }
+    }
 }
 
 /// A store could not read or write.

@@ -189,10 +189,18 @@ public final class WebSocketServer: @unchecked Sendable {
         scws_request_writable(state.wsi)
     }
 
-    /// Runs `work` once on the service thread after `ms` milliseconds. Service thread only.
-    public func schedule(afterMilliseconds ms: Double, _ work: @escaping () -> Void) {
+    /// Runs `work` once on the service thread after `ms` milliseconds, unless `cancel` is
+    /// called with the returned timer first. Service thread only.
+    @discardableResult
+    public func schedule(afterMilliseconds ms: Double, _ work: @escaping () -> Void) -> ServiceTimer {
         requireServiceThread("schedule")
-        loop.schedule(afterMilliseconds: ms, work)
+        return ServiceTimer(id: loop.schedule(afterMilliseconds: ms, work))
+    }
+
+    /// Makes sure `timer`'s work never runs; nothing if it ran already. Service thread only.
+    public func cancel(_ timer: ServiceTimer) {
+        requireServiceThread("cancel")
+        loop.cancelTimer(timer.id)
     }
 
     /// Runs `work` on the service thread soon. Thread-safe; dropped if the server is not running.

@@ -8,6 +8,11 @@ public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "#\(rawValue)" }
 }
 
+/// A timer on a server's service thread, from `WebSocketServer.schedule`: what `cancel` takes.
+public struct ServiceTimer: Hashable, Sendable {
+    let id: UInt64
+}
+
 /// A WebSocket close status code (RFC 6455 §7.4), with the codes this library itself sends or
 /// reports. An application's protocol names its own codes (Scrollcast's live in ScrollWire) and
 /// passes any of them through `init(rawValue:)`.

@@ -196,10 +196,12 @@ final class ServiceLoop: @unchecked Sendable {
         stopped.signal()
     }
 
-    /// One-shot timer on the service thread (lws_sul_schedule).
-    func schedule(afterMilliseconds ms: Double, _ work: @escaping () -> Void) {
+    /// One-shot timer on the service thread (lws_sul_schedule). Returns its id for
+    /// `cancelTimer` (0 when the loop is stopping and nothing was scheduled).
+    @discardableResult
+    func schedule(afterMilliseconds ms: Double, _ work: @escaping () -> Void) -> UInt64 {
         precondition(isOnServiceThread, "\(name): schedule must be called on the service thread")
-        guard let lws, !stopRequested else { return }
+        guard let lws, !stopRequested else { return 0 }
         nextTimerID += 1
         let id = nextTimerID
         let node = UnsafeMutablePointer<scws_timer>.allocate(capacity: 1)
@@ -209,6 +211,16 @@ final class ServiceLoop: @unchecked Sendable {
         let microseconds = lws_usec_t(max(0, ms) * 1000)
         timers[id] = (node, ServiceLoop.monotonicNanoseconds() + UInt64(microseconds) * 1000, work)
         lws_sul_schedule(lws, 0, &node.pointee.sul, serviceLoopTimerFired, microseconds)
+        return id
+    }
+
+    /// Takes timer `id` off lws's list before it fires; nothing if it fired already or was
+    /// never scheduled (service thread only).
+    func cancelTimer(_ id: UInt64) {
+        precondition(isOnServiceThread, "\(name): cancelTimer must be called on the service thread")
+        guard let timer = timers.removeValue(forKey: id) else { return }
+        lws_sul_cancel(&timer.node.pointee.sul)
+        timer.node.deallocate()
     }
 
     fileprivate func timerFired(id: UInt64) {

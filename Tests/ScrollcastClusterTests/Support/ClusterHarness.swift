@@ -2,6 +2,7 @@ import Logging
 import ScrollEngine
 import ScrollWire
 import ScrollcastRooms
+import ScrollcastClusterTesting
 import ScrollcastServerTesting
 @testable import ScrollcastCluster
 

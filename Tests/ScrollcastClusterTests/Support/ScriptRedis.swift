@@ -160,8 +160,8 @@ enum ClaimReply: Equatable, CustomStringConvertible {
         try eval(ClusterScripts.created, keys: [keys.lease(room), keys.state(room), keys.log(room)], [value, scene, keyDigest])
     }
 
-    func commitMove(_ room: String, value: String, version: Int, order: String) throws -> RedisValue {
-        try eval(ClusterScripts.commitMove, keys: [keys.lease(room), keys.state(room)], [value, String(version), order])
+    func commitMove(_ room: String, value: String, rowMoveVersion: Int, order: String) throws -> RedisValue {
+        try eval(ClusterScripts.commitMove, keys: [keys.lease(room), keys.state(room)], [value, String(rowMoveVersion), order])
     }
 
     func checkpoint(_ room: String, value: String, offset: String) throws -> RedisValue {

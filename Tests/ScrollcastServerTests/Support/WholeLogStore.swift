@@ -4,7 +4,7 @@
 /// as a `RoomLogSource` (as `SQLiteRoomStore` does), for the recording route.
 final class WholeLogStore: RoomStore, @RoomActor RoomLogSource {
     let inner = InMemoryRoomStore(logLimit: 1_000_000)
-    private var starts: [String: (sceneName: String, order: [[Int]], version: Int)] = [:]
+    private var starts: [String: (sceneName: String, order: [[Int]], rowMoveVersion: Int)] = [:]
 
     func loadRoom(named name: String) throws(RoomStoreError) -> StoredRoom? {
         let stored = try inner.loadRoom(named: name)
@@ -26,6 +26,6 @@ final class WholeLogStore: RoomStore, @RoomActor RoomLogSource {
     func roomLife(named name: String, life: Int?) throws(RoomStoreError) -> RoomLife? {
         guard let start = starts[name] else { return nil }
         return RoomLife(room: name, life: 1, sceneName: start.sceneName, startingRowOrder: start.order,
-                        startingRowMoveVersion: start.version, entries: inner.log(ofRoom: name))
+                        startingRowMoveVersion: start.rowMoveVersion, entries: inner.log(ofRoom: name))
     }
 }

@@ -39,9 +39,9 @@ import ScrollcastServerTesting
 }
 
 /// A row move of room `room` to `order`, numbered `version`.
-func move(in room: String, version: Int, order: [[Int]]) -> RowMoveRecord {
+func move(in room: String, rowMoveVersion: Int, order: [[Int]]) -> RowMoveRecord {
     RowMoveRecord(room: room, rowID: order[0][0], from: IndexPath(section: 0, row: 1), to: IndexPath(section: 0, row: 0),
-                  viewer: "v1", version: version, rowOrder: order)
+                  viewer: "v1", rowMoveVersion: rowMoveVersion, rowOrder: order)
 }
 
 /// A wall clock a test sets by hand.

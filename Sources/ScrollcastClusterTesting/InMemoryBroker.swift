@@ -1,30 +1,32 @@
+import ScrollcastCluster
 import ScrollcastRooms
 
 /// What Redis holds for a cluster, in memory, with the same rules as `ClusterScripts` (leases
 /// with epochs and TTLs, the dead-holder rule, fencing): a whole cluster inside one test, every
 /// node on one `RoomScheduler` (the manual one), with faults a test causes on purpose: an
-/// outage (`goDown`/`comeBack`) and a node's death (`kill`). Replies and messages are delivered
+/// outage (`goDown`/`comeBack`), a node's death (`kill`), and a node's freeze (its backend's
+/// `freeze`/`thaw`: SIGSTOP and SIGCONT). Replies and messages are delivered
 /// by the scheduler, never inside the call, as round trips are.
-@RoomActor final class InMemoryBroker {
-    let scheduler: RoomScheduler
-    let clock: RoomClock
+@RoomActor package final class InMemoryBroker {
+    package let scheduler: RoomScheduler
+    package let clock: RoomClock
     /// Holders are waited out by their TTL while the broker has been up for less than this (as
     /// the claim script does after a Redis restart), ms.
-    var settleMilliseconds: Double
-    private(set) var isUp = true
-    private(set) var upSince: Double
+    package var settleMilliseconds: Double
+    package private(set) var isUp = true
+    package private(set) var upSince: Double
     private var leases: [String: (lease: RoomLease, expires: Double)] = [:]
-    private(set) var epochs: [String: UInt64] = [:]
+    package private(set) var epochs: [String: UInt64] = [:]
     /// Each room's durable fields, as the Redis hash holds them.
-    private(set) var rooms: [String: [String: String]] = [:]
-    private(set) var logs: [String: [[UInt8]]] = [:]
+    package private(set) var rooms: [String: [String: String]] = [:]
+    package private(set) var logs: [String: [[UInt8]]] = [:]
     private var nodes: [String: InMemoryClusterBackend] = [:]
     /// Every payload published on room channels, for tests: (room, payload).
-    private(set) var published: [(room: String, payload: [UInt8])] = []
+    package private(set) var published: [(room: String, payload: [UInt8])] = []
     /// Publishes refused because the publisher's lease was not the room's.
-    private(set) var fencedPublishes = 0
+    package private(set) var fencedPublishes = 0
 
-    init(scheduler: RoomScheduler, clock: RoomClock, settleMilliseconds: Double = 0) {
+    package init(scheduler: RoomScheduler, clock: RoomClock, settleMilliseconds: Double = 0) {
         self.scheduler = scheduler
         self.clock = clock
         self.settleMilliseconds = settleMilliseconds
@@ -32,26 +34,26 @@ import ScrollcastRooms
     }
 
     /// A backend for node `nodeID` on this broker.
-    func backend(for nodeID: String) -> InMemoryClusterBackend {
+    package func backend(for nodeID: String) -> InMemoryClusterBackend {
         let backend = InMemoryClusterBackend(broker: self, nodeID: nodeID)
         nodes[nodeID] = backend
         return backend
     }
 
     /// The lease of `room`, if one is in force.
-    func lease(of room: String) -> RoomLease? {
+    package func lease(of room: String) -> RoomLease? {
         guard let entry = leases[room], entry.expires > clock.nowMilliseconds() else { return nil }
         return entry.lease
     }
 
     /// Every node's connections drop (the nodes notice at once, as hiredis does on a reset).
-    func goDown() {
+    package func goDown() {
         isUp = false
         for backend in nodes.values where backend.isAlive { backend.linkWentDown() }
     }
 
     /// The broker answers again, with its state kept (Redis's append-only file).
-    func comeBack() {
+    package func comeBack() {
         isUp = true
         upSince = clock.nowMilliseconds()
         for backend in nodes.values where backend.isAlive { backend.linkCameUp() }
@@ -59,13 +61,13 @@ import ScrollcastRooms
 
     /// Node `nodeID`'s process dies: its connections close, so its node channel has no
     /// subscriber and nothing it sends arrives.
-    func kill(_ nodeID: String) {
+    package func kill(_ nodeID: String) {
         nodes[nodeID]?.isAlive = false
     }
 
     /// Node `nodeID` runs again (a frozen process thawing): its connections were never closed,
     /// so it neither reconnects nor learns it was away.
-    func revive(_ nodeID: String) {
+    package func revive(_ nodeID: String) {
         nodes[nodeID]?.isAlive = true
     }
 
@@ -129,9 +131,9 @@ import ScrollcastRooms
         case let .created(_, scene, keyDigest):
             logs[room] = nil
             rooms[room] = ["scene": scene, "key": keyDigest, "version": "0", "order": ""]
-        case let .commitMove(_, version, order):
-            guard Int(rooms[room]?["version"] ?? "0") == version - 1 else { return .outOfOrder }
-            rooms[room, default: [:]]["version"] = String(version)
+        case let .commitMove(_, rowMoveVersion, order):
+            guard Int(rooms[room]?["version"] ?? "0") == rowMoveVersion - 1 else { return .outOfOrder }
+            rooms[room, default: [:]]["version"] = String(rowMoveVersion)
             rooms[room, default: [:]]["order"] = order
         case let .checkpoint(_, offset):
             rooms[room, default: [:]]["rest"] = String(offset)
