@@ -9,10 +9,16 @@ PY := $(CURDIR)/.venv/bin/python
 # (`python3 -m bench.ladder --help`, and likewise for each bench module, lists them).
 BENCH_ARGS ?=
 
-.PHONY: deps wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-durability bench-wire bench-slow bench-cluster bench-links bench-isolation conformance fuzz clean
+.PHONY: deps deps-demo deps-cluster-demo precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-durability bench-wire bench-slow bench-cluster bench-links bench-isolation conformance fuzz clean
 
+# What the tests and benchmarks need (a browser, Redis, Node, the Python clients); the demos
+# install only what they run (scripts/install-deps.sh says which).
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh test
+deps-demo:
+	@scripts/install-deps.sh demo
+deps-cluster-demo:
+	@scripts/install-deps.sh cluster-demo
 
 # The engine as WebAssembly for the page (docs/wasm.md), rebuilt when an engine, wire or replica
 # source changes; every build, the demo and the tests make it, so CI fails when it stops compiling.
@@ -24,20 +30,37 @@ $(WASM): $(WASM_SOURCES)
 wasm: deps
 	$(MAKE) $(WASM)
 
+# gzip and brotli copies of the page's files (and its bundle) in .build/public-encoded, which the server sends to
+# browsers that accept them (docs/design.md, "Static files"); only stale copies are made again.
+precompress: $(WASM) bundle
+	scripts/precompress.sh Public .build/public-encoded
+
+# The page's modules as one script, Public/bundle/page.js (git ignores it; rewritten only when it changes).
+bundle:
+	scripts/bundle-page.py Public
+
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
-	$(MAKE) $(WASM)
+	$(MAKE) precompress
 
 release: deps
 	swift build -c release
-	$(MAKE) $(WASM)
+	$(MAKE) precompress
+
+# Only what the demo runs, in release: the server (and scrollcast-link for LINK=...), the page's
+# module and its compressed copies; no benchmarks, tools or test-only packages.
+DEMO_PRODUCTS := scrollcast $(if $(LINK),scrollcast-link)
+demo-build:
+	for product in $(DEMO_PRODUCTS); do swift build -c release --product $$product || exit 1; done
+	$(MAKE) precompress
 
 # Rooms are kept in the repo's data/ (git ignores it), so they survive restarts of the demo.
 # LINK=4g (or lan, broadband, bad-wifi, loopback) puts scrollcast-link in front, on LINK_PORT
 # (default PORT + 1), and prints the URL through the emulated link (docs/links.md).
 LINK ?=
 LINK_PORT ?= $(shell echo $$(($(PORT) + 1)))
-demo: release
+demo: deps-demo
+	$(MAKE) demo-build LINK=$(LINK)
 ifeq ($(LINK),)
 	@echo "Scrollcast: open http://$(HOST):$(PORT)/?room=demo (Ctrl-C stops the server; rooms are kept in data/)"
 	.build/release/scrollcast --host $(HOST) --port $(PORT) --public $(CURDIR)/Public --data $(CURDIR)/data/scrollcast.sqlite
@@ -46,12 +69,13 @@ else
 endif
 
 # Three nodes (8080-8082) sharing rooms through their own redis-server (REDIS_PORT, 6390); kill one to see failover.
-cluster-demo: release
+cluster-demo: deps-cluster-demo
+	$(MAKE) demo-build
 	@scripts/cluster-demo.sh
 
 test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	$(MAKE) $(WASM)
+	$(MAKE) precompress
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
 	$(MAKE) test-e2e
 

@@ -16,7 +16,7 @@ START_SECONDS=30
 
 fail() { echo "cluster-demo: $*" >&2; exit 1; }
 
-[ -x "$BIN" ] || fail "no $BIN (make cluster-demo builds it; or run make release)"
+[ -x "$BIN" ] || fail "no $BIN (make cluster-demo builds it; or run make demo-build)"
 command -v redis-server >/dev/null || fail "no redis-server (scripts/install-deps.sh installs it)"
 mkdir -p "$REDIS_DIR" "$LOGS"
 

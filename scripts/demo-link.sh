@@ -14,7 +14,7 @@ LOGS=data/demo-logs
 START_SECONDS=30
 
 fail() { echo "demo: $*" >&2; exit 1; }
-[ -x "$BIN/scrollcast" ] && [ -x "$BIN/scrollcast-link" ] || fail "no $BIN/scrollcast or scrollcast-link (make release)"
+[ -x "$BIN/scrollcast" ] && [ -x "$BIN/scrollcast-link" ] || fail "no $BIN/scrollcast or scrollcast-link (make demo LINK=PROFILE builds both)"
 mkdir -p "$LOGS"
 
 NAME=demo

@@ -75,6 +75,19 @@ export function socketURL(node, loc = window.location) {
   return `${scheme}//${node}/ws`;
 }
 
+/**
+ * The WebSocket index.html opened before the modules loaded, taken once: when it goes to `url`
+ * with `subprotocols` and is not closing, else null (and it is closed).
+ */
+export function adoptEarlySocket(url, subprotocols, early = window.scrollcastEarly) {
+  const socket = early?.socket;
+  if (!socket) return null;
+  early.socket = null;
+  if (early.url === url && early.protocols === subprotocols.join(",") && socket.readyState <= WebSocket.OPEN) return socket;
+  socket.close();
+  return null;
+}
+
 /** Room names the protocol accepts: 1–64 of A–Z a–z 0–9 _ - . */
 export function isValidRoom(name) {
   return typeof name === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(name);
@@ -168,7 +181,7 @@ export class Connection {
   open() {
     let socket;
     try {
-      socket = new WebSocket(socketURL(this.node), this.subprotocols);
+      socket = adoptEarlySocket(socketURL(this.node), this.subprotocols) ?? new WebSocket(socketURL(this.node), this.subprotocols);
     } catch (error) {
       this.scheduleRetry({ code: 0, reason: String(error) });
       return;
@@ -245,6 +258,8 @@ export class Connection {
     };
     // onerror is always followed by onclose, which does the work.
     socket.onerror = () => {};
+    // The socket index.html opened early may be open already: join now.
+    if (socket.readyState === WebSocket.OPEN) socket.onopen();
   }
 
   /** After an unreadable message (other than a frame) the page's state is in doubt: it starts

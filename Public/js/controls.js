@@ -3,8 +3,10 @@
 // (locked rooms and their co-driver link). No canvas, no socket.
 
 import { coDriverLink, newLockedRoomName } from "./driving.js";
+import { attachSharing } from "./sharing.js";
 
-export { attachSharing } from "./sharing.js";
+// Re-exported so the page's entry wires sharing with one line (main.js).
+export { attachSharing };
 
 const $ = (id) => document.getElementById(id);
 
@@ -161,6 +163,8 @@ export class Controls {
     // In a locked room the plain link only lets people watch: say so.
     const locked = mode === "key" || mode === "watch" || mode === "rejected" || mode === "granted";
     $("share-link").textContent = locked ? "watch-only link" : "share link";
+    // A locked room's recording needs its key (docs/recording.md); a link carries it as `key=`.
+    $("recording-link").href = recordingLinkFor(this.room, window.location, this.driverKey);
     $("copy-link").textContent = locked ? "Copy watch-only link" : "Copy share link";
     this.showCoDriverLink();
     this.onDrivingChanged?.(mode);
@@ -239,9 +243,11 @@ export function shareLinkFor(room, sceneName = "demo", loc = window.location) {
   return url.toString();
 }
 
-/** The server's recording of `room` (GET /recording?room=NAME, docs/recording.md). */
-export function recordingLinkFor(room, loc = window.location) {
-  return new URL(`/recording?room=${encodeURIComponent(room)}`, loc.href).toString();
+/** The server's recording of `room` (GET /recording?room=NAME, docs/recording.md), with the
+ * driver key a locked room's recording needs, when this viewer holds it. */
+export function recordingLinkFor(room, loc = window.location, driverKey = null) {
+  const key = driverKey ? `&key=${encodeURIComponent(driverKey)}` : "";
+  return new URL(`/recording?room=${encodeURIComponent(room)}${key}`, loc.href).toString();
 }
 
 /**

@@ -122,7 +122,9 @@ extension ServerMessageDecoder {
 }
 
 extension ClientMessageDecoder {
-    /// `join`'s `resume` object, every field required and in range; nil when absent.
+    /// `join`'s `resume` object, `life` and `seq` required, every field in range; nil when
+    /// absent. `moves` left out or `null` is 0, the count of a client that applied no move (as an
+    /// optional field may be left out or be `null`); the server vouches for it as for any count.
     static func resumeRequest(_ r: FieldReader) throws(WireError) -> ResumeRequest? {
         guard r.has("resume") else { return nil }
         let resume = try r.object("resume")
@@ -131,7 +133,7 @@ extension ClientMessageDecoder {
             throw WireError("field 'resume.grant' must be 1–\(ScrollWire.maxDriverKeyLength) characters of printable ASCII without spaces")
         }
         return ResumeRequest(life: try resume.id("life"), seq: UInt64(try resume.int("seq")),
-                             rowMoveVersion: try resume.int("moves"), grant: grant)
+                             rowMoveVersion: resume.has("moves") ? try resume.int("moves") : 0, grant: grant)
     }
 }
 

@@ -48,6 +48,7 @@ final class RecordingExports: Sendable {
     /// An export waiting for a lane.
     private struct Job: Sendable {
         var room: String
+        var key: String?
         var reader: RoomLifeReader
         var writer: HTTPBodyWriter
     }
@@ -58,8 +59,9 @@ final class RecordingExports: Sendable {
     private let lanesStarted = Atomic(false)
 
     /// Starts exporting `room`'s latest life from `reader` into `writer`, or answers 503 when
-    /// `limit` exports run. Called on the room thread; returns at once.
-    func start(room: String, reader: RoomLifeReader, into writer: HTTPBodyWriter) {
+    /// `limit` exports run; a locked room's only for its driver `key`. Called on the room
+    /// thread; returns at once.
+    func start(room: String, key: String?, reader: RoomLifeReader, into writer: HTTPBodyWriter) {
         guard takeSlot() else {
             refusals.increment()
             writer.send(HTTPReply(status: 503, contentType: "text/plain; charset=utf-8",
@@ -68,7 +70,7 @@ final class RecordingExports: Sendable {
             return
         }
         startLanesOnce()
-        jobs.withLock { $0.append(Job(room: room, reader: reader, writer: writer)) }
+        jobs.withLock { $0.append(Job(room: room, key: key, reader: reader, writer: writer)) }
         jobWaiting.signal()
     }
 
@@ -92,7 +94,7 @@ final class RecordingExports: Sendable {
                 while true {
                     workerGo.wait()
                     guard let (handoff, job) = lane.withLock({ $0 }) else { continue }
-                    export(room: job.room, reader: job.reader, into: HandoffBodyWriter(handoff: handoff, wantsBody: job.writer.wantsBody))
+                    export(room: job.room, key: job.key, reader: job.reader, into: HandoffBodyWriter(handoff: handoff, wantsBody: job.writer.wantsBody))
                     handoff.workerFinished()
                 }
             }.start()
@@ -153,11 +155,14 @@ final class RecordingExports: Sendable {
 
     /// The export itself, on a worker. The head waits for the first batch, so a log that
     /// cannot be replayed from its start is still a 500; a failure later cuts the body short.
-    private func export(room: String, reader: RoomLifeReader, into writer: HandoffBodyWriter) {
+    private func export(room: String, key: String?, reader: RoomLifeReader, into writer: HandoffBodyWriter) {
         var begun = false
         do {
             guard let start = try reader.start() else {
                 return writer.send(.text(status: 404, "no room '\(room)' in the store"))
+            }
+            if let refusal = RecordingRoute.refusal(room: room, keyDigest: start.driverKeyDigest, key: key) {
+                return writer.send(refusal)
             }
             let header = try start.recordingHeader(scenes: scenes, framePeriod: framePeriod)
             var checker = RecordingEntryChecker(room: room, life: start.life)

@@ -111,23 +111,26 @@ import ScrollWire
 
     /// The routes answered later and in pieces: `GET /recording?room=NAME` (the room's latest
     /// life as a recording, docs/recording.md), `query` being the request's query string, its
-    /// arguments already URL-decoded and joined with "&" (e.g. `room=demo`). Returns what to
+    /// arguments already URL-decoded and joined with "&" (e.g. `room=demo`), `authorization`
+    /// the request's Authorization header (a locked room's key: `Bearer KEY`). Returns what to
     /// call with the response's writer, at once, on the room thread; nil for any other path.
-    public func streamedRoute(method: String, path: String, query: String = "") -> ((HTTPBodyWriter) -> Void)? {
+    public func streamedRoute(method: String, path: String, query: String = "", authorization: String? = nil)
+        -> ((HTTPBodyWriter) -> Void)? {
         guard method == "GET" || method == "HEAD", path == RecordingRoute.path else { return nil }
-        return { [self] writer in recording(query: query, into: writer) }
+        return { [self] writer in recording(query: query, authorization: authorization, into: writer) }
     }
 
     /// Starts the export of the room's latest life: read and encoded by a worker, never on the
-    /// room thread, which only asks the store for a reader.
-    private func recording(query: String, into writer: HTTPBodyWriter) {
+    /// room thread, which only asks the store for a reader. The worker checks a locked room's key.
+    private func recording(query: String, authorization: String?, into writer: HTTPBodyWriter) {
         guard let room = RecordingRoute.room(inQuery: query) else {
             return writer.send(.text(status: 400, "name the room: \(RecordingRoute.path)?room=NAME (\(ScrollWire.roomNameRule))"))
         }
         guard let source = store as? RoomLogSource else {
             return writer.send(.text(status: 404, "no recordings here: this server keeps its rooms in memory only (--data none) or in a cluster's Redis, and neither keeps whole room logs; run a single node with --data PATH to record rooms"))
         }
-        exports.start(room: room, reader: source.latestLifeReader(room: room), into: writer)
+        exports.start(room: room, key: RecordingRoute.key(inQuery: query, authorization: authorization),
+                      reader: source.latestLifeReader(room: room), into: writer)
     }
 
     static func origins(configured: [String]?, host: String, port: Int) -> Set<String>? {
@@ -195,6 +198,32 @@ public enum RecordingRoute {
             return ScrollWire.isValidRoomName(name) ? name : nil
         }
         return nil
+    }
+
+    /// The driver key a request shows for a locked room: the Authorization header's
+    /// `Bearer KEY`, else the query's `key=KEY` (for a link, which cannot carry a header).
+    public static func key(inQuery query: String, authorization: String?) -> String? {
+        if let authorization {
+            let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1].filter { $0 != " " }) }
+        }
+        for argument in query.split(separator: "&") where argument.hasPrefix("key=") {
+            return String(argument.dropFirst("key=".count))
+        }
+        return nil
+    }
+
+    /// Why a locked room's recording is refused to a request showing `key` (nil: none), or nil
+    /// when `key` unlocks it or the room is open: 401 without a key (with the header that
+    /// names the scheme), 403 with a wrong one.
+    public static func refusal(room: String, keyDigest: String?, key: String?) -> HTTPReply? {
+        guard let keyDigest, !DriverKey.matches(digest: keyDigest, candidate: key) else { return nil }
+        guard key != nil else {
+            return HTTPReply(status: 401, contentType: "text/plain; charset=utf-8",
+                             body: Array("room '\(room)' is locked: its recording needs the room's driver key (Authorization: Bearer KEY, or &key=KEY)\n".utf8),
+                             headers: [("www-authenticate", "Bearer realm=\"scrollcast recording\"")])
+        }
+        return .text(status: 403, "that key does not unlock room '\(room)': its recording needs the room's driver key")
     }
 
     /// The name a download is saved under, e.g. `demo-life-2.scrollcast.jsonl`.

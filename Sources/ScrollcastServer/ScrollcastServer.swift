@@ -12,6 +12,9 @@ public struct ScrollcastServerConfiguration: Sendable {
     public var port = 8080
     /// Folder with the page (index.html and its modules), served over HTTP.
     public var publicDirectory: String
+    /// Folder of gzip and brotli copies of the page's files, made at build time
+    /// (`make precompress`), served to browsers that accept them; nil: none (docs/design.md).
+    public var encodedDirectory: String?
     /// Origins allowed to open a WebSocket ("http://host:port"). nil: the server's own address
     /// (and localhost for a loopback host); ["*"]: any. Clients sending no Origin (not
     /// browsers) are always allowed.

@@ -22,6 +22,7 @@ nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomSchedul
         socketConfiguration.host = configuration.host
         socketConfiguration.port = configuration.port
         socketConfiguration.publicDirectory = configuration.publicDirectory
+        socketConfiguration.encodedDirectory = configuration.encodedDirectory
         socketConfiguration.pingInterval = configuration.timeouts.pingIntervalSeconds
         socketConfiguration.idleTimeout = configuration.timeouts.idleTimeoutSeconds
         socketConfiguration.httpTimeoutSeconds = configuration.timeouts.httpRequestSeconds
@@ -98,10 +99,10 @@ nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomSchedul
         RoomActor.assumeIsolated { service.closed(ViewerID(connection)) }
     }
 
-    func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String)
-        -> ((HTTPResponseStream) -> Void)? {
+    func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String,
+                authorization: String?) -> ((HTTPResponseStream) -> Void)? {
         RoomActor.assumeIsolated {
-            service.streamedRoute(method: method, path: path, query: query).map { start in
+            service.streamedRoute(method: method, path: path, query: query, authorization: authorization).map { start in
                 { stream in RoomActor.assumeIsolated { start(StreamWriter(stream: stream)) } }
             }
         }

@@ -14,7 +14,8 @@ extension RoomDatabase {
                 let rows = try RoomLogRows.fetch(db, room: name, life: chosen)
                 let entries = try rows.map { row in try RoomLogCoding.decode(row, room: name, file: path).entry }
                 return RoomLife(room: name, life: chosen, sceneName: start.sceneName, startingRowOrder: start.startingRowOrder,
-                                startingRowMoveVersion: start.startingRowMoveVersion, entries: entries)
+                                startingRowMoveVersion: start.startingRowMoveVersion, entries: entries,
+                                driverKeyDigest: start.driverKeyDigest)
             }
         } catch let error as RoomStoreError {
             throw error
@@ -26,7 +27,7 @@ extension RoomDatabase {
     /// How life `life` (nil: the latest) of room `name` began, read in `db`'s transaction; nil
     /// when the file has no room of that name.
     func lifeStart(_ db: Database, room name: String, life: Int?) throws -> RoomLifeStart? {
-        guard let room = try Row.fetchOne(db, sql: "SELECT sceneName, life FROM room WHERE name = ?", arguments: [name]) else {
+        guard let room = try Row.fetchOne(db, sql: "SELECT sceneName, life, driverKeyDigest FROM room WHERE name = ?", arguments: [name]) else {
             return nil
         }
         let latest: Int = room["life"]
@@ -49,7 +50,9 @@ extension RoomDatabase {
         } else {
             throw RoomStoreError("life \(chosen) of room '\(name)' began before \(path) recorded how lives start (an older build wrote it): its starting row order is unknown")
         }
+        // The lock is the room's now, whichever life is read: a recording of any life is as
+        // private as the room.
         return RoomLifeStart(room: name, life: chosen, sceneName: sceneName, startingRowOrder: order,
-                             startingRowMoveVersion: rowMoveVersion)
+                             startingRowMoveVersion: rowMoveVersion, driverKeyDigest: room["driverKeyDigest"])
     }
 }

@@ -28,6 +28,20 @@ enum PublicDirectory {
         throw ValidationError("no Public/ folder found next to the executable or in \(files.currentDirectoryPath); pass --public PATH")
     }
 
+    /// Where the compressed copies of `page`'s files are: `explicit` if given (it must exist),
+    /// else `.build/public-encoded` in the folder above `page` (where `make precompress` puts
+    /// them) if that exists, else nil (every file is sent as it is).
+    static func encoded(_ explicit: String?, page: String) throws -> String? {
+        if let explicit {
+            let path = URL(fileURLWithPath: explicit).standardizedFileURL.path
+            guard isDirectory(path) else { throw ValidationError("--encoded \(explicit): no such folder") }
+            return path
+        }
+        let beside = URL(fileURLWithPath: page).deletingLastPathComponent()
+            .appendingPathComponent(".build/public-encoded").standardizedFileURL.path
+        return isDirectory(beside) ? beside : nil
+    }
+
     private static func isDirectory(_ path: String) -> Bool {
         var isFolder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue

@@ -38,6 +38,10 @@ struct ServeCommand: ParsableCommand {
         valueName: "dir"))
     var scenes: String?
 
+    @Option(name: .customLong("encoded"),
+            help: "Folder of gzip and brotli copies of the page's files (`make precompress` makes them). Default: .build/public-encoded beside the page's folder, if there.")
+    var encodedDirectory: String?
+
     @Option(help: "Frames per second while a room animates (1…240).")
     var fps = 60
 
@@ -147,9 +151,11 @@ struct ServeCommand: ParsableCommand {
         let factory = ServerMetrics.prometheusFactory(registry: registry)
         MetricsSystem.bootstrap(factory)
 
+        let page = try PublicDirectory.resolve(publicDirectory)
         var configuration = ScrollcastServerConfiguration(
-            publicDirectory: try PublicDirectory.resolve(publicDirectory),
+            publicDirectory: page,
             allowedOrigins: allowedOrigins.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } })
+        configuration.encodedDirectory = try PublicDirectory.encoded(encodedDirectory, page: page)
         configuration.host = host
         configuration.port = port
         configuration.limits.framesPerSecond = fps

@@ -25,6 +25,26 @@ struct ClientMessageTests {
         #expect(try ClientMessageDecoder.decode(#"{"type":"join","room":"r"}"#) == .join(JoinRequest(room: "r", scene: nil)))
     }
 
+    @Test("resume: moves left out or null is 0; whole numbers in any spelling are integers; resume implies resumable")
+    func resumeFields() throws {
+        let expected = JoinRequest(room: "r", resume: ResumeRequest(life: 7, seq: 1025, rowMoveVersion: 0))
+        for resume in [#"{"life":7,"seq":1025,"moves":null}"#, #"{"life":7,"seq":1025}"#,
+                       #"{"life":7,"seq":1025.0,"moves":0}"#, #"{"life":7.0,"seq":1.025e3,"moves":0.0}"#] {
+            #expect(try ClientMessageDecoder.decode(#"{"type":"join","room":"r","resume":\#(resume)}"#) == .join(expected), "\(resume)")
+        }
+        let refusals = [(#"{"life":7,"seq":1025.5,"moves":0}"#, "field 'resume.seq' must be an integer in 0…9007199254740991"),
+                        (#"{"life":7,"seq":null,"moves":0}"#, "field 'resume.seq' must be an integer in 0…9007199254740991"),
+                        (#"{"life":7,"moves":0}"#, "missing field 'resume.seq'"),
+                        (#"{"life":7,"seq":1,"moves":"2"}"#, "field 'resume.moves' must be an integer in 0…9007199254740991")]
+        for (resume, message) in refusals {
+            #expect(throws: WireError(message)) { try ClientMessageDecoder.decode(#"{"type":"join","room":"r","resume":\#(resume)}"#) }
+        }
+        guard case .join(let both) = try ClientMessageDecoder.decode(#"{"type":"join","room":"r","resumable":false,"resume":{"life":7,"seq":1}}"#) else {
+            Issue.record("not a join"); return
+        }
+        #expect(both.resumable == false && both.wantsResumePoint)
+    }
+
     @Test("every input kind round-trips and uses its wire name", arguments: Fixtures.inputs)
     func inputRoundTrip(kind: InputKind) throws {
         let message = InputMessage(id: 9_007_199_254_740_991, clientTime: 18234.5, kind: kind)

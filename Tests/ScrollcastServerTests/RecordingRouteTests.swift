@@ -105,6 +105,22 @@ import ScrollcastServerTesting
         #expect(String(decoding: reply.body, as: UTF8.self).contains(words))
     }
 
+    @Test func aLockedRoomsRecordingNeedsItsKeyFromTheHeaderOrTheQuery() {
+        #expect(RecordingRoute.key(inQuery: "room=r&key=abc", authorization: nil) == "abc")
+        #expect(RecordingRoute.key(inQuery: "room=r&key=abc", authorization: "Bearer xyz") == "xyz")
+        #expect(RecordingRoute.key(inQuery: "room=r", authorization: "bearer  xyz") == "xyz")
+        #expect(RecordingRoute.key(inQuery: "room=r", authorization: "Basic eHl6") == nil)
+        let key = DriverKey.random()
+        let digest = DriverKey.digest(of: key.hex)
+        #expect(RecordingRoute.refusal(room: "r", keyDigest: digest, key: key.hex) == nil)
+        #expect(RecordingRoute.refusal(room: "r", keyDigest: nil, key: nil) == nil)
+        #expect(RecordingRoute.refusal(room: "r", keyDigest: nil, key: "anything") == nil)
+        #expect(RecordingRoute.refusal(room: "r", keyDigest: digest, key: nil)?.status == 401)
+        #expect(RecordingRoute.refusal(room: "r", keyDigest: digest, key: nil)?.headers.first?.0 == "www-authenticate")
+        #expect(RecordingRoute.refusal(room: "r", keyDigest: digest, key: "")?.status == 403)
+        #expect(RecordingRoute.refusal(room: "r", keyDigest: digest, key: String(key.hex.reversed()))?.status == 403)
+    }
+
     @Test func otherMethodsAndPathsAreNotTheRoutes() {
         let h = Harness(store: WholeLogStore())
         #expect(h.service.streamedRoute(method: "POST", path: "/recording", query: "room=demo") == nil)

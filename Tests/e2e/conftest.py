@@ -30,7 +30,16 @@ import pytest
 from cluster_helpers import Cluster
 from link_helpers import LinkProxy
 from redis_helpers import redis_server  # noqa: F401  (a fixture, offered to every test here)
-from server_helpers import RunningServer
+from server_helpers import REPO, RunningServer
+
+
+def pytest_sessionstart(session):
+    """The page's bundle and compressed copies made from Public/ as it is now, so a module edited
+    since the last `make` is what the browsers run (scripts/bundle-page.py, scripts/precompress.sh)."""
+    for script in (["scripts/bundle-page.py", "Public"], ["scripts/precompress.sh", "Public", ".build/public-encoded"]):
+        made = subprocess.run([str(REPO / script[0]), *script[1:]], cwd=REPO, capture_output=True, text=True)
+        if made.returncode != 0:
+            raise pytest.UsageError(f"{script[0]} failed: {made.stderr.strip()}")
 
 
 @pytest.fixture(scope="session")

@@ -67,6 +67,9 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     key = _key_of(codriver_link)
     shown = key in page_c.locator("body").inner_text()
     assert not shown, "the key is a link, never shown as text"
+    # A locked room's recording needs its key (docs/recording.md): the creator's download link has it.
+    recording_link = page_c.locator("#recording-link").get_attribute("href")
+    assert urlsplit(recording_link).query == f"room={locked_room}&key={key}", recording_link
 
     # The creator drags and the frames move.
     creator.wait_idle()
@@ -86,6 +89,7 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     watcher.wait("s => s.driveMode === 'watch'")
     assert "Watch only" in page_w.locator("#drive-status").inner_text()
     assert not page_w.locator("#codriver-share").is_visible()
+    assert urlsplit(page_w.locator("#recording-link").get_attribute("href")).query == f"room={locked_room}"
     watcher.wait_idle()
     before = watcher.frame()
     watcher.drag(200, 700, 200, 400, release=False)

@@ -237,3 +237,35 @@ def test_the_route_answers_clearly_without_a_data_file_or_a_room(scrollcast_serv
     assert status == 404 and b"--data none" in body
     status, _, body = get(f"{scrollcast_server.base_url}/recording")
     assert status == 400 and b"name the room" in body
+
+
+def test_a_locked_rooms_recording_needs_its_driver_key(server_factory, tmp_path, room_name):
+    server = server_factory(data=tmp_path / "rooms.sqlite")
+    locked, open_room = room_name + "-locked", room_name + "-open"
+
+    async def scenario():
+        creator = await Viewer.join(server.ws_url, locked, lock=True)
+        _, _, snapshot = await creator.wait_type("snapshot")
+        other = await Viewer.join(server.ws_url, open_room)
+        await other.wait_type("snapshot")
+        await creator.close()
+        await other.close()
+        return snapshot["driverKey"]
+
+    key = run(scenario())
+    url = f"{server.base_url}/recording?room={locked}"
+
+    def get_with(url: str, authorization: str | None = None):
+        request = urllib.request.Request(url, headers={"Authorization": authorization} if authorization else {})
+        return get(request)
+
+    status, headers, body = get(url)
+    assert status == 401 and headers["www-authenticate"] == 'Bearer realm="scrollcast recording"', (status, body)
+    assert b"is locked: its recording needs the room's driver key" in body
+    for wrong in (get_with(url + "&key=" + "0" * 64), get_with(url, "Bearer " + key[::-1]), get_with(url + "&key=")):
+        assert wrong[0] == 403 and b"does not unlock" in wrong[2], wrong
+    for right in (get_with(url, "Bearer " + key), get_with(url + "&key=" + key), get_with(url, "bearer  " + key)):
+        assert right[0] == 200, right
+        assert json.loads(right[2].splitlines()[0])["room"] == locked
+    status, _, body = get(f"{server.base_url}/recording?room={open_room}")
+    assert status == 200 and json.loads(body.splitlines()[0])["room"] == open_room

@@ -134,8 +134,19 @@ def test_stale_or_forged_resumes_get_a_snapshot_and_malformed_ones_are_refused(s
             _, _, got = await viewer.wait_type("snapshot")
             assert got["life"] == life and viewer.types()[0] == "snapshot", resume
             await viewer.close()
+        # `moves` left out or null is 0 (no move applied), and a whole number is an integer
+        # however it is written: this room made no move, so these resume.
+        for resume in ({"life": life, "seq": seq, "moves": None}, {"life": life, "seq": seq},
+                       {"life": float(life), "seq": float(seq), "moves": 0.0}):
+            viewer = await Viewer.open(scrollcast_server.ws_url, protocol)
+            await viewer.send({"type": "join", "room": room_name, "resume": resume})   # floats go as e.g. 1042.0
+            _, _, got = await viewer.wait_for(lambda m: m.get("type") in ("resumed", "snapshot", "error"))
+            assert got["type"] == "resumed" and got["life"] == life and got["from"] == seq, (resume, got)
+            await viewer.close()
         for bad, error in ((7, "field 'resume' must be an object"),
-                           ({"life": life, "seq": seq}, "missing field 'resume.moves'"),
+                           ({"life": life, "moves": 0}, "missing field 'resume.seq'"),
+                           ({"life": life, "seq": None, "moves": 0},
+                            "field 'resume.seq' must be an integer in 0…9007199254740991"),
                            ({"life": 2**53, "seq": seq, "moves": 0},
                             "field 'resume.life' must be an integer in 1…9007199254740991"),
                            ({"life": life, "seq": -1, "moves": 0},

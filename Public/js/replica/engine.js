@@ -81,7 +81,11 @@ export async function loadEngine(url = new URL("../../wasm/scrollcast-engine.was
   if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
   let instance;
   const imports = {wasi_snapshot_preview1: wasiImports(() => instance.exports.memory)};
-  const response = await fetch(url);
+  // index.html starts the fetch before the modules load; take it once, for the default module.
+  const early = globalThis.scrollcastEarly?.engine;
+  if (early) globalThis.scrollcastEarly.engine = null;
+  const earlyURL = globalThis.document && new URL("wasm/scrollcast-engine.wasm", document.baseURI).href;
+  const response = await (early && String(url) === earlyURL ? early : fetch(url));
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   try {
     ({instance} = await WebAssembly.instantiateStreaming(response.clone(), imports));

@@ -43,14 +43,19 @@ public struct RoomLifeStart: Sendable, Hashable {
     public var startingRowOrder: [[Int]]
     /// Row moves the room had made before this life.
     public var startingRowMoveVersion: Int
+    /// The digest of the room's driver key when it is locked (`DriverKey.digest`): its recording
+    /// is given only to whoever shows that key (docs/recording.md). Nil: an open room.
+    public var driverKeyDigest: String?
 
     /// A life's start.
-    public init(room: String, life: Int, sceneName: String, startingRowOrder: [[Int]], startingRowMoveVersion: Int) {
+    public init(room: String, life: Int, sceneName: String, startingRowOrder: [[Int]], startingRowMoveVersion: Int,
+                driverKeyDigest: String? = nil) {
         self.room = room
         self.life = life
         self.sceneName = sceneName
         self.startingRowOrder = startingRowOrder
         self.startingRowMoveVersion = startingRowMoveVersion
+        self.driverKeyDigest = driverKeyDigest
     }
 
     /// The recording's header line (docs/recording.md), its starting order spelled out from
@@ -138,16 +143,19 @@ public struct RoomLife: Sendable, Hashable {
     public var startingRowMoveVersion: Int
     /// The life's log, in order.
     public var entries: [RoomLogEntry]
+    /// The digest of the room's driver key when it is locked; nil: an open room.
+    public var driverKeyDigest: String?
 
     /// A life of a room.
     public init(room: String, life: Int, sceneName: String, startingRowOrder: [[Int]], startingRowMoveVersion: Int,
-                entries: [RoomLogEntry]) {
+                entries: [RoomLogEntry], driverKeyDigest: String? = nil) {
         self.room = room
         self.life = life
         self.sceneName = sceneName
         self.startingRowOrder = startingRowOrder
         self.startingRowMoveVersion = startingRowMoveVersion
         self.entries = entries
+        self.driverKeyDigest = driverKeyDigest
     }
 
     /// The life as a recording (docs/recording.md), its starting order spelled out from
@@ -166,6 +174,6 @@ public struct RoomLife: Sendable, Hashable {
     /// Where the life began.
     public var start: RoomLifeStart {
         RoomLifeStart(room: room, life: life, sceneName: sceneName, startingRowOrder: startingRowOrder,
-                      startingRowMoveVersion: startingRowMoveVersion)
+                      startingRowMoveVersion: startingRowMoveVersion, driverKeyDigest: driverKeyDigest)
     }
 }

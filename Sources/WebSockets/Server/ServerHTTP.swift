@@ -10,7 +10,8 @@ extension WebSocketServer {
         }
         let method = WebSocketServer.method(of: wsi)
         let query = LWS.queryString(wsi)
-        if let start = delegate.server(self, streamResponseTo: method, path: path, query: query) {
+        if let start = delegate.server(self, streamResponseTo: method, path: path, query: query,
+                                       authorization: LWS.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION)) {
             return beginStream(wsi, includeBody: method != "HEAD", start)
         }
         if let response = delegate.server(self, respondTo: method, path: path, query: query) {
@@ -19,9 +20,33 @@ extension WebSocketServer {
         guard method == "GET" || method == "HEAD", let staticFiles, let file = staticFiles.resolve(path) else {
             return respondWithStatus(wsi, 404, "not found")
         }
-        let result = lws_serve_http_file(wsi, file.path, file.contentType, nil, 0)
-        if result < 0 || (result > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
-        return 0
+        return serveStatic(wsi, file, from: staticFiles, includeBody: method != "HEAD")
+    }
+
+    /// A static file: its compressed copy when the client accepts one and it is fresh, a 304 when
+    /// the client's cached copy is current. `no-cache` lets a browser keep every file but ask
+    /// each time, so a new build shows at once and a reload costs only 304s.
+    private func serveStatic(_ wsi: OpaquePointer, _ file: StaticFiles.File, from files: StaticFiles, includeBody: Bool) -> Int32 {
+        guard let variant = StaticFileVariant.choose(for: file, root: files.root, encodedRoot: files.encodedRoot,
+                                                     acceptEncoding: LWS.header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING)) else {
+            return respondWithStatus(wsi, 404, "not found")
+        }
+        var headers = [("cache-control", "no-cache"), ("etag", variant.entityTag), ("vary", "Accept-Encoding")]
+        if let coding = variant.coding { headers.append(("content-encoding", coding.rawValue)) }
+        if let tags = LWS.header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH), variant.isNamed(byIfNoneMatch: tags) {
+            let notModified = HTTPResponse(status: 304, contentType: file.contentType, body: [], headers: headers)
+            return respond(wsi, notModified, includeBody: false)
+        }
+        guard includeBody else {
+            let head = HTTPResponse(status: 200, contentType: file.contentType, body: [], headers: headers)
+            guard writeHead(wsi, head, contentLength: UInt64(variant.size)) == 0 else { return -1 }
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        }
+        // Read whole: the page's files are small (the largest, the .wasm, is ~130 KB).
+        guard let body = StaticFiles.read(variant.path, count: variant.size) else {
+            return respondWithStatus(wsi, 404, "not found")
+        }
+        return respond(wsi, HTTPResponse(status: 200, contentType: file.contentType, body: body, headers: headers), includeBody: true)
     }
 
     /// Sends a small status page; returns what the callback should return.

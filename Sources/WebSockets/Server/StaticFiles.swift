@@ -5,6 +5,8 @@ import Glibc
 struct StaticFiles: Sendable {
     /// The folder's canonical path (symlinks resolved), without a trailing slash.
     let root: String
+    /// The canonical folder of compressed copies made at build time (`StaticFileVariant`); nil: none.
+    let encodedRoot: String?
 
     /// Content types for every file type the page uses; anything else is served as octet-stream.
     static let contentTypes: [String: String] = [
@@ -28,8 +30,10 @@ struct StaticFiles: Sendable {
         "wasm": "application/wasm",
     ]
 
-    /// Fails with a clear error if `directory` is missing or not a folder.
-    init(directory: String) throws {
+    /// Fails with a clear error if `directory` is missing or not a folder. `encodedDirectory`
+    /// holds gzip and brotli copies of its files; a missing one is no error (nothing is
+    /// compressed until a build makes the copies).
+    init(directory: String, encodedDirectory: String? = nil) throws {
         guard let canonical = StaticFiles.realPath(directory) else {
             throw WebSocketError(.badPublicDirectory, "public directory '\(directory)' does not exist or cannot be read")
         }
@@ -37,6 +41,7 @@ struct StaticFiles: Sendable {
             throw WebSocketError(.badPublicDirectory, "public directory '\(directory)' is not a directory")
         }
         root = canonical == "/" ? "" : canonical
+        encodedRoot = encodedDirectory.flatMap(StaticFiles.realPath).flatMap { $0 == "/" ? nil : $0 }
     }
 
     /// A file to serve: its canonical path and content type.
@@ -86,5 +91,21 @@ struct StaticFiles: Sendable {
     static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The first `count` bytes of the file at `path`; nil if it cannot be read that far.
+    static func read(_ path: String, count: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, count - filled) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { return nil }
+            filled += got
+        }
+        return bytes
     }
 }

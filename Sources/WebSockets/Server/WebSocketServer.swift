@@ -61,7 +61,7 @@ public final class WebSocketServer: @unchecked Sendable {
     public func start() throws -> Int {
         let configuration = self.configuration
         if let directory = configuration.publicDirectory {
-            staticFiles = try StaticFiles(directory: directory)
+            staticFiles = try StaticFiles(directory: directory, encodedDirectory: configuration.encodedDirectory)
         }
         guard (0...65535).contains(configuration.port) else {
             throw WebSocketError(.cannotListen, "port \(configuration.port) is out of range 0...65535")

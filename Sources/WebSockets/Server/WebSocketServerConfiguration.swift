@@ -6,6 +6,10 @@ public struct WebSocketServerConfiguration: Sendable {
     public var port = 8080
     /// Folder of static files served over HTTP on the same port; nil serves none.
     public var publicDirectory: String? = nil
+    /// Folder of gzip (`.gz`) and brotli (`.br`) copies of `publicDirectory`'s files under the
+    /// same relative paths, made at build time; each is sent instead of its file to clients that
+    /// accept its coding, unless it is older than the file. Nil, or a missing folder: none.
+    public var encodedDirectory: String? = nil
     /// The only path a WebSocket upgrade is accepted on.
     public var webSocketPath = "/ws"
     /// The subprotocols this server speaks; a client must offer at least one of them in

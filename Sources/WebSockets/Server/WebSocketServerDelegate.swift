@@ -24,9 +24,10 @@ public protocol WebSocketServerDelegate: AnyObject, Sendable {
     func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse?
     /// Dynamic routes answered later and in pieces, asked before `respondTo`: a function the
     /// server calls at once with the response's `HTTPResponseStream`, to hand it to whatever
-    /// produces the response (on another thread); nil: not such a route. Default: nil.
-    func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String)
-        -> ((HTTPResponseStream) -> Void)?
+    /// produces the response (on another thread); nil: not such a route. `authorization` is the
+    /// request's Authorization header, if any. Default: nil.
+    func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String,
+                authorization: String?) -> ((HTTPResponseStream) -> Void)?
 }
 
 extension WebSocketServerDelegate {
@@ -43,8 +44,8 @@ extension WebSocketServerDelegate {
         nil
     }
     /// No streamed routes.
-    public func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String)
-        -> ((HTTPResponseStream) -> Void)? {
+    public func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String,
+                       authorization: String?) -> ((HTTPResponseStream) -> Void)? {
         nil
     }
 }

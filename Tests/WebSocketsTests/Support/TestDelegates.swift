@@ -47,8 +47,8 @@ final class TestServerDelegate: WebSocketServerDelegate, @unchecked Sendable {
     func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse? {
         routes[path]
     }
-    func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String)
-        -> ((HTTPResponseStream) -> Void)? {
+    func server(_ server: WebSocketServer, streamResponseTo method: String, path: String, query: String,
+                authorization: String?) -> ((HTTPResponseStream) -> Void)? {
         streamRoutes[path]
     }
 

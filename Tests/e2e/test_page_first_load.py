@@ -1,0 +1,65 @@
+"""The page's first load (docs/design.md, "The first picture"): index.html opens the room's
+WebSocket and starts the engine's .wasm fetch before its script loads, and the script adopts both
+instead of starting their own; the script is the modules' bundle, or the modules when there is
+none; a reload asks for each file again but gets 304s."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
+    ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
+)
+from server_helpers import PUBLIC, RunningServer
+
+
+@pytest.mark.parametrize("query", ["&replica=on", "&protocol=v1&replica=on", "&replica=off"])
+def test_the_early_socket_and_wasm_fetch_are_the_pages_only_ones(page, page_server, room, artifacts, query):
+    artifacts.watch(page)
+    sockets, wasm = [], []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    scripts = []
+    page.on("request", lambda request: wasm.append(request.url) if request.url.endswith(".wasm") else None)
+    page.on("request", lambda request: scripts.append(request.url) if request.url.endswith(".js") else None)
+    sc = ScrollcastPage(page, page_server.base_url, room).open(query)
+    sc.wait_idle()
+    assert sockets == [f"ws://127.0.0.1:{page_server.port}/ws"], "one socket: the early one, adopted"
+    assert scripts == [f"{page_server.base_url}/bundle/page.js"], "the bundle, and no module of its own"
+    if "replica=off" in query:
+        assert wasm == []
+    else:
+        sc.wait("s => s.replica.running")
+        assert len(wasm) == 1, wasm
+    if "protocol=v1" in query:
+        assert sc.state("s.protocol") == "scrollcast.v1"
+
+
+def test_a_reload_revalidates_every_file_and_gets_304s(page, page_server, room, artifacts):
+    artifacts.watch(page)
+    ScrollcastPage(page, page_server.base_url, room).open("&replica=on").wait_idle()
+    responses = []
+    page.on("response", lambda response: responses.append(response))
+    page.reload()
+    ScrollcastPage(page, page_server.base_url, room).wait("s => s.replica.running")
+    # Bytes of body on the wire: 0 for a 304 (fetch() reports the cached copy's 200 to the page).
+    files = {r.url: r.request.sizes()["responseBodySize"] for r in responses
+             if r.url.endswith((".js", ".css", ".wasm", ".svg"))}
+    assert {url.rsplit("/", 1)[-1] for url in files} >= {"page.js", "styles.css", "scrollcast-engine.wasm", "background.svg"}, files
+    assert set(files.values()) == {0}, {url: size for url, size in files.items() if size}
+
+
+def test_without_the_bundle_the_page_loads_its_modules(page, room, artifacts, tmp_path):
+    public = tmp_path / "public"
+    shutil.copytree(PUBLIC, public, ignore=shutil.ignore_patterns("bundle"))
+    server = RunningServer(public=public)
+    try:
+        artifacts.watch(page)
+        scripts = []
+        page.on("request", lambda request: scripts.append(request.url) if request.url.endswith(".js") else None)
+        ScrollcastPage(page, server.base_url, room).open("&replica=on").wait("s => s.replica.running")
+        assert f"{server.base_url}/bundle/page.js" in scripts and f"{server.base_url}/js/main.js" in scripts
+        assert len(scripts) == 30, scripts
+    finally:
+        server.stop()
