@@ -30,17 +30,21 @@ export class ResumePoint {
     this.seq = null;
     this.moves = 0;
     this.protocol = null;
+    this.grant = null;   // a grant to drive (docs/protocol.md, "Sharing"), for the room's life it came in
   }
 
   /** Keeps what a message says of the room's position. */
   track(message, protocol) {
     switch (message.type) {
-      case "snapshot":
-        this.life = Number.isSafeInteger(message.life) && message.life > 0 ? message.life : null;
+      case "snapshot": {
+        const life = Number.isSafeInteger(message.life) && message.life > 0 ? message.life : null;
+        if (life !== this.life) this.grant = null;   // a room made again holds no grants
+        this.life = life;
         this.moves = Number.isSafeInteger(message.moves) ? message.moves : 0;
         this.seq = Number.isSafeInteger(message.frame?.seq) ? message.frame.seq : null;
         this.protocol = protocol;
         break;
+      }
       case "resumed":
         this.protocol = protocol;
         break;
@@ -58,7 +62,9 @@ export class ResumePoint {
   /** The join's `resume` for a socket speaking `protocol`, or null when there is nothing to resume. */
   request(protocol) {
     if (this.life === null || this.seq === null || protocol !== this.protocol) return null;
-    return { life: this.life, seq: this.seq, moves: this.moves };
+    const resume = { life: this.life, seq: this.seq, moves: this.moves };
+    if (this.grant) resume.grant = this.grant;
+    return resume;
   }
 }
 const MAX_RETRY_MS = 5000;

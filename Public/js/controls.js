@@ -3,6 +3,10 @@
 // (locked rooms and their co-driver link). No canvas, no socket.
 
 import { coDriverLink, newLockedRoomName } from "./driving.js";
+import { attachSharing } from "./sharing.js";
+
+// Re-exported so the page's entry wires sharing with one line (main.js).
+export { attachSharing };
 
 const $ = (id) => document.getElementById(id);
 
@@ -146,21 +150,24 @@ export class Controls {
       key: "You can drive. This room is locked: only you and those you give its co-driver link can drive it.",
       watch: "Watch only — this room is locked. Ask whoever created it for its co-driver link to drive.",
       rejected: "The co-driver key in your link was not accepted: this room is locked, so you can only watch.",
+      granted: "You can drive: a key holder let you, for as long as you stay. This room is locked.",
       open: "Anyone in this room can drive: it is not locked.",
       unknown: "Joining…",
     }[mode] ?? "–";
     const badge = $("drive-badge");
     badge.dataset.mode = mode;
-    badge.textContent = mode === "key" ? "you can drive · locked room" : mode === "watch" ? "watch only — room is locked" : "";
+    badge.textContent = { key: "you can drive · locked room", granted: "you can drive · granted",
+                          watch: "watch only — room is locked" }[mode] ?? "";
     badge.hidden = badge.textContent === "";
     document.body.classList.toggle("watch-only", mode === "watch");
     // In a locked room the plain link only lets people watch: say so.
-    const locked = mode === "key" || mode === "watch" || mode === "rejected";
+    const locked = mode === "key" || mode === "watch" || mode === "rejected" || mode === "granted";
     $("share-link").textContent = locked ? "watch-only link" : "share link";
     // A locked room's recording needs its key (docs/recording.md); a link carries it as `key=`.
     $("recording-link").href = recordingLinkFor(this.room, window.location, this.driverKey);
     $("copy-link").textContent = locked ? "Copy watch-only link" : "Copy share link";
     this.showCoDriverLink();
+    this.onDrivingChanged?.(mode);
   }
 
   showCoDriverLink() {

@@ -5,7 +5,7 @@ import { Connection, roomFromLocation, sceneFromLocation, subprotocolsFromLocati
 import { nodesFromLocation } from "./nodes.js";
 import { InputSender, attachInput } from "./input.js";
 import { Renderer } from "./draw.js";
-import { Controls } from "./controls.js";
+import { Controls, attachSharing } from "./controls.js";
 import { PageStats } from "./stats.js";
 import { PageMeasures } from "./measure/page-measures.js";
 import { keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey } from "./driving.js";
@@ -97,6 +97,7 @@ state.reducedMotion = controls.reducedMotion;
 // The overlay's figures: frames drawn per second, input-to-frame latency, judder, input→photon.
 const stats = new PageStats({ state, sender, controls, measures });
 controls.setDriving("unknown");
+attachSharing({ connection, controls, state });   // asking to drive, exploring (docs/protocol.md, "Sharing")
 
 const reconnecting = new ReconnectingIndicator({
   show: () => {

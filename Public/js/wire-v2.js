@@ -4,7 +4,8 @@
 // titles, panel labels): a snapshot replaces them, a `texts` message adds to them, frames name them.
 
 const PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"];
-const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed", "applied", "beat"];
+const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed", "applied", "beat",
+  "asked", "granted", "denied", "expired", "follow"];
 // `applied` (docs/protocol.md, "Inputs applied"): causes and kinds by their codes.
 const CAUSES = ["input", "leave", "unavailable", "takeBack", "state"];
 const KINDS = [null, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
@@ -119,10 +120,33 @@ export class WireV2Decoder {
         break;
       case "presence": {
         const viewers = r.uvar();
-        const flags = this.flags(r, 0x03);
+        const flags = this.flags(r, 0x0f);
         message = { type: "presence", viewers, driver: flags & 1 ? r.str() : null, locked: Boolean(flags & 2) };
+        // Sharing (docs/protocol.md): present only while someone explores or holds a grant, as in version 1.
+        if (flags & 4) message.exploring = r.uvar();
+        if (flags & 8) {
+          message.granted = [];
+          for (let n = r.uvar(), i = 0; i < n; i++) message.granted.push(r.str());
+        }
         break;
       }
+      case "asked":
+        message = { type: "asked", viewer: r.str(), expiresIn: r.uvar() };
+        break;
+      case "granted": {
+        message = { type: "granted", viewer: r.str(), by: r.str() };
+        if (this.flags(r, 0x01) & 1) message.grant = r.str();
+        break;
+      }
+      case "denied":
+        message = { type: "denied", viewer: r.str(), by: r.str() };
+        break;
+      case "expired":
+        message = { type: "expired", viewer: r.str() };
+        break;
+      case "follow":
+        message = { type: "follow", by: r.str() };
+        break;
       case "refused": {
         const flags = this.flags(r, 0x01);
         message = { type: "refused", input: flags & 1 ? r.uvar() : null, code: r.str(), reason: r.str() };

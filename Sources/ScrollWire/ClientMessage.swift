@@ -6,6 +6,8 @@ public enum ClientMessage: Sendable, Equatable {
     case join(JoinRequest)
     /// `input`: one raw input for the room's scene.
     case input(InputMessage)
+    /// `ask`, `grant`, `deny`, `view` or `callBack` (docs/protocol.md, "Sharing").
+    case sharing(SharingRequest)
 }
 
 /// A `join` message: the room to watch and, optionally, how to drive it.

@@ -14,6 +14,7 @@ public enum ClientMessageDecoder {
         switch type {
         case "join": return .join(try join(reader))
         case "input": return .input(try input(reader))
+        case _ where SharingRequest.types.contains(type): return .sharing(try sharing(type, reader))
         default: throw WireError("unknown message type '\(JSONParser.printable(type))'")
         }
     }

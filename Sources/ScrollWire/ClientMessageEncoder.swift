@@ -22,6 +22,7 @@ public enum ClientMessageEncoder {
             w.key("life"); w.integer(resume.life)
             w.key("seq"); w.integer(resume.seq)
             w.key("moves"); w.integer(resume.rowMoveVersion)
+            if let grant = resume.grant { w.key("grant"); w.string(grant) }
             w.endObject()
         }
         w.endObject()
@@ -80,6 +81,7 @@ public enum ClientMessageEncoder {
         switch message {
         case .join(let request): return join(request)
         case .input(let message): return Self.input(message)
+        case .sharing(let request): return sharing(request)
         }
     }
 }

@@ -18,4 +18,17 @@ public enum RefusalCode: String, Sendable, Hashable, CaseIterable {
     /// In a cluster also: the room's owner cannot be reached, or lost the room before applying
     /// the input (nothing of it was applied).
     case unavailable
+    /// Sharing (docs/protocol.md, "Sharing"): an `ask` from a viewer that may drive already
+    /// (the room is not locked, or it holds the key or a grant).
+    case mayDrive
+    /// Sharing: an `ask` while this viewer's earlier request is still open.
+    case pending
+    /// Sharing: a `grant`, `deny` (or, in a locked room, `callBack`) from a viewer without the key.
+    case notKeyHolder
+    /// Sharing: a `grant` or `deny` naming a viewer with no open request.
+    case noRequest
+    /// Sharing: an input from a viewer that said it explores (its input drives its own replica).
+    case exploring
+    /// Sharing: this server cannot do it (in a cluster, sharing is not available yet).
+    case unsupported
 }

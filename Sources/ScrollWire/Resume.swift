@@ -8,10 +8,13 @@ public struct ResumeRequest: Sendable, Hashable {
     /// The `rowMoveVersion` of the last row move the viewer applied, or its snapshot's (`moves`
     /// on the wire).
     public var rowMoveVersion: Int
+    /// The `grant` of a `granted` the viewer's earlier connection was sent: the resumed
+    /// connection may drive as that one could (docs/protocol.md, "Sharing").
+    public var grant: String?
 
     /// A resume request.
-    public init(life: UInt64, seq: UInt64, rowMoveVersion: Int) {
-        self.life = life; self.seq = seq; self.rowMoveVersion = rowMoveVersion
+    public init(life: UInt64, seq: UInt64, rowMoveVersion: Int, grant: String? = nil) {
+        self.life = life; self.seq = seq; self.rowMoveVersion = rowMoveVersion; self.grant = grant
     }
 }
 
@@ -125,8 +128,12 @@ extension ClientMessageDecoder {
     static func resumeRequest(_ r: FieldReader) throws(WireError) -> ResumeRequest? {
         guard r.has("resume") else { return nil }
         let resume = try r.object("resume")
+        let grant = try resume.optionalString("grant")
+        if let grant, !ScrollWire.isValidDriverKey(grant) {
+            throw WireError("field 'resume.grant' must be 1–\(ScrollWire.maxDriverKeyLength) characters of printable ASCII without spaces")
+        }
         return ResumeRequest(life: try resume.id("life"), seq: UInt64(try resume.int("seq")),
-                             rowMoveVersion: resume.has("moves") ? try resume.int("moves") : 0)
+                             rowMoveVersion: resume.has("moves") ? try resume.int("moves") : 0, grant: grant)
     }
 }
 

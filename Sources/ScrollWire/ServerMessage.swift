@@ -58,8 +58,11 @@ public enum ServerMessage: Sendable, Equatable {
     case frame(FrameMessage)
     /// A row was moved by tap-and-hold; apply it to the order from the snapshot.
     case rowMoved(RowMovedMessage)
-    /// Viewer count or driver changed; `locked` says whether only key holders may drive.
-    case presence(viewers: Int, driver: String?, locked: Bool)
+    /// Viewer count or driver changed; `locked` says whether only key holders may drive,
+    /// `exploring` how many viewers explore (the rest follow), `granted` who else may drive.
+    case presence(viewers: Int, driver: String?, locked: Bool, exploring: Int = 0, granted: [String] = [])
+    /// A message about sharing the room (docs/protocol.md, "Sharing").
+    case sharing(SharingNotice)
     /// An input was not applied: `code` for programs (a `RefusalCode` raw value, kept as text so
     /// newer codes still decode), `reason` for people.
     case refused(input: UInt64?, code: String, reason: String)

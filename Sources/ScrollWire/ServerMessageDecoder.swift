@@ -17,7 +17,8 @@ public enum ServerMessageDecoder {
                 by: try r.string("by"), rowMoveVersion: try r.int("version")))
         case "presence":
             return .presence(viewers: try r.int("viewers"), driver: try r.optionalString("driver"),
-                             locked: try r.optionalBool("locked") ?? false)
+                             locked: try r.optionalBool("locked") ?? false, exploring: r.has("exploring") ? try r.int("exploring") : 0,
+                             granted: try granted(r))
         case "refused":
             return .refused(input: r.has("input") ? try r.id("input") : nil,
                             code: try r.optionalString("code") ?? "", reason: try r.string("reason"))
@@ -30,7 +31,10 @@ public enum ServerMessageDecoder {
         case "beat":
             return .beat(BeatMessage(time: try r.number("t"), complete: try r.number("complete")))
         default:
-            throw WireError("unknown message type '\(JSONParser.printable(type))'")
+            guard let notice = try sharing(type, r) else {
+                throw WireError("unknown message type '\(JSONParser.printable(type))'")
+            }
+            return .sharing(notice)
         }
     }
 

@@ -100,13 +100,17 @@ public enum ServerMessageEncoder {
     }
 
     /// A `presence` message.
-    public static func presence(viewers: Int, driver: String?, locked: Bool) -> [UInt8] {
-        var w = JSONWriter(capacity: 80)
+    /// `exploring` and `granted` (docs/protocol.md, "Sharing") are written only when not 0 and
+    /// not empty.
+    public static func presence(viewers: Int, driver: String?, locked: Bool, exploring: Int = 0,
+                                granted: [String] = []) -> [UInt8] {
+        var w = JSONWriter(capacity: 80 + granted.count * 8)
         w.beginObject()
         w.key("type"); w.string("presence")
         w.key("viewers"); w.integer(viewers)
         w.key("driver"); w.optionalString(driver)
         w.key("locked"); w.bool(locked)
+        writeSharing(exploring: exploring, granted: granted, into: &w)
         w.endObject()
         return w.bytes
     }
@@ -150,8 +154,10 @@ public enum ServerMessageEncoder {
             return snapshot(s.encodable)
         case .rowMoved(let m):
             return rowMoved(rowID: m.rowID, from: m.from, to: m.to, by: m.by, rowMoveVersion: m.rowMoveVersion)
-        case .presence(let viewers, let driver, let locked):
-            return presence(viewers: viewers, driver: driver, locked: locked)
+        case .presence(let viewers, let driver, let locked, let exploring, let granted):
+            return presence(viewers: viewers, driver: driver, locked: locked, exploring: exploring, granted: granted)
+        case .sharing(let notice):
+            return sharing(notice)
         case .refused(let input, let code, let reason):
             return refused(input: input, code: code, reason: reason)
         case .error(let message):

@@ -38,8 +38,9 @@ public final class OutgoingMessage {
     /// Payload size in bytes.
     public var count: Int { bytes.count }
 
-    /// `refused` for input `inputID`, in the form viewers speaking `version` read.
-    public static func refused(input inputID: UInt64, code: RefusalCode, reason: String,
+    /// `refused` for input `inputID` (nil for a message that is not an input, such as a sharing
+    /// message), in the form viewers speaking `version` read.
+    public static func refused(input inputID: UInt64?, code: RefusalCode, reason: String,
                                version: WireVersion) -> OutgoingMessage {
         switch version {
         case .v1: OutgoingMessage(utf8: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason))

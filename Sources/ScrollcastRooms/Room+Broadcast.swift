@@ -80,9 +80,19 @@ extension Room {
         presencePending = false
         guard viewers.contains(where: { $0.id != excluded }) else { return }
         lastPresenceTime = time
+        channel.send(presenceMessage(), to: excluded.map { .everyoneExcept($0) } ?? .everyone)
+    }
+
+    /// Presence now to viewer `id` alone (a joiner, when its snapshot cannot say it all).
+    func sendPresence(to id: String) {
+        channel.send(presenceMessage(), to: .viewer(id))
+    }
+
+    private func presenceMessage() -> RoomMessage {
         let (count, driver, locked) = (viewers.count, claim?.viewer, isLocked)
-        let message = forEveryVersion(v1: { ServerMessageEncoder.presence(viewers: count, driver: driver, locked: locked) },
-                                      v2: { ServerMessageEncoderV2.presence(viewers: count, driver: driver, locked: locked) })
-        channel.send(message, to: excluded.map { .everyoneExcept($0) } ?? .everyone)
+        let (exploring, granted) = presenceSharing
+        return forEveryVersion(
+            v1: { ServerMessageEncoder.presence(viewers: count, driver: driver, locked: locked, exploring: exploring, granted: granted) },
+            v2: { ServerMessageEncoderV2.presence(viewers: count, driver: driver, locked: locked, exploring: exploring, granted: granted) })
     }
 }

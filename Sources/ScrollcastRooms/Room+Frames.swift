@@ -12,6 +12,7 @@ extension Room {
     public func tick() {
         defer { deadlineMayHaveMoved() }
         let current = now
+        expireRequests(at: current + pacer.timerSlack)
         if presencePending, current >= lastPresenceTime + Self.presenceInterval - pacer.timerSlack {
             broadcastPresence(except: nil, at: current)
         }

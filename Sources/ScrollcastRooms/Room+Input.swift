@@ -12,8 +12,11 @@ extension Room {
     public func handle(_ input: InputMessage, from id: String) {
         defer { deadlineMayHaveMoved() }
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
-        guard viewers[index].canDrive else {
+        guard mayDrive(viewers[index]) else {
             return refuse(input.id, .locked, "room '\(name)' is locked; join with its driver key to drive", to: id)
+        }
+        if sharing.explores(id) {
+            return refuse(input.id, .exploring, "you are exploring: your input drives your own table; follow the room to drive it", to: id)
         }
         let current = now
         // What is due goes first, so inputs reach the engine in room-time order.

@@ -80,6 +80,8 @@ import ScrollWire
     var restBeatOwed = false
     /// What the room applied since its last frame, for a watcher joining before the next one.
     var appliedSinceFrame: [AppliedMessage] = []
+    /// Requests to drive, grants, explorers (`Room+Sharing.swift`).
+    var sharing = RoomSharing()
 
     /// The texts the room's version-2 viewers have been sent (for tests).
     var wireTexts: WireTextTable { texts }
@@ -172,6 +174,7 @@ import ScrollWire
         if presencePending { due = min(due, lastPresenceTime + Self.presenceInterval) }
         if let first = held.first { due = min(due, first.due) }
         if let beat = beatDue { due = min(due, beat) }
+        if let expiry = sharing.nextExpiry { due = min(due, expiry) }
         return due < .infinity ? due : nil
     }
 
@@ -204,9 +207,11 @@ import ScrollWire
         viewerCounts[version, default: 0] += 1
         if inputs { inputWatchers += 1 }
         if complete { completeWatchers += 1 }
+        resumeGrant(resume, for: id)
         channel.attach(id, sink: sink, version: version, watchesInputs: inputs, complete: complete)
         emptySince = nil
         answerJoin(of: id, resuming: resume)
+        tellJoinerOfSharing(id)
         if inputs { sendAppliedState(to: id, version: version, complete: complete) }
         if complete { sendJoinBeat(to: id, version: version) }
         announcePresence(urgent: false, joiner: id)
@@ -276,6 +281,7 @@ import ScrollWire
         } else if released {
             requestFrame()
         }
+        sharingLeft(id)
         if viewers.isEmpty { emptySince = now }
         announcePresence(urgent: wasDriving)
         beatIfOwed()

@@ -227,9 +227,11 @@ import ScrollEngine
 
     private func makeRoom(_ settings: RoomSettings, scene: ScrollScene, rowMoveVersion: Int, lease: RoomLease,
                           firstSequence: UInt64 = 0) -> Room {
-        Room(name: settings.name, sceneName: settings.sceneName, scene: scene,
-             driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion,
-             lease: lease, firstSequence: firstSequence, framePeriod: limits.tickMilliseconds, services: services,
-             registry: self)
+        let room = Room(name: settings.name, sceneName: settings.sceneName, scene: scene,
+                        driverKeyDigest: settings.driverKeyDigest, rowMoveVersion: rowMoveVersion,
+                        lease: lease, firstSequence: firstSequence, framePeriod: limits.tickMilliseconds, services: services,
+                        registry: self)
+        room.sharing.requestLifetime = limits.driveRequestMilliseconds
+        return room
     }
 }

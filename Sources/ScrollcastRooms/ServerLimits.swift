@@ -6,6 +6,8 @@ public struct ServerLimits: Sendable, Hashable {
     public var maxRooms = 1_000
     /// How long a room with no viewers lives on, ms.
     public var roomGraceMilliseconds: Double = 30_000
+    /// How long a request to drive stays open unanswered, ms (docs/protocol.md, "Sharing").
+    public var driveRequestMilliseconds: Double = 30_000
     /// How long a connection may stay without sending `join`, ms (then 1008).
     public var joinDeadlineMilliseconds: Double = 10_000
     /// Inputs per second a connection may send, sustained.

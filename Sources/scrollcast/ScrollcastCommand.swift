@@ -63,6 +63,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a room with no viewers lives on before it is dropped.")
     var roomGrace: Double = 30
 
+    @Option(help: "Seconds a request to drive a locked room stays open unanswered (docs/protocol.md, \"Sharing\").")
+    var driveRequestLifetime: Double = 30
+
     @Option(help: ArgumentHelp(
         "SQLite file rooms are kept in, so they survive eviction and restarts (created with its directory if missing; relative to the working directory). 'none': rooms live only in memory while they have viewers.",
         valueName: "path"))
@@ -109,6 +112,9 @@ struct ServeCommand: ParsableCommand {
         guard maxViewers >= 1 else { throw ValidationError("--max-viewers must be at least 1") }
         guard maxRooms >= 1 else { throw ValidationError("--max-rooms must be at least 1") }
         guard roomGrace >= 0, roomGrace.isFinite else { throw ValidationError("--room-grace must be 0 or more seconds") }
+        guard driveRequestLifetime >= 1, driveRequestLifetime <= 3600 else {
+            throw ValidationError("--drive-request-lifetime must be 1…3600 seconds")
+        }
         guard (1...3600).contains(pingInterval) else { throw ValidationError("--ping-interval must be 1…3600 seconds") }
         guard (1...600).contains(httpTimeout) else { throw ValidationError("--http-timeout must be 1…600 seconds") }
         guard !data.isEmpty else { throw ValidationError("--data must be a file path or 'none'") }
@@ -161,6 +167,7 @@ struct ServeCommand: ParsableCommand {
         configuration.limits.maxRooms = maxRooms
         configuration.limits.sceneUploads.uploadsPerMinute = uploadsPerMinute
         configuration.limits.roomGraceMilliseconds = roomGrace * 1000
+        configuration.limits.driveRequestMilliseconds = driveRequestLifetime * 1000
         configuration.timeouts = ConnectionTimeouts(pingIntervalSeconds: pingInterval, httpRequestSeconds: httpTimeout)
 
         // Opened before binding, so a file the server cannot use stops it before anyone connects.

@@ -58,6 +58,7 @@ struct DocExamplesTests {
                 switch client {
                 case .join: types.insert("join")
                 case .input(let input): types.insert("input"); kinds.insert(InputKindName(input.kind).rawValue)
+                case .sharing(let request): types.insert(request.type)
                 }
             } else {
                 let server: ServerMessage
@@ -75,10 +76,13 @@ struct DocExamplesTests {
                 case .resumed: types.insert("resumed")
                 case .applied: types.insert("applied")
                 case .beat: types.insert("beat")
+                case .sharing(let notice): types.insert(notice.type)
                 }
             }
         }
-        #expect(types == ["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied", "beat"])
+        #expect(types == Set(["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied",
+                              "beat"])
+                .union(SharingRequest.types).union(["asked", "granted", "denied", "expired", "follow"]))
         #expect(kinds == Set(InputKindName.allCases.map(\.rawValue)))
     }
 

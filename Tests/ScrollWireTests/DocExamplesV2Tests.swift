@@ -132,7 +132,8 @@ struct DocExamplesV2Tests {
             switch ServerMessageTypeV2(rawValue: type) {
             case .snapshot?: return bits(["driver", "locked", "driverKey", "background", "resume"])
             case .resumed?: return bits(["driver", "locked", "driverKey"])
-            case .presence?: return bits(["driver", "locked"])
+            case .presence?: return bits(["driver", "locked", "exploring", "granted"])
+            case .granted?: return bits(["grant"])
             case .refused?: return bits(["input"])
             default: return ""
             }

@@ -3,6 +3,8 @@ import ScrollEngine
 
 /// Values shared by the tests and by the examples in docs/protocol.md.
 enum Fixtures {
+    /// The grant in the doc's `granted` examples (a server makes 64 random hex digits).
+    static let docGrant = "989ca3bcfb1bd56e276b9968f724a891c4ce32bcf4ed1591dad2acf5f13e5669"
     /// The doc's `applied` example: v7's pointer move 43, applied at room time 53216.4 after frame 1042.
     static let docApplied = AppliedMessage(after: 1042, time: 53216.4, viewer: "v7", id: 43, cause: .input,
                                            change: .input(.pointerMoved(Point(x: 121.5, y: 352))))
@@ -148,6 +150,12 @@ enum FixturesV2 {
             ServerMessageEncoderV2.applied(Fixtures.docApplied),
             ServerMessageEncoderV2.applied({ var m = Fixtures.docApplied; m.complete = 53217.25; return m }()),
             ServerMessageEncoderV2.beat(BeatMessage(time: 53230.5, complete: 53230.5)),
+            ServerMessageEncoderV2.presence(viewers: 4, driver: "v7", locked: true, exploring: 1, granted: ["v9"]),
+            ServerMessageEncoderV2.sharing(.asked(viewer: "v9", expiresIn: 30_000)),
+            ServerMessageEncoderV2.sharing(.granted(viewer: "v9", by: "v7", grant: Fixtures.docGrant)),
+            ServerMessageEncoderV2.sharing(.denied(viewer: "v11", by: "v7")),
+            ServerMessageEncoderV2.sharing(.expired(viewer: "v12")),
+            ServerMessageEncoderV2.sharing(.follow(by: "v7")),
         ]
     }
 }
@@ -210,6 +218,12 @@ extension FixturesV2 {
             ServerMessageEncoderV2.applied(AppliedMessage(after: 9, time: 140.5, viewer: "v3", id: 10, cause: .input,
                                                           change: .input(.pointerMoved(Point(x: 1, y: 2))), complete: 141)),
             ServerMessageEncoderV2.beat(BeatMessage(time: 150.25, complete: 150.25)),
+            ServerMessageEncoderV2.presence(viewers: 5, driver: nil, locked: true, exploring: 2, granted: ["v9", "v10"]),
+            ServerMessageEncoderV2.sharing(.asked(viewer: "v9", expiresIn: 30_000)),
+            ServerMessageEncoderV2.sharing(.granted(viewer: "v9", by: "v7", grant: "g")),
+            ServerMessageEncoderV2.sharing(.denied(viewer: "v9", by: "v7")),
+            ServerMessageEncoderV2.sharing(.expired(viewer: "v9")),
+            ServerMessageEncoderV2.sharing(.follow(by: "v7")),
         ]
     }
 }

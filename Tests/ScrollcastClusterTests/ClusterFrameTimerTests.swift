@@ -19,7 +19,7 @@ import Testing
         let second = cluster["n2"].viewer(joining: "lobby")
         try #require(cluster.run(upTo: 2_000) { second.snapshots == 1 })
         try #require(cluster.run(upTo: 2_000) {
-            owner.messages.contains { if case .presence(let viewers, _, _) = $0 { viewers == 3 } else { false } }
+            owner.messages.contains { if case .presence(let viewers, _, _, _, _) = $0 { viewers == 3 } else { false } }
         })
 
         remote.fling(from: 1, harness: cluster)

@@ -86,7 +86,7 @@ import Testing
         #expect(owner.sink.received.count == mark, "a message went out while the lease was in doubt")
         cluster["n1"].backend.thaw()
         try #require(cluster.run(upTo: 1_000) {
-            owner.messages.contains { if case .presence(_, let driver, _) = $0 { driver?.hasPrefix("n1/") == true } else { false } }
+            owner.messages.contains { if case .presence(_, let driver, _, _, _) = $0 { driver?.hasPrefix("n1/") == true } else { false } }
         })
         #expect(cluster.broker.lease(of: "lobby") == lease)
         #expect(cluster["n1"].link("lobby")?.isOwner == true)
@@ -115,7 +115,7 @@ import Testing
         // Down then up: taken the other way round, the up would be refused and the down hold the room.
         #expect(refusal(of: 50, in: owner) == nil)
         #expect(refusal(of: 51, in: owner) == nil)
-        let drivers = owner.messages.compactMap { if case .presence(_, let driver, _) = $0 { driver ?? "none" } else { nil } }
+        let drivers = owner.messages.compactMap { if case .presence(_, let driver, _, _, _) = $0 { driver ?? "none" } else { nil } }
         #expect(drivers.suffix(2) == ["n1/v1", "none"], "\(drivers)")
     }
 }

@@ -163,6 +163,22 @@ import ScrollcastServerTesting
         #expect(h.scheduler.firedTimers - fired == 2, "two wake-ups, the frame's and the presence's: none stale")
         #expect(h.scheduler.pendingTimers == 0 && h.registry.frameTimerDeadline == nil)
     }
+
+    @Test func aRequestToDriveHandedStraightToTheRoomLapsesOnItsOwn() throws {
+        let h = Harness()
+        let (_, owner) = h.viewer(joining: "locked", extra: #","lock":true"#)
+        let (_, watcher) = h.viewer(joining: "locked")
+        h.scheduler.advance(by: 1_000)
+        let room = try #require(h.registry.room(named: "locked"))
+        #expect(h.registry.frameTimerDeadline == nil)
+        room.handleSharing(.ask, from: room.viewerIDs[1])
+        #expect(watcher.messages(ofType: "asked").count == 1)
+        #expect(h.registry.frameTimerDeadline != nil, "the request's lapse is the room's deadline")
+        h.scheduler.advance(by: h.limits.driveRequestMilliseconds + 1)
+        #expect(watcher.messages(ofType: "expired").count == 1)
+        #expect(owner.messages(ofType: "expired").count == 1)
+        #expect(h.scheduler.pendingTimers == 0 && h.registry.frameTimerDeadline == nil)
+    }
 }
 
 extension Room {

@@ -19,6 +19,24 @@ from server_helpers import REPO, RunningServer
 ARTIFACTS = Path(os.environ.get("SCROLLCAST_ARTIFACTS", REPO / "test-artifacts"))
 
 
+# Records a page's sockets and the joins it sends, so a test can drop the connection and check what
+# the rejoin carried: an init script for the contexts that need it (context.add_init_script).
+TRACK_SOCKETS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.__joins = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets.push(this); }
+    send(data) {
+      try { const m = JSON.parse(data); if (m.type === "join") window.__joins.push(m); } catch {}
+      return super.send(data);
+    }
+  };
+})();
+"""
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium; Playwright's own browsers are not installed here."""

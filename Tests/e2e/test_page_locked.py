@@ -9,25 +9,8 @@ import re
 from urllib.parse import urlsplit
 
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
-    ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
+    TRACK_SOCKETS, ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
-
-# Records the page's sockets and the joins it sends, so the test can drop the connection and check
-# what the rejoin carried. Only this test's own contexts get it.
-TRACK_SOCKETS = """
-(() => {
-  const Native = window.WebSocket;
-  window.__sockets = [];
-  window.__joins = [];
-  window.WebSocket = class extends Native {
-    constructor(...args) { super(...args); window.__sockets.push(this); }
-    send(data) {
-      try { const m = JSON.parse(data); if (m.type === "join") window.__joins.push(m); } catch {}
-      return super.send(data);
-    }
-  };
-})();
-"""
 
 
 def _ready(sc: ScrollcastPage) -> ScrollcastPage:

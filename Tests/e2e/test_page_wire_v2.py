@@ -66,9 +66,13 @@ def test_the_page_decoder_reads_the_docs_examples_as_the_doc_says(page, page_ser
     # The v2 snapshot is version 1's snapshot example, but for its protocol number.
     v1_snapshot = next(b for b in json_blocks if b.get("type") == "snapshot")
     assert decoded[0] == {**v1_snapshot, "protocol": 2}
-    for v1, v2 in zip([b for b in json_blocks if b.get("type") in ("rowMoved", "presence", "refused", "error", "applied")],
-                      [m for m in decoded if m["type"] in ("rowMoved", "presence", "refused", "error", "applied")]):
-        assert v1 == v2
+    # Each type's examples in their order: version 1's JSON and version 2's bytes decode alike.
+    for kind in ("rowMoved", "presence", "refused", "error", "applied", "beat", "asked", "granted", "denied", "expired", "follow"):
+        v1s = [b for b in json_blocks if b.get("type") == kind]
+        v2s = [m for m in decoded if m["type"] == kind]
+        assert v1s and v2s, kind
+        for v1, v2 in zip(v1s, v2s):
+            assert v1 == v2
     # Anything cut short or with bytes after its end is refused.
     errors = page.evaluate("""async (frame) => {
         const { WireV2Decoder } = await import('./js/wire-v2.js');

@@ -116,7 +116,7 @@ def test_help_explains_every_flag():
     out = subprocess.run([os.environ["SCROLLCAST_BIN"], "--help"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0
     for flag in ["--host", "--port", "--public", "--fps", "--max-viewers", "--max-rooms", "--log-level",
-                 "--allowed-origins", "--room-grace", "--data"]:
+                 "--allowed-origins", "--room-grace", "--drive-request-lifetime", "--data"]:
         assert flag in out.stdout, flag
 
 
@@ -124,6 +124,7 @@ def test_help_explains_every_flag():
     (["--fps", "0"], "--fps"),
     (["--fps", "241"], "--fps"),
     (["--log-level", "loud"], "--log-level"),
+    (["--drive-request-lifetime", "0"], "--drive-request-lifetime"),
     (["--public", "/no/such/dir"], "/no/such/dir"),
 ])
 def test_bad_flags_are_refused_clearly(flags, complaint):

@@ -12,7 +12,7 @@ import struct
 
 PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"]
 TYPES = {1: "snapshot", 2: "frame", 3: "texts", 4: "rowMoved", 5: "presence", 6: "refused", 7: "error", 8: "resumed",
-         9: "applied", 10: "beat"}
+         9: "applied", 10: "beat", 11: "asked", 12: "granted", 13: "denied", 14: "expired", 15: "follow"}
 APPLIED_CAUSES = ["input", "leave", "unavailable", "takeBack", "state"]
 APPLIED_KINDS = [None, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
                  "longPressBegan", "longPressMove", "longPressEnd", "longPressCancel", "resize", "reducedMotion",
@@ -109,6 +109,11 @@ class WireV2Decoder:
             flags = r.u8()
             message = {"type": "presence", "viewers": viewers, "driver": r.str() if flags & 1 else None,
                        "locked": bool(flags & 2)}
+            # Sharing (docs/protocol.md): only while someone explores or holds a grant, as in version 1.
+            if flags & 4:
+                message["exploring"] = r.uvar()
+            if flags & 8:
+                message["granted"] = [r.str() for _ in range(r.uvar())]
         elif kind == "refused":
             flags = r.u8()
             message = {"type": "refused", "input": r.uvar() if flags & 1 else None, "code": r.str(), "reason": r.str()}
@@ -128,6 +133,16 @@ class WireV2Decoder:
             message = self._applied(r)
         elif kind == "beat":
             message = {"type": "beat", "t": r.f64(), "complete": r.f64()}
+        elif kind == "asked":
+            message = {"type": "asked", "viewer": r.str(), "expiresIn": r.uvar()}
+        elif kind in ("granted", "denied"):
+            message = {"type": kind, "viewer": r.str(), "by": r.str()}
+            if kind == "granted" and r.u8() & 1:
+                message["grant"] = r.str()
+        elif kind == "expired":
+            message = {"type": "expired", "viewer": r.str()}
+        elif kind == "follow":
+            message = {"type": "follow", "by": r.str()}
         else:
             message = {"type": "error", "message": r.str()}
         r.end()

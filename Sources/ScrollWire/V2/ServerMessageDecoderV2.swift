@@ -58,8 +58,10 @@ public struct ServerMessageDecoderV2: Sendable {
             let viewers = try r.uint("viewers")
             let flags = try Self.flags(&r, allowed: MessageFlagsV2.presenceAll)
             let driver = flags & MessageFlagsV2.driver != 0 ? try r.string("driver") : nil
+            let sharing = try Self.presenceSharing(&r, flags: flags)
             try r.end("presence")
-            message = .message(.presence(viewers: viewers, driver: driver, locked: flags & MessageFlagsV2.locked != 0))
+            message = .message(.presence(viewers: viewers, driver: driver, locked: flags & MessageFlagsV2.locked != 0,
+                                         exploring: sharing.exploring, granted: sharing.granted))
         case .refused:
             let flags = try Self.flags(&r, allowed: MessageFlagsV2.refusedInput)
             let input = flags & MessageFlagsV2.refusedInput != 0 ? try Self.id(&r, "input") : nil
@@ -83,6 +85,9 @@ public struct ServerMessageDecoderV2: Sendable {
             let beat = BeatMessage(time: try r.float64("t"), complete: try r.float64("complete"))
             try r.end("beat")
             message = .message(.beat(beat))
+        case .asked, .granted, .denied, .expired, .follow:
+            guard let notice = try Self.sharing(type, &r) else { throw WireError("unknown message type \(typeByte)") }
+            message = .message(.sharing(notice))
         }
         return message
     }

@@ -62,12 +62,17 @@ public enum ServerMessageEncoderV2 {
     }
 
     /// A `presence` message.
-    public static func presence(viewers: Int, driver: String?, locked: Bool) -> [UInt8] {
-        var w = BinaryWriter(capacity: 8 + (driver?.utf8.count ?? 0))
+    /// `exploring` and `granted` (docs/protocol.md, "Sharing") are written only when not 0 and
+    /// not empty.
+    public static func presence(viewers: Int, driver: String?, locked: Bool, exploring: Int = 0,
+                                granted: [String] = []) -> [UInt8] {
+        var w = BinaryWriter(capacity: 8 + (driver?.utf8.count ?? 0) + granted.count * 4)
         w.byte(ServerMessageTypeV2.presence.rawValue)
         w.uvarint(viewers)
-        w.byte((driver != nil ? MessageFlagsV2.driver : 0) | (locked ? MessageFlagsV2.locked : 0))
+        w.byte((driver != nil ? MessageFlagsV2.driver : 0) | (locked ? MessageFlagsV2.locked : 0)
+               | (exploring > 0 ? MessageFlagsV2.exploring : 0) | (granted.isEmpty ? 0 : MessageFlagsV2.granted))
         if let driver { w.string(driver) }
+        w.presenceSharing(exploring: exploring, granted: granted)
         return w.bytes
     }
 
@@ -111,8 +116,10 @@ public enum ServerMessageEncoderV2 {
             return snapshot(s.encodable, table: table)
         case .message(.rowMoved(let m)):
             return rowMoved(rowID: m.rowID, from: m.from, to: m.to, by: m.by, rowMoveVersion: m.rowMoveVersion)
-        case .message(.presence(let viewers, let driver, let locked)):
-            return presence(viewers: viewers, driver: driver, locked: locked)
+        case .message(.presence(let viewers, let driver, let locked, let exploring, let granted)):
+            return presence(viewers: viewers, driver: driver, locked: locked, exploring: exploring, granted: granted)
+        case .message(.sharing(let notice)):
+            return sharing(notice)
         case .message(.refused(let input, let code, let reason)):
             return refused(input: input, code: code, reason: reason)
         case .message(.error(let message)):

@@ -32,6 +32,16 @@ public enum ServerMessageTypeV2: UInt8, Sendable, CaseIterable {
     case applied = 9
     /// `beat`: how far the room's history is complete (only for clients that ask).
     case beat = 10
+    /// `asked`: a viewer asks to drive a locked room (docs/protocol.md, "Sharing").
+    case asked = 11
+    /// `granted`: a key holder let an asker drive.
+    case granted = 12
+    /// `denied`: a key holder turned a request down.
+    case denied = 13
+    /// `expired`: a request lapsed unanswered.
+    case expired = 14
+    /// `follow`: exploring viewers are called back.
+    case follow = 15
 }
 
 /// Bits of a version-2 frame's flags byte.
@@ -82,6 +92,10 @@ enum MessageFlagsV2 {
     static let resumePoint: UInt8 = 0x10
     static let snapshotAll: UInt8 = 0x1F
     static let resumedAll: UInt8 = 0x07
-    static let presenceAll: UInt8 = 0x03
+    /// Presence only: `exploring` follows.
+    static let exploring: UInt8 = 0x04
+    /// Presence only: `granted` follows.
+    static let granted: UInt8 = 0x08
+    static let presenceAll: UInt8 = 0x0F
     static let refusedInput: UInt8 = 0x01
 }
