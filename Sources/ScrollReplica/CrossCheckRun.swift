@@ -10,14 +10,20 @@ public enum CrossCheckRun {
     public static let sentAt = 1_764_000_000_123.45
 
     /// The expected numbers of `script`, and the v2 bytes of the frame at step `keep` (if it is one).
-    public static func run(_ script: CrossCheckScript, keep: Int? = nil) -> (expect: [Double], bytes: [UInt8]?) {
-        guard var replica = EngineReplica(sceneNamed: script.sceneName) else { return ([], nil) }
+    /// With `roundTripAt`, after that step the replica's scene is replaced by the one its state
+    /// bytes restore (which must change nothing that follows); `state` holds those bytes.
+    /// `hashes` are the `FrameHash` of each frame step, in order.
+    public static func run(_ script: CrossCheckScript, keep: Int? = nil, roundTripAt: Int? = nil)
+        -> (expect: [Double], bytes: [UInt8]?, state: [UInt8]?, hashes: [UInt64]) {
+        guard var replica = EngineReplica(sceneNamed: script.sceneName) else { return ([], nil, nil, []) }
         if let restore = script.restore {
             let order = CrossCheckScript.swapped(replica.scene.configuration.rowOrder, restore.swaps)
             _ = replica.restore(order: order, viewport: restore.viewport, restingAt: restore.offset)
         }
         var expect: [Double] = []
         var kept: [UInt8]?
+        var state: [UInt8]?
+        var hashes: [UInt64] = []
         var sequence: UInt64 = 0
         for (index, step) in script.steps.enumerated() {
             switch step {
@@ -34,11 +40,17 @@ public enum CrossCheckRun {
                 }
             case .frame(let time):
                 sequence += 1
+                hashes.append(replica.frameHash(at: time))
                 let frame = replica.frame(at: time, sequence: sequence, sentAt: sentAt)
                 expect += [Double(fnv1a32(frame.bytes)), Double(frame.bytes.count), Double(frame.texts.map(fnv1a32) ?? 0)]
                 if index == keep { kept = frame.bytes }
             }
+            if index == roundTripAt {
+                let bytes = replica.stateBytes()
+                state = bytes
+                do { try replica.restore(state: bytes) } catch { return (expect, kept, bytes, hashes) }
+            }
         }
-        return (expect, kept)
+        return (expect, kept, state, hashes)
     }
 }

@@ -25,6 +25,11 @@ public struct CrossCheckScript: Sendable {
     public var sceneName: String
     public var restore: Restore?
     public var steps: [Step]
+    /// The step after which the cross-check puts the engine through its state bytes (encode,
+    /// restore, continue): drawn from the seed apart from the script, so scripts stay as they were.
+    public var stateStep: Int {
+        steps.isEmpty ? 0 : Int((seed &* 0x9E37_79B9_7F4A_7C15) >> 33) % steps.count
+    }
     /// Viewer names inputs are applied for (`Step.apply.viewer` indexes it).
     public static let viewers = ["viewer-a", "v2"]
 

@@ -30,7 +30,16 @@ func json(_ x: Double) -> String {
     x == x.rounded(.towardZero) && x.magnitude < 1e15 ? String(Int64(x)) : "\(x)"
 }
 
-func json(_ script: CrossCheckScript, expect: [Double]) -> String {
+let hexDigits = Array("0123456789abcdef")
+
+func hex(_ bytes: [UInt8]) -> String {
+    String(bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 15)]] })
+}
+
+/// `state`: the engine's state bytes after step `script.stateStep`, which the WebAssembly side
+/// restores there and continues from (the numbers are those of the run that did the same).
+/// `hashes`: each frame step's `FrameHash`, as 16 hex digits (JSON numbers cannot hold 64 bits).
+func json(_ script: CrossCheckScript, expect: [Double], state: [UInt8]?, hashes: [UInt64]) -> String {
     var out = "{\"seed\":\(script.seed),\"scene\":\"\(script.sceneName)\",\"restore\":"
     if let r = script.restore {
         out += "{\"swaps\":[" + r.swaps.map { "[\($0.0),\($0.1)]" }.joined(separator: ",") + "],"
@@ -47,7 +56,10 @@ func json(_ script: CrossCheckScript, expect: [Double]) -> String {
             return "[1,\(json(time))]"
         }
     }.joined(separator: ",")
-    out += "],\"expect\":[" + expect.map(json).joined(separator: ",") + "]}"
+    out += "],\"state\":" + (state.map { "{\"step\":\(script.stateStep),\"hex\":\"\(hex($0))\"}" } ?? "null")
+    out += ",\"hashes\":[" + hashes.map { h in "\"" + hex((0..<8).map { UInt8(truncatingIfNeeded: h >> (8 * UInt64(7 - $0))) }) + "\"" }
+        .joined(separator: ",") + "]"
+    out += ",\"expect\":[" + expect.map(json).joined(separator: ",") + "]}"
     return out
 }
 
@@ -55,10 +67,10 @@ let args = Array(CommandLine.arguments.dropFirst())
 switch args.first {
 case "--bytes":
     guard args.count == 3 else { fail("usage: --bytes SEED STEP") }
-    let (_, bytes) = CrossCheckRun.run(CrossCheckScript(seed: number(args[1])), keep: Int(number(args[2])))
+    let script = CrossCheckScript(seed: number(args[1]))
+    let (_, bytes, _, _) = CrossCheckRun.run(script, keep: Int(number(args[2])), roundTripAt: script.stateStep)
     guard let bytes else { fail("step \(args[2]) of seed \(args[1]) is not a frame") }
-    let digits = Array("0123456789abcdef")
-    print(String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }))
+    print(hex(bytes))
 case "--bench":
     guard args.count == 3 else { fail("usage: --bench SEED COUNT") }
     let first = number(args[1]), count = number(args[2])
@@ -79,7 +91,8 @@ case .some:
     var steps = 0, frames = 0
     for seed in first..<first + count {
         let script = CrossCheckScript(seed: seed)
-        print(json(script, expect: CrossCheckRun.run(script).expect))
+        let run = CrossCheckRun.run(script, roundTripAt: script.stateStep)
+        print(json(script, expect: run.expect, state: run.state, hashes: run.hashes))
         steps += script.steps.count
         frames += script.steps.filter { if case .frame = $0 { return true } else { return false } }.count
     }

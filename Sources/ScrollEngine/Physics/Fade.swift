@@ -52,6 +52,11 @@ struct Fade: Sendable, Hashable {
         show(at: time, until: time)
     }
 
+    /// Puts the fade back at the anchors `anchors` read from it (the engine's state bytes).
+    mutating func restore(anchorTime: Double, anchorAlpha: Double, visibleUntil: Double) {
+        self.anchorTime = anchorTime; self.anchorAlpha = anchorAlpha; self.visibleUntil = visibleUntil
+    }
+
     /// After this time the opacity no longer changes.
     var lastChange: Double {
         guard visibleUntil > -.infinity else { return -.infinity }

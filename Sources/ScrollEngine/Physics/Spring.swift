@@ -29,12 +29,17 @@ struct SpringTrajectory: Sendable, Hashable {
 
     /// Where the spring comes to rest.
     let target: Double
+    /// Where it started and how fast, pt/s: with `target` they rebuild the table bit for bit
+    /// (the engine's state bytes carry these three, not the table).
+    let startOffset: Double, startVelocity: Double
     /// Displacement from `target` at 0, 1, 2, … ms; the last entry is the first settled one.
     let displacements: [Double]
 
     /// Starts a spring at `offset` moving at `velocity` (pt/s) towards `target`.
     init(from offset: Double, velocity: Double, target: Double) {
         self.target = target
+        self.startOffset = offset
+        self.startVelocity = velocity
         let omega = (Self.stiffness / Self.mass).squareRoot()
         let dt = Self.stepMilliseconds / 1000
         let decay = EngineMath.exp(-omega * dt)

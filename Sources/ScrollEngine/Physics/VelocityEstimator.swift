@@ -11,6 +11,11 @@ struct VelocityEstimator: Sendable, Hashable {
 
     private(set) var samples: [(time: Double, y: Double)] = []
 
+    init() {}
+
+    /// An estimator holding exactly `samples` (restored from the engine's state bytes).
+    init(samples: [(time: Double, y: Double)]) { self.samples = samples }
+
     /// Records the finger at viewport `y` at `time` (ms), forgetting samples outside the window.
     mutating func add(time: Double, y: Double) {
         samples.append((time, y))
