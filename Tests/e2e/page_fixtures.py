@@ -124,9 +124,11 @@ class ScrollcastPage:
         return self.page.evaluate("window.scrollcast.scene.insets")
 
     def wait(self, predicate: str, arg=None, timeout: float = 15000):
-        """Waits until `predicate(state, arg)` (a JS arrow function) is truthy."""
+        """Waits until `predicate(state, arg)` (a JS arrow function) is truthy. The page object may
+        not exist yet: the modules' fallback (no bundle) is imported after the load event."""
         self.page.wait_for_function(
-            f"([arg]) => ({predicate})(window.scrollcast.state, arg)", arg=[arg], timeout=timeout)
+            f"([arg]) => window.scrollcast !== undefined && ({predicate})(window.scrollcast.state, arg)",
+            arg=[arg], timeout=timeout)
 
     def wait_idle(self, timeout: float = 20000):
         """Waits until the drawn frame is at rest: idle phase (no finger down) and nothing animating."""
