@@ -77,18 +77,41 @@ function wasiImports(memory) {
 }
 
 /** Fetches and instantiates the engine; resolves to a ReplicaEngine. */
-export async function loadEngine(url = new URL("../../wasm/scrollcast-engine.wasm", import.meta.url)) {
+export async function loadEngine(url = ENGINE_URL) {
+  const [engine] = await loadEngines(1, url);
+  return engine;
+}
+
+const ENGINE_URL = new URL("../../wasm/scrollcast-engine.wasm", import.meta.url);
+
+/**
+ * Fetches and compiles the module once and instantiates it `count` times (each instance holds
+ * one replica: the page runs its replica and the confirmed engine that judges its pictures).
+ * Resolves to the ReplicaEngines and `instantiate()`, which makes another one from the same
+ * compiled module (after a trap, without fetching again).
+ */
+export async function loadEngines(count, url = ENGINE_URL) {
   if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
-  let instance;
-  const imports = {wasi_snapshot_preview1: wasiImports(() => instance.exports.memory)};
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  let module;
   try {
-    ({instance} = await WebAssembly.instantiateStreaming(response.clone(), imports));
+    module = await WebAssembly.compileStreaming(response.clone());
   } catch (error) {
     // Served with another content type, or no streaming compile: compile from the bytes.
-    ({instance} = await WebAssembly.instantiate(await response.arrayBuffer(), imports));
+    module = await WebAssembly.compile(await response.arrayBuffer());
   }
+  const engines = [];
+  for (let i = 0; i < count; i += 1) engines.push(await instantiateEngine(module));
+  Object.defineProperty(engines, "instantiate", { value: () => instantiateEngine(module) });
+  return engines;
+}
+
+/** A fresh ReplicaEngine from a compiled module. */
+export async function instantiateEngine(module) {
+  let instance;
+  const imports = {wasi_snapshot_preview1: wasiImports(() => instance.exports.memory)};
+  instance = await WebAssembly.instantiate(module, imports);
   return new ReplicaEngine(instance.exports);
 }
 

@@ -9,9 +9,15 @@
 import { inputNumbers, Result } from "./engine.js";
 import { WireV2Decoder } from "../wire-v2.js";
 import { RoomClock } from "./room-clock.js";
+import { moveRow } from "../page-state.js";
 import { TimeMapper, GESTURE_STARTS } from "./time-mapper.js";
 
 const MISMATCHES_KEPT = 10;
+/**
+ * How far before a frame's room time the room may still place an input (the server's
+ * InputTimeMapper maxLag): the history before `t − MAX_LAG` is complete once frame `t` arrived.
+ */
+const MAX_LAG = 250;
 const PREDICTIONS_KEPT = 64;
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(" ");
 
@@ -41,13 +47,23 @@ export class PageReplica {
     this.latestInputTime = -Infinity;
     this.decoder = new WireV2Decoder();   // the replica's own texts, for drawing its frames
     this.pictureSeq = 0;
+    this.confirmed = null;    // the confirmed engine judging the pictures drawn (confirmed-engine.js)
+    this.complete = -Infinity;   // room time up to which the room's history is known complete
+    this.dropped = new Set();    // test hook: input ids the working state leaves out
+    this.onDisable = null;       // called once when the replica stops for good (the page stops asking for `applied`)
   }
 
   get running() { return this.stats.running; }
 
-  /** The WebAssembly engine arrived (it loads while the page already draws server frames). */
-  attachEngine(engine) {
+  /**
+   * The WebAssembly engine arrived (it loads while the page already draws server frames), with
+   * the confirmed engine (its own instance) that judges the pictures; also after a trap, fresh.
+   */
+  attachEngine(engine, confirmed = null) {
     this.engine = engine;
+    this.confirmed = confirmed;
+    this.created = false;
+    Object.assign(this.stats, { enabled: true, running: false });   // `error` keeps why it last stopped
     this.startIfDue();
   }
 
@@ -67,11 +83,26 @@ export class PageReplica {
     return true;
   }
 
-  /** The engine failed to load or trapped: server frames from now on. */
+  /**
+   * The engine failed to load or trapped: server frames from now on, nothing held, and
+   * `onDisable` tells the page to stop asking for `applied` messages.
+   */
   disable(reason) {
+    const was = this.stats.enabled;
     this.stats.enabled = false;
     this.stats.running = false;
     this.stats.error = String(reason);
+    this.#forget();
+    if (was) this.onDisable?.(reason);
+  }
+
+  /** `applied` messages and predictions held (none once disabled). */
+  get held() { return this.log.length + this.predictions.length; }
+
+  #forget() {
+    this.log = [];
+    this.predictions = [];
+    this.confirmed?.stop();
   }
 
   /** A snapshot (its frame comes next through `serverFrame`), `roundTrip` ms after the join went out. */
@@ -79,8 +110,7 @@ export class PageReplica {
     this.session = { sceneName: message.sceneName ?? "demo", viewer: message.viewer,
                      order: (message.scene?.sections ?? []).map((s) => [...(s.rows ?? [])]),
                      bodies: message.textsBody ? [message.textsBody.slice()] : [] };
-    this.log = [];
-    this.predictions = [];
+    this.#forget();
     this.reducedMotion = false;
     this.mapper.reset();
     this.clock.reset();
@@ -92,8 +122,7 @@ export class PageReplica {
   /** After `resumed`: what was applied meanwhile is unknown, so start again at the next rest. */
   resumed(message) {
     if (this.session) this.session.viewer = message.viewer;
-    this.log = [];
-    this.predictions = [];
+    this.#forget();
     this.stats.running = false;
   }
 
@@ -104,24 +133,20 @@ export class PageReplica {
   }
 
   rowMoved(move) {
-    const order = this.session?.order;
-    const source = order?.[move.from?.s];
-    const target = order?.[move.to?.s];
-    if (!source || !target) return;
-    const index = source[move.from.r] === move.rowId ? move.from.r : source.indexOf(move.rowId);
-    if (index < 0) return;
-    source.splice(index, 1);
-    target.splice(Math.min(Math.max(0, move.to.r), target.length), 0, move.rowId);
+    if (this.session) moveRow(this.session.order, move);
   }
 
   /** An `applied` message, arrived at page time `now`. */
   applied(message, now) {
-    this.clock.frameArrived(message.t, now);
+    // How the room is (kept, not held) serves a start after a trap; the changes need an engine.
     if (message.kind === "reducedMotion") this.reducedMotion = message.on === true;
     if (message.kind === "rest") this.rest = { seq: message.after, offset: message.offset };
+    if (!this.stats.enabled) return;
+    this.clock.frameArrived(message.t, now);
     if (message.cause === "state") return;
     this.stats.applied += 1;
     this.log.push(message);
+    this.confirmed?.applied(message);
     if (message.cause === "input" && message.viewer === this.session?.viewer) {
       const index = this.predictions.findIndex((p) => p.id === message.id);
       if (index >= 0) {
@@ -164,7 +189,8 @@ export class PageReplica {
     const own = { id: message.id, clientTime: message.t, time, numbers, sentAt: now };
     this.predictions.push(own);
     this.#note({ id: message.id, kind: message.kind, at: now, clock, lead: this.clock.lead, latest: this.latestInputTime, time });
-    if (!this.dirty) this.#applyPrediction(own);
+    if (!this.dirty) this.#call(() => this.#applyPrediction(own));
+    if (!this.running) return false;   // the engine trapped
     this.stats.predicted += 1;
     return true;
   }
@@ -178,7 +204,8 @@ export class PageReplica {
     this.clock.frameArrived(frame.t, now);
     this.lastServerFrame = frame;
     if (!this.stats.enabled || !this.engine) return "waiting";
-    if (!this.running) return "waiting";
+    // Not running: only what follows the next frame at rest (where it starts) can be needed.
+    if (!this.running) { this.log = this.log.filter((m) => m.after >= frame.seq); return "waiting"; }
     let verdict;
     try {
       this.engine.load();
@@ -194,6 +221,7 @@ export class PageReplica {
       this.disable(error);
       return "mismatch";
     }
+    this.historyComplete(frame.t - MAX_LAG - 1);
     return verdict;
   }
 
@@ -205,6 +233,7 @@ export class PageReplica {
     try {
       if (this.dirty) { this.engine.load(); this.#rebuildOnTopOfBase(); }
       const drawTime = Math.max(time, this.latestInputTime);
+      this.lastDrawTime = drawTime;
       this.pictureSeq += 1;
       const result = this.engine.frame(drawTime, this.pictureSeq, 0);
       if (result.texts) this.decoder.decode(result.texts.slice().buffer);
@@ -215,6 +244,40 @@ export class PageReplica {
       this.disable(error);
       return null;
     }
+  }
+
+  /**
+   * Every input at or before room time `h` has been sent to this page (a frame `MAX_LAG` later,
+   * or the server's complete-history marker): the confirmed engine judges the pictures up to it.
+   */
+  historyComplete(h) {
+    if (!(h > this.complete)) return;
+    this.complete = h;
+    this.confirmed?.completeUpTo(h);
+  }
+
+  /** Display frame `n` drew the replica's picture at room time `t` (the confirmed engine judges it). */
+  pictureDrawn(n, t) { this.confirmed?.picture(n, t); }
+
+  /** The test-only hooks (window.scrollcast.test, docs/measures.md): known-bad pictures the measures must see. */
+  get testHooks() {
+    return { skewClock: (ms) => this.skewClock(ms), dropInput: (id) => this.dropInput(id), trap: () => this.trap(),
+             corrupt: () => this.corrupt(), held: () => this.held };
+  }
+
+  skewClock(ms) { this.clock.skew += ms; }
+  dropInput(id) { this.dropped.add(id); this.dirty = true; }
+  trap() { if (this.engine) this.engine.broken = new Error("test hook: the engine trapped"); }
+  /** Puts a wheel the room never had into the replica's confirmed state: the next frame mismatches. */
+  corrupt() {
+    if (!this.running) return false;
+    this.#call(() => {
+      this.engine.load();
+      this.engine.apply(inputNumbers({ kind: "wheel", dx: 0, dy: 400, mode: "pixel" }), 0, this.latestInputTime, "");
+      this.engine.save();
+    });
+    this.dirty = true;
+    return true;
   }
 
   /** The picture numbers of own frames go on from the server frame shown before them. */
@@ -248,8 +311,7 @@ export class PageReplica {
     if (this.stats.mismatchLog.length > MISMATCHES_KEPT) this.stats.mismatchLog.shift();
     console.warn(`scrollcast replica: frame ${frame.seq} differs from the server's; drawing server frames until the room rests`);
     this.stats.running = false;
-    this.log = [];
-    this.predictions = [];
+    this.#forget();
     return "mismatch";
   }
 
@@ -271,6 +333,9 @@ export class PageReplica {
     this.#call(() => this.engine.nameInput(frame.input ?? null));
     this.#call(() => this.engine.save());
     this.latestInputTime = frame.t;
+    this.confirmed?.start({ sceneName: this.session.sceneName, order: this.session.order, viewport: frame.viewport,
+                            offset, reducedMotion: this.reducedMotion, input: frame.input ?? null, t: frame.t });
+    this.complete = -Infinity;
     this.stats.running = true;
     this.stats.starts += 1;
     this.dirty = true;
@@ -279,7 +344,7 @@ export class PageReplica {
 
   /** The working state: the base (just loaded) plus the log and our predictions. */
   #rebuildOnTopOfBase() {
-    for (const message of this.log) this.#applyApplied(message);
+    for (const message of this.log) if (!this.#isDropped(message)) this.#applyApplied(message);
     for (const own of this.predictions) this.#applyPrediction(own);
     this.dirty = false;
   }
@@ -301,7 +366,12 @@ export class PageReplica {
     if (log.length > PREDICTIONS_KEPT) log.shift();
   }
 
+  #isDropped(message) {
+    return this.dropped.size > 0 && message.viewer === this.session?.viewer && this.dropped.has(message.id);
+  }
+
   #applyPrediction(own) {
+    if (this.dropped.has(own.id)) return;
     const { code } = this.engine.apply(own.numbers, own.id, own.time, this.session.viewer);
     if (code < 0) this.#noteRefusal(own, code);
     if (code >= 0) this.latestInputTime = Math.max(this.latestInputTime, own.time);

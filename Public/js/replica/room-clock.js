@@ -17,6 +17,7 @@ export class RoomClock {
     this.guess = 0;       // the lead before any own input came back: the join's round trip
     this.driving = false; // this page has sent an input: only then does the clock lead
     this.last = -Infinity;
+    this.skew = 0;        // test hook only (window.scrollcast.test.skewClock): a known-bad clock
   }
 
   /**
@@ -68,7 +69,7 @@ export class RoomClock {
   displayTime(pageTime) {
     const t = this.arrivalTime(pageTime);
     if (t === null) return null;
-    this.last = Math.max(this.last, t + this.lead);
+    this.last = Math.max(this.last, t + this.lead + this.skew);
     return this.last;
   }
 
