@@ -4,7 +4,7 @@
 // titles, panel labels): a snapshot replaces them, a `texts` message adds to them, frames name them.
 
 const PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"];
-const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed", "applied"];
+const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed", "applied", "beat"];
 // `applied` (docs/protocol.md, "Inputs applied"): causes and kinds by their codes.
 const CAUSES = ["input", "leave", "unavailable", "takeBack", "state"];
 const KINDS = [null, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
@@ -112,6 +112,7 @@ export class WireV2Decoder {
         return message;
       }
       case "applied": message = this.applied(r); break;
+      case "beat": message = { type: "beat", t: r.f64(), complete: r.f64() }; break;
       case "rowMoved":
         message = { type: "rowMoved", rowId: r.svar(), from: { s: r.uvar(), r: r.uvar() }, to: { s: r.uvar(), r: r.uvar() },
                     by: r.str(), version: r.uvar() };
@@ -226,8 +227,10 @@ export class WireV2Decoder {
       return value;
     };
     const message = { type: "applied", after: r.uvar(), t: r.f64() };
-    const flags = this.flags(r, 0x01);
+    const flags = this.flags(r, 0x03);
+    if (flags & 2) message.complete = null; // JSON's key order: `complete` follows `t`
     message.viewer = flags & 1 ? r.str() : null;
+    if (flags & 2) message.complete = r.f64();
     message.id = r.uvar();
     message.cause = choice(CAUSES);
     const kind = choice(KINDS);

@@ -44,10 +44,15 @@ public struct AppliedMessage: Sendable, Equatable {
     public var cause: AppliedCause
     /// What was applied.
     public var change: AppliedChange
+    /// The room's complete-history mark when it was sent (`complete`, only for viewers whose join
+    /// asked): every change at or before this room time has been sent to the viewer by now.
+    public var complete: Double?
 
     /// An applied message.
-    public init(after: UInt64, time: Double, viewer: String?, id: UInt64, cause: AppliedCause, change: AppliedChange) {
+    public init(after: UInt64, time: Double, viewer: String?, id: UInt64, cause: AppliedCause, change: AppliedChange,
+                complete: Double? = nil) {
         self.after = after; self.time = time; self.viewer = viewer; self.id = id; self.cause = cause; self.change = change
+        self.complete = complete
     }
 
     /// Whether frames from then on name this input (`frame.input`): only viewers' own inputs.
@@ -93,6 +98,7 @@ extension ServerMessageEncoder {
         w.key("type"); w.string("applied")
         w.key("after"); w.integer(m.after)
         w.key("t"); w.exactNumber(m.time)
+        if let complete = m.complete { w.key("complete"); w.exactNumber(complete) }
         w.key("viewer"); w.optionalString(m.viewer)
         w.key("id"); w.integer(m.id)
         w.key("cause"); w.string(m.cause.rawValue)
@@ -151,7 +157,7 @@ extension ServerMessageDecoder {
         }
         return AppliedMessage(after: UInt64(try r.int("after")), time: try r.number("t"),
                               viewer: try r.optionalString("viewer"), id: UInt64(try r.int("id")),
-                              cause: cause, change: change)
+                              cause: cause, change: change, complete: r.has("complete") ? try r.number("complete") : nil)
     }
 }
 
@@ -162,8 +168,9 @@ extension ServerMessageEncoderV2 {
         w.byte(ServerMessageTypeV2.applied.rawValue)
         w.uvarint(m.after)
         w.float64(m.time)
-        w.byte(m.viewer == nil ? 0 : 1)
+        w.byte((m.viewer == nil ? 0 : 1) | (m.complete == nil ? 0 : 2))
         if let viewer = m.viewer { w.string(viewer) }
+        if let complete = m.complete { w.float64(complete) }
         w.uvarint(m.id)
         w.byte(UInt8(AppliedCause.allCases.firstIndex(of: m.cause) ?? 0))
         switch m.change {
@@ -211,8 +218,9 @@ extension ServerMessageDecoderV2 {
         let after = try r.uvarint("after")
         let time = try r.float64("t")
         let flags = try r.byte("flags")
-        guard flags & ~1 == 0 else { throw WireError("flags: reserved bits set in \(flags)") }
+        guard flags & ~3 == 0 else { throw WireError("flags: reserved bits set in \(flags)") }
         let viewer = flags & 1 != 0 ? try r.string("viewer") : nil
+        let complete = flags & 2 != 0 ? try r.float64("complete") : nil
         let id = try r.uvarint("id")
         let causeCode = Int(try r.byte("cause"))
         guard causeCode < AppliedCause.allCases.count else { throw WireError("unknown cause \(causeCode)") }
@@ -260,6 +268,7 @@ extension ServerMessageDecoderV2 {
         default:
             throw WireError("unknown kind \(kindCode)")
         }
-        return AppliedMessage(after: after, time: time, viewer: viewer, id: id, cause: cause, change: change)
+        return AppliedMessage(after: after, time: time, viewer: viewer, id: id, cause: cause, change: change,
+                              complete: complete)
     }
 }

@@ -30,12 +30,17 @@ public struct JoinRequest: Sendable, Equatable {
     /// Asks to be sent every change the room applies to its scene (`applied` messages), so a
     /// replica of the engine can compute the frames itself (`inputs`).
     public var inputs: Bool
+    /// Asks to be told how far the room's history is complete (`complete` in `applied`, `beat`
+    /// messages); only with `inputs`.
+    public var complete: Bool
 
     /// Creates a join request.
     public init(room: String, client: String? = nil, driverKey: String? = nil, lock: Bool = false,
-                scene: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil, inputs: Bool = false) {
+                scene: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil, inputs: Bool = false,
+                complete: Bool = false) {
         self.room = room; self.client = client; self.driverKey = driverKey; self.lock = lock
         self.scene = scene; self.resumable = resumable; self.resume = resume; self.inputs = inputs
+        self.complete = complete
     }
 
     /// Whether the viewer is told the room's life (it asked to resume, or to be able to).
@@ -51,10 +56,13 @@ public struct InputMessage: Sendable, Equatable {
     public var clientTime: Double
     /// What happened.
     public var kind: InputKind
+    /// The room time the client drew it at, ms (`at`), when it keeps the room's clock: the room
+    /// applies an input stamped ahead of its present at that time (`InputTimeMapper`).
+    public var at: Double?
 
     /// Creates an input message.
-    public init(id: UInt64, clientTime: Double, kind: InputKind) {
-        self.id = id; self.clientTime = clientTime; self.kind = kind
+    public init(id: UInt64, clientTime: Double, kind: InputKind, at: Double? = nil) {
+        self.id = id; self.clientTime = clientTime; self.kind = kind; self.at = at
     }
 }
 

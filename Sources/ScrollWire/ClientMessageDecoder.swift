@@ -44,9 +44,12 @@ public enum ClientMessageDecoder {
         if let scene, scene.unicodeScalars.count > ScrollWire.maxSceneNameLength {
             throw WireError("field 'scene' must be at most \(ScrollWire.maxSceneNameLength) characters")
         }
+        let inputs = try r.optionalBool("inputs") ?? false
+        let complete = try r.optionalBool("complete") ?? false
+        if complete, !inputs { throw WireError("field 'complete' needs 'inputs': true") }
         return JoinRequest(room: room, client: client, driverKey: driverKey, lock: lock, scene: scene,
                            resumable: try r.optionalBool("resumable") ?? false, resume: try resumeRequest(r),
-                           inputs: try r.optionalBool("inputs") ?? false)
+                           inputs: inputs, complete: complete)
     }
 
     private static func input(_ r: FieldReader) throws(WireError) -> InputMessage {
@@ -56,7 +59,8 @@ public enum ClientMessageDecoder {
         guard let kindName = InputKindName(rawValue: kindText) else {
             throw WireError("unknown input kind '\(JSONParser.printable(kindText))'")
         }
-        return InputMessage(id: id, clientTime: time, kind: try inputKind(kindName, r))
+        let at = r.has("at") ? try r.number("at") : nil
+        return InputMessage(id: id, clientTime: time, kind: try inputKind(kindName, r), at: at)
     }
 
     /// The input kind `name` with its fields read from `r`, each checked against the protocol's

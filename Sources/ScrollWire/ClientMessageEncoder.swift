@@ -15,6 +15,7 @@ public enum ClientMessageEncoder {
         if let scene = request.scene { w.key("scene"); w.string(scene) }
         if request.resumable { w.key("resumable"); w.bool(true) }
         if request.inputs { w.key("inputs"); w.bool(true) }
+        if request.complete { w.key("complete"); w.bool(true) }
         if let resume = request.resume {
             w.key("resume")
             w.beginObject()
@@ -34,6 +35,7 @@ public enum ClientMessageEncoder {
         w.key("type"); w.string("input")
         w.key("id"); w.integer(input.id)
         w.key("t"); w.number(input.clientTime)
+        if let at = input.at { w.key("at"); w.number(at) }
         w.key("kind"); w.string(InputKindName(input.kind).rawValue)
         writeFields(of: input.kind, into: &w)
         w.endObject()

@@ -69,6 +69,9 @@ public enum ServerMessage: Sendable, Equatable {
     case resumed(ResumedMessage)
     /// A change the room applied to its scene (only for viewers whose join asked: `inputs`).
     case applied(AppliedMessage)
+    /// How far the room's history is complete while no frame says it (only for viewers whose
+    /// join asked: `complete`).
+    case beat(BeatMessage)
 }
 
 /// A decoded `frame` message (also the `frame` inside a `snapshot`).

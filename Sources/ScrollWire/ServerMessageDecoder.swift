@@ -27,6 +27,8 @@ public enum ServerMessageDecoder {
             return .resumed(try resumed(r))
         case "applied":
             return .applied(try applied(r))
+        case "beat":
+            return .beat(BeatMessage(time: try r.number("t"), complete: try r.number("complete")))
         default:
             throw WireError("unknown message type '\(JSONParser.printable(type))'")
         }

@@ -160,6 +160,8 @@ public enum ServerMessageEncoder {
             return resumed(m)
         case .applied(let m):
             return applied(m)
+        case .beat(let m):
+            return beat(m)
         }
     }
 

@@ -46,12 +46,12 @@ final class ClusterChannel: RoomChannel {
         self.local = LocalViewers(metrics: serverMetrics)
     }
 
-    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool) {
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool) {
         guard !closed else { return }
         if sink is RemoteViewerSink {
             remote[viewer] = version
         } else {
-            local.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs)
+            local.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete)
         }
     }
 

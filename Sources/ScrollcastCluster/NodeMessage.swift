@@ -36,10 +36,13 @@ enum NodeMessage: Equatable {
         var resume: ResumeRequest?
         /// Whether it asked for `applied` messages (`join`'s `inputs`).
         var inputs: Bool?
+        /// Whether it asked for the complete-history mark (`join`'s `complete`).
+        var complete: Bool?
 
         /// The join request the owner admits this viewer with.
         func joinRequest(room: String) -> JoinRequest {
-            JoinRequest(room: room, driverKey: key, resumable: resumable ?? false, resume: resume, inputs: inputs ?? false)
+            JoinRequest(room: room, driverKey: key, resumable: resumable ?? false, resume: resume, inputs: inputs ?? false,
+                        complete: complete ?? false)
         }
     }
 

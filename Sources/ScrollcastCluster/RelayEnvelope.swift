@@ -53,6 +53,7 @@ struct RelayEnvelope: Equatable {
         case .viewer(let id): out.append(1); ClusterBytes.appendShort(Array(id.utf8), to: &out)
         case .everyoneExcept(let id): out.append(2); ClusterBytes.appendShort(Array(id.utf8), to: &out)
         case .inputWatchers: out.append(3)
+        case .completeWatchers: out.append(4)
         }
         ClusterBytes.appendLong(v1, to: &out)
         ClusterBytes.appendLong(v2, to: &out)
@@ -70,6 +71,7 @@ struct RelayEnvelope: Equatable {
         switch audienceKind {
         case 0: audience = .everyone
         case 3: audience = .inputWatchers
+        case 4: audience = .completeWatchers
         case 1, 2:
             guard let id = reader.short().flatMap({ String(validating: $0, as: UTF8.self) }) else { return nil }
             audience = audienceKind == 1 ? .viewer(id) : .everyoneExcept(id)

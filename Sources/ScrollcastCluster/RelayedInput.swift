@@ -14,6 +14,7 @@ import ScrollWire
 ///   7 scrollToRow: u32 section · u32 row · u8 position (0 none, 1 top, 2 middle, 3 bottom) · u8 animated
 ///   12 resize: f64 width · f64 height
 ///   13 reducedMotion: u8 (0 or 1)
+/// kind + 128: the same, then f64 at (the input's `at`, room ms)
 /// ```
 ///
 /// The follower's node has already validated the input (ScrollWire's decoder); the owner's
@@ -22,22 +23,24 @@ enum RelayedInput {
     static func append(_ input: InputMessage, to out: inout [UInt8]) {
         ClusterBytes.append(input.id, to: &out)
         ClusterBytes.append(input.clientTime, to: &out)
-        func point(_ kind: UInt8, _ p: Point) { out.append(kind); ClusterBytes.append(p.x, to: &out); ClusterBytes.append(p.y, to: &out) }
+        let stamped: UInt8 = input.at == nil ? 0 : 128
+        defer { if let at = input.at { ClusterBytes.append(at, to: &out) } }
+        func point(_ kind: UInt8, _ p: Point) { out.append(kind | stamped); ClusterBytes.append(p.x, to: &out); ClusterBytes.append(p.y, to: &out) }
         switch input.kind {
         case .pointerDown(let p): point(1, p)
         case .pointerMoved(let p): point(2, p)
         case .pointerUp(let p): point(3, p)
-        case .pointerCancelled: out.append(4)
+        case .pointerCancelled: out.append(4 | stamped)
         case let .wheel(dx, dy, mode):
-            out.append(5)
+            out.append(5 | stamped)
             ClusterBytes.append(dx, to: &out)
             ClusterBytes.append(dy, to: &out)
             out.append(mode == .pixel ? 0 : mode == .line ? 1 : 2)
         case .key(let key):
-            out.append(6)
+            out.append(6 | stamped)
             out.append(UInt8(ScrollKey.allCases.firstIndex(of: key) ?? 0))
         case let .scrollToRow(path, position, animated):
-            out.append(7)
+            out.append(7 | stamped)
             ClusterBytes.append(UInt32(clamping: path.section), to: &out)
             ClusterBytes.append(UInt32(clamping: path.row), to: &out)
             out.append(UInt8(ScrollPosition.allCases.firstIndex(of: position) ?? 0))
@@ -45,20 +48,21 @@ enum RelayedInput {
         case .longPressBegan(let p): point(8, p)
         case .longPressMoved(let p): point(9, p)
         case .longPressEnded(let p): point(10, p)
-        case .longPressCancelled: out.append(11)
+        case .longPressCancelled: out.append(11 | stamped)
         case .resize(let size):
-            out.append(12)
+            out.append(12 | stamped)
             ClusterBytes.append(size.width, to: &out)
             ClusterBytes.append(size.height, to: &out)
         case .reducedMotion(let on):
-            out.append(13)
+            out.append(13 | stamped)
             out.append(on ? 1 : 0)
         }
     }
 
     /// The input at the reader's position; nil when the bytes are not one.
     static func read(_ reader: inout ClusterBytesReader) -> InputMessage? {
-        guard let id = reader.u64(), let time = reader.double(), let kind = reader.byte() else { return nil }
+        guard let id = reader.u64(), let time = reader.double(), let code = reader.byte() else { return nil }
+        let kind = code & 127
         func point() -> Point? {
             guard let x = reader.double(), let y = reader.double() else { return nil }
             return Point(x: x, y: y)
@@ -92,6 +96,12 @@ enum RelayedInput {
             input = .reducedMotion(on != 0)
         default: input = nil
         }
-        return input.map { InputMessage(id: id, clientTime: time, kind: $0) }
+        guard let input else { return nil }
+        var at: Double?
+        if code & 128 != 0 {
+            guard let stamp = reader.double() else { return nil }
+            at = stamp
+        }
+        return InputMessage(id: id, clientTime: time, kind: input, at: at)
     }
 }

@@ -15,7 +15,7 @@ import ScrollWire
 /// period at most).
 @RoomActor final class AppliedBundlingChannel: RoomChannel {
     private let channel: RoomChannel
-    /// `applied` messages (audience `.inputWatchers`) not yet handed over, in order.
+    /// `applied` messages (`hold`) not yet handed over, in order.
     private var held: [LeadingMessage] = []
 
     /// Holds the `applied` messages sent through `channel`.
@@ -23,20 +23,21 @@ import ScrollWire
         self.channel = channel
     }
 
-    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool) {
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool) {
         flush()
-        channel.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs)
+        channel.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete)
     }
 
     func detach(_ viewer: String) {
         channel.detach(viewer)
     }
 
+    /// Holds an `applied` message for `audience` until the next frame, another message or `flush`.
+    func hold(_ message: RoomMessage, to audience: Audience) {
+        held.append(LeadingMessage(message, to: audience))
+    }
+
     func send(_ message: RoomMessage, to audience: Audience) {
-        if audience == .inputWatchers {
-            held.append(LeadingMessage(message, to: audience))
-            return
-        }
         flush()
         channel.send(message, to: audience)
     }

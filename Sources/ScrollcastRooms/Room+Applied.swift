@@ -28,10 +28,19 @@ extension Room {
         relay(AppliedMessage(after: sequence, time: time, viewer: nil, id: 0, cause: .takeBack, change: .rowOrder(order)))
     }
 
+    /// Holds `message` for the next frame: as it is for the watchers without the mark, with
+    /// `complete` for the others.
     private func relay(_ message: AppliedMessage) {
         guard inputWatchers > 0 else { return }
+        var message = message
+        if completeWatchers > 0 {
+            message.complete = markComplete(through: max(message.time, now))
+            channel.hold(appliedForms(message, speaking: nil, complete: true), to: .completeWatchers)
+        }
+        if inputWatchers > completeWatchers {
+            channel.hold(appliedForms(message, speaking: nil, complete: false), to: .inputWatchers)
+        }
         appliedSinceFrame.append(message)
-        channel.send(appliedForms(message, speaking: nil), to: .inputWatchers)
     }
 
     /// Whether `frame` shows the room at rest, where a replica can start (docs/protocol.md).
@@ -49,7 +58,7 @@ extension Room {
     /// After a watcher's snapshot (or resume): the state a snapshot does not carry (reduced
     /// motion, when on; the exact offset when at rest), then what the room applied since the
     /// frame the snapshot shows.
-    func sendAppliedState(to id: String, version: WireVersion) {
+    func sendAppliedState(to id: String, version: WireVersion, complete: Bool) {
         var messages: [AppliedMessage] = []
         let restKnown = appliedSinceFrame.contains { if case .rest = $0.change { true } else { false } }
         if !restKnown, showsRest(lastFrame) {
@@ -62,14 +71,17 @@ extension Room {
         }
         messages += appliedSinceFrame
         for message in messages {
-            channel.send(appliedForms(message, speaking: version), to: .viewer(id))
+            channel.send(appliedForms(message, speaking: version, complete: complete), to: .viewer(id))
         }
     }
 
-    /// The message in each version a watcher speaks (or only in `version`).
-    private func appliedForms(_ message: AppliedMessage, speaking version: WireVersion?) -> RoomMessage {
-        let v1 = version.map { $0 == .v1 } ?? viewers.contains { $0.watchesInputs && $0.version == .v1 }
-        let v2 = version.map { $0 == .v2 } ?? viewers.contains { $0.watchesInputs && $0.version == .v2 }
+    /// The message in each version a watcher speaks (or only in `version`), with `complete` for
+    /// the watchers that asked for the mark, without it for the others.
+    private func appliedForms(_ message: AppliedMessage, speaking version: WireVersion?, complete: Bool) -> RoomMessage {
+        var message = message
+        if !complete { message.complete = nil }
+        let v1 = version.map { $0 == .v1 } ?? viewers.contains { $0.watchesInputs && $0.wantsComplete == complete && $0.version == .v1 }
+        let v2 = version.map { $0 == .v2 } ?? viewers.contains { $0.watchesInputs && $0.wantsComplete == complete && $0.version == .v2 }
         return RoomMessage(v1: v1 ? OutgoingMessage(utf8: ServerMessageEncoder.applied(message)) : nil,
                            v2: v2 ? OutgoingMessage(binary: ServerMessageEncoderV2.applied(message)) : nil)
     }

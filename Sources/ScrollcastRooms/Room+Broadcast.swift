@@ -49,7 +49,7 @@ extension Room {
     func takeBackUnstoredMoves() {
         moveGeneration += 1
         rowVersion = durableVersion
-        let time = max(now, lastInputTime)
+        let time = max(now, changeFloor)
         if let claim, let index = viewers.firstIndex(where: { $0.id == claim.viewer }) {
             let cancel = InputEvent(id: viewers[index].lastInputID ?? 0, time: time, kind: claim.gesture.cancellation)
             if (try? scene.apply(cancel)) != nil {

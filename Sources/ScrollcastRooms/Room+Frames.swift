@@ -6,16 +6,19 @@ import ScrollWire
 extension Room {
     // MARK: Frames
 
-    /// Sends what is due: a deferred presence, a waiting input frame once half a period has
-    /// passed since the last frame, or the next animation frame. Calling it early does nothing.
+    /// Sends what is due: a deferred presence, held inputs whose time has come, a waiting input
+    /// frame once half a period has passed since the last frame, or the next animation frame,
+    /// and a beat while inputs are held. Calling it early does nothing.
     public func tick() {
         let current = now
         if presencePending, current >= lastPresenceTime + Self.presenceInterval - pacer.timerSlack {
             broadcastPresence(except: nil, at: current)
         }
+        if releaseHeld(dueBy: current + pacer.timerSlack) { requestFrame() }
         if let reason = pacer.frameDue(at: current, isAnimating: lastFrame.isAnimating) {
             emitFrame(at: current, for: reason)
         }
+        beatIfOwed()
     }
 
     func requestFrame() {
@@ -28,11 +31,15 @@ extension Room {
         // Marks only: the deadline is read once the room is done (frame sent or skipped).
         tickDueMayHaveChanged()
         let frameTime = Self.frameTime(max(now, lastInputTime))
+        // A frame's `t` is the complete-history mark: inputs held for that time or earlier
+        // (rounding puts it up to 0.01 ms ahead of now) go in first.
+        releaseHeld(dueBy: frameTime)
         var rendered = Self.frame(of: &scene, at: frameTime)
         // Time alone changed nothing a viewer would see (e.g. the hold before a row lifts): no frame.
         if reason == .animation, lastApplied == lastFrameInput, Self.showsTheSame(rendered, as: &lastFrame) {
             channel.flush()
-            return pacer.frameSkipped(at: current)
+            pacer.frameSkipped(at: current)
+            return frameSkippedBeat(at: current)
         }
         pacer.frameSent(at: current, for: reason)
         appliedSinceFrame.removeAll(keepingCapacity: true)
@@ -66,6 +73,7 @@ extension Room {
         lastFrameSentAt = sentAt
         relayRest(of: frame)
         channel.sendFrame(message, sequence: sequence, after: leading)
+        frameMarked(at: frameTime, sentAt: current)
         if !frame.isAnimating, claim == nil { checkpoint(offset: frame.contentOffset) }
     }
 

@@ -6,30 +6,49 @@ import ScrollWire
 extension Room {
     // MARK: Input
 
-    /// Applies one input from a viewer, or answers it with `refused`.
+    /// Applies one input from a viewer, holds it until its time (an early `at`), or answers it
+    /// with `refused`. A lock and an out-of-order `t` are refused at once; everything else is
+    /// judged when the input is applied, in room-time order with everyone's inputs.
     public func handle(_ input: InputMessage, from id: String) {
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
         guard viewers[index].canDrive else {
             return refuse(input.id, .locked, "room '\(name)' is locked; join with its driver key to drive", to: id)
         }
-        if let claim, claim.viewer != id {
-            return refuse(input.id, .driving, "\(claim.viewer) is driving; try again when the gesture ends", to: id)
-        }
-        let startsGesture = input.kind.startsGesture
-        if startsGesture != nil, claim != nil {
-            return refuse(input.id, .gestureInProgress, "a gesture is already in progress; end it first", to: id)
-        }
         let current = now
+        // What is due goes first, so inputs reach the engine in room-time order.
+        var changed = releaseHeld(dueBy: current + pacer.timerSlack)
+        defer {
+            if changed { requestFrame() }
+            beatIfOwed()
+        }
         let time: Double
         do {
             time = try viewers[index].timeMapper.map(
-                clientTime: input.clientTime, now: current, floor: lastInputTime,
-                startsGesture: startsGesture != nil)
+                clientTime: input.clientTime, at: input.at, now: current, floor: changeFloor(for: id),
+                startsGesture: input.kind.startsGesture != nil)
         } catch {
             switch error {
             case .wentBackwards(let previous, let got):
                 return refuse(input.id, .outOfOrder, "t went backwards: \(got) after \(previous)", to: id)
             }
+        }
+        if time > current + pacer.timerSlack { return hold(input, from: id, until: time) }
+        if apply(input, from: id, at: time) { changed = true }
+    }
+
+    /// Applies `input` of viewer `id` at room time `time` (claims, the engine, the log, `applied`
+    /// messages), or refuses it. True when the scene changed (a frame is wanted); the caller
+    /// requests it.
+    func apply(_ input: InputMessage, from id: String, at time: Double) -> Bool {
+        guard let index = viewers.firstIndex(where: { $0.id == id }) else { return false }
+        if let claim, claim.viewer != id {
+            refuse(input.id, .driving, "\(claim.viewer) is driving; try again when the gesture ends", to: id)
+            return false
+        }
+        let startsGesture = input.kind.startsGesture
+        if startsGesture != nil, claim != nil {
+            refuse(input.id, .gestureInProgress, "a gesture is already in progress; end it first", to: id)
+            return false
         }
         let event = InputEvent(id: input.id, time: time, kind: input.kind)
         let changes: [SceneChange]
@@ -47,12 +66,13 @@ extension Room {
                 scene = trial
             }
         } catch {
-            return refuse(input.id, .invalidInput, error.reason, to: id)
+            refuse(input.id, .invalidInput, error.reason, to: id)
+            return false
         }
         metrics.inputs.increment()
         store.append(.input(viewer: id, event: event), toRoom: name)
-        relayApplied(event, viewer: id, cause: .input)
         lastInputTime = time
+        relayApplied(event, viewer: id, cause: .input)
         lastApplied = AppliedInput(viewer: id, id: input.id)
         viewers[index].lastInputID = input.id
         if let gesture = startsGesture {
@@ -63,29 +83,29 @@ extension Room {
             announcePresence(urgent: true)
         }
         for change in changes { commit(change, by: id) }
-        requestFrame()
+        return true
     }
 
     static let unavailableReason = "row moves are paused: the server cannot save them right now; scrolling still works"
 
     /// Refuses `input` of viewer `index` with `unavailable`. A gesture of that viewer in
     /// progress (a drop was refused) ends as a cancel in its place, so a lifted row goes back
-    /// where it was and the room is free to drive.
-    func refuseUnavailable(_ input: InputMessage, at time: Double, from index: Int) {
+    /// where it was and the room is free to drive. True when the scene changed.
+    func refuseUnavailable(_ input: InputMessage, at time: Double, from index: Int) -> Bool {
         let id = viewers[index].id
         refuse(input.id, .unavailable, Self.unavailableReason, to: id)
         metrics.unavailableRefusals.increment()
-        guard let claim, claim.viewer == id else { return }
+        guard let claim, claim.viewer == id else { return false }
         let cancel = InputEvent(id: input.id, time: time, kind: claim.gesture.cancellation)
+        lastInputTime = time
         if (try? scene.apply(cancel)) != nil {
             store.append(.cancelOnLeave(viewer: id, event: cancel), toRoom: name)
             relayApplied(cancel, viewer: id, cause: .unavailable)
         }
-        lastInputTime = time
         viewers[index].lastInputID = input.id
         self.claim = nil
         announcePresence(urgent: true)
-        requestFrame()
+        return true
     }
 
     /// Answers an input of viewer `viewer` with `refused`.

@@ -64,8 +64,20 @@ import ScrollWire
     let life: UInt64 = Room.newLife()
     /// Reliable messages kept for resumes.
     var history: RoomHistory
-    /// Viewers that asked for `applied` messages (`Room+Applied.swift`).
+    /// Viewers that asked for `applied` messages (`Room+Applied.swift`), and of them those that
+    /// asked for the complete-history mark too (`Room+Complete.swift`).
     var inputWatchers = 0
+    var completeWatchers = 0
+    /// Early inputs waiting for their time, earliest first (`Room+Held.swift`).
+    var held: [HeldInput] = []
+    /// The complete-history mark: every change at or before this room time has been handed to
+    /// the channel, and every later change takes a later time (`Room+Complete.swift`).
+    var complete = -Double.infinity
+    /// Room time the mark last went out (a frame or a beat), for the beat's rate.
+    var lastMarkAt = -Double.infinity
+    /// An input was held or a frame skipped since the last frame: the room owes its complete
+    /// watchers a beat once it rests, unless a frame says it first.
+    var restBeatOwed = false
     /// What the room applied since its last frame, for a watcher joining before the next one.
     var appliedSinceFrame: [AppliedMessage] = []
 
@@ -97,6 +109,8 @@ import ScrollWire
         var resumable = false
         /// Whether it asked for `applied` messages.
         var watchesInputs = false
+        /// Whether it asked for the complete-history mark with them.
+        var wantsComplete = false
     }
 
     /// A room showing `configuration`, its clock starting now, run under `lease`, its frames
@@ -152,10 +166,13 @@ import ScrollWire
     public var driver: String? { claim?.viewer }
     /// Room time (ms) at which the room next wants `tick()`: when a waiting input frame may go
     /// out, the next animation frame is due, or a deferred presence; nil while it has nothing to send.
+    /// An input held for its time (`Room+Held.swift`) and a beat (`Room+Complete.swift`) want it too.
     public var nextTickDue: Double? {
-        let frameDue = pacer.nextDue(isAnimating: lastFrame.isAnimating)
-        guard presencePending else { return frameDue }
-        return min(frameDue ?? .infinity, lastPresenceTime + Self.presenceInterval)
+        var due = pacer.nextDue(isAnimating: lastFrame.isAnimating) ?? .infinity
+        if presencePending { due = min(due, lastPresenceTime + Self.presenceInterval) }
+        if let first = held.first { due = min(due, first.due) }
+        if let beat = beatDue { due = min(due, beat) }
+        return due < .infinity ? due : nil
     }
 
     /// `nextTickDue` on the room clock's own scale (what the server's timer is set on).
@@ -169,17 +186,22 @@ import ScrollWire
     /// snapshot.
     public func join(viewer id: String, sink: ViewerSink, version: WireVersion = .v1, canDrive: Bool = true,
                      driverKey: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil,
-                     inputs: Bool = false) {
+                     inputs: Bool = false, complete: Bool = false) {
+        let complete = inputs && complete
+        let released = releaseHeld(dueBy: now + pacer.timerSlack)
         restartTextsIfAlone(joining: version, resuming: resume != nil)
         viewers.append(Viewer(id: id, version: version, canDrive: canDrive, driverKey: canDrive ? driverKey : nil,
-                              resumable: resumable || resume != nil, watchesInputs: inputs))
+                              resumable: resumable || resume != nil, watchesInputs: inputs, wantsComplete: complete))
         viewerCounts[version, default: 0] += 1
         if inputs { inputWatchers += 1 }
-        channel.attach(id, sink: sink, version: version, watchesInputs: inputs)
+        if complete { completeWatchers += 1 }
+        channel.attach(id, sink: sink, version: version, watchesInputs: inputs, complete: complete)
         emptySince = nil
         answerJoin(of: id, resuming: resume)
-        if inputs { sendAppliedState(to: id, version: version) }
+        if inputs { sendAppliedState(to: id, version: version, complete: complete) }
+        if complete { sendJoinBeat(to: id, version: version) }
         announcePresence(urgent: false, joiner: id)
+        if released { requestFrame() }
     }
 
     /// Adds the viewer of `join`, deciding whether it may drive: always in an open room; in a
@@ -189,7 +211,8 @@ import ScrollWire
         let canDrive = !isLocked || createdHere || holdsKey
         let key = !isLocked ? nil : createdHere ? join.newKey : holdsKey ? join.request.driverKey : nil
         self.join(viewer: join.viewer, sink: join.sink, version: join.version, canDrive: canDrive, driverKey: key,
-                  resumable: join.request.wantsResumePoint, resume: join.request.resume, inputs: join.request.inputs)
+                  resumable: join.request.wantsResumePoint, resume: join.request.resume, inputs: join.request.inputs,
+                  complete: join.request.complete)
     }
 
     /// Whether viewer `id` is here.
@@ -224,16 +247,20 @@ import ScrollWire
     }
 
     /// Removes a viewer. A gesture it was driving ends as a cancel, so a lifted row goes back
-    /// and someone else may drive at once.
+    /// and someone else may drive at once; its inputs held for their time are dropped with it,
+    /// never applied.
     public func leave(viewer id: String) {
         guard let index = viewers.firstIndex(where: { $0.id == id }) else { return }
+        let released = releaseHeld(dueBy: now + pacer.timerSlack)
+        held.removeAll { $0.viewer == id }
         let leaving = viewers.remove(at: index)
         viewerCounts[leaving.version, default: 1] -= 1
         if leaving.watchesInputs { inputWatchers -= 1 }
+        if leaving.wantsComplete { completeWatchers -= 1 }
         channel.detach(id)
         let wasDriving = claim?.viewer == id
         if let claim, claim.viewer == id {
-            let time = max(now, lastInputTime)
+            let time = max(now, changeFloor)
             let cancel = InputEvent(id: leaving.lastInputID ?? 0, time: time, kind: claim.gesture.cancellation)
             // The cancel cannot be refused for a valid gesture; if the engine disagrees the
             // claim still goes, so the room never stays locked by a departed viewer.
@@ -244,9 +271,12 @@ import ScrollWire
             }
             self.claim = nil
             requestFrame()
+        } else if released {
+            requestFrame()
         }
         if viewers.isEmpty { emptySince = now }
         announcePresence(urgent: wasDriving)
+        beatIfOwed()
     }
 
     /// The room is gone from memory: nothing more reaches its viewers. Its offset is

@@ -74,10 +74,11 @@ struct DocExamplesTests {
                 case .error: types.insert("error")
                 case .resumed: types.insert("resumed")
                 case .applied: types.insert("applied")
+                case .beat: types.insert("beat")
                 }
             }
         }
-        #expect(types == ["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied"])
+        #expect(types == ["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied", "beat"])
         #expect(kinds == Set(InputKindName.allCases.map(\.rawValue)))
     }
 

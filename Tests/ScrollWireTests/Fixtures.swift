@@ -146,6 +146,8 @@ enum FixturesV2 {
             ServerMessageEncoderV2.resumed(ResumedMessage(room: "demo", viewer: "v12", viewers: 3, driver: nil, locked: false,
                                                           life: 4_503_599_627_370_497, moves: 13, from: 1042, seq: 1050)),
             ServerMessageEncoderV2.applied(Fixtures.docApplied),
+            ServerMessageEncoderV2.applied({ var m = Fixtures.docApplied; m.complete = 53217.25; return m }()),
+            ServerMessageEncoderV2.beat(BeatMessage(time: 53230.5, complete: 53230.5)),
         ]
     }
 }
@@ -205,6 +207,9 @@ extension FixturesV2 {
                                                           change: .input(.pointerCancelled))),
             ServerMessageEncoderV2.applied(AppliedMessage(after: 8, time: 130, viewer: nil, id: 0, cause: .takeBack,
                                                           change: .rowOrder([[0, 2, 1], [3]]))),
+            ServerMessageEncoderV2.applied(AppliedMessage(after: 9, time: 140.5, viewer: "v3", id: 10, cause: .input,
+                                                          change: .input(.pointerMoved(Point(x: 1, y: 2))), complete: 141)),
+            ServerMessageEncoderV2.beat(BeatMessage(time: 150.25, complete: 150.25)),
         ]
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import ScrollEngine
 @testable import ScrollcastRooms
 
 @Suite("Client time → room time")

@@ -67,6 +67,7 @@ import ScrollcastServerTesting
         case .error: "error"
         case .resumed: "resumed"
         case .applied: "applied"
+        case .beat: "beat"
         }
     }
 

@@ -12,7 +12,7 @@ import struct
 
 PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"]
 TYPES = {1: "snapshot", 2: "frame", 3: "texts", 4: "rowMoved", 5: "presence", 6: "refused", 7: "error", 8: "resumed",
-         9: "applied"}
+         9: "applied", 10: "beat"}
 APPLIED_CAUSES = ["input", "leave", "unavailable", "takeBack", "state"]
 APPLIED_KINDS = [None, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
                  "longPressBegan", "longPressMove", "longPressEnd", "longPressCancel", "resize", "reducedMotion",
@@ -126,6 +126,8 @@ class WireV2Decoder:
                 message["driverKey"] = key
         elif kind == "applied":
             message = self._applied(r)
+        elif kind == "beat":
+            message = {"type": "beat", "t": r.f64(), "complete": r.f64()}
         else:
             message = {"type": "error", "message": r.str()}
         r.end()
@@ -136,7 +138,13 @@ class WireV2Decoder:
         """An `applied` message (docs/protocol.md, "Inputs applied"), as version 1's JSON has it."""
         message = {"type": "applied", "after": r.uvar(), "t": r.f64()}
         flags = r.u8()
+        if flags & ~3:
+            raise WireV2Error(f"reserved bits set in flags {flags}")
+        if flags & 2:
+            message["complete"] = None  # JSON's key order: `complete` follows `t`
         message["viewer"] = r.str() if flags & 1 else None
+        if flags & 2:
+            message["complete"] = r.f64()
         message["id"] = r.uvar()
         message["cause"] = APPLIED_CAUSES[r.u8()]
         kind = APPLIED_KINDS[r.u8()]

@@ -79,6 +79,10 @@ public struct ServerMessageDecoderV2: Sendable {
             let applied = try Self.applied(&r)
             try r.end("applied")
             message = .message(.applied(applied))
+        case .beat:
+            let beat = BeatMessage(time: try r.float64("t"), complete: try r.float64("complete"))
+            try r.end("beat")
+            message = .message(.beat(beat))
         }
         return message
     }

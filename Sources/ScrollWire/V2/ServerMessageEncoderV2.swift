@@ -121,6 +121,8 @@ public enum ServerMessageEncoderV2 {
             return resumed(m)
         case .message(.applied(let m)):
             return applied(m)
+        case .message(.beat(let m)):
+            return beat(m)
         }
     }
 

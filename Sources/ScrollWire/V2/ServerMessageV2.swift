@@ -30,6 +30,8 @@ public enum ServerMessageTypeV2: UInt8, Sendable, CaseIterable {
     case resumed = 8
     /// `applied`: a change the room applied to its scene (only for clients that ask).
     case applied = 9
+    /// `beat`: how far the room's history is complete (only for clients that ask).
+    case beat = 10
 }
 
 /// Bits of a version-2 frame's flags byte.

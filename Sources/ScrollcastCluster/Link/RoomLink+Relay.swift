@@ -18,7 +18,8 @@ extension RoomLink {
                                      key: $0.join.request.driverKey,
                                      resumable: $0.join.request.wantsResumePoint ? true : nil,
                                      resume: $0.join.request.resume,
-                                     inputs: $0.join.request.inputs ? true : nil)
+                                     inputs: $0.join.request.inputs ? true : nil,
+                                     complete: $0.join.request.complete ? true : nil)
         }
         node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
     }
@@ -50,7 +51,8 @@ extension RoomLink {
                     node.serverMetrics.bytesOut.increment(by: form.count)
                 }
                 awaitingSnapshot.remove(id)
-                delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: join.request.inputs)
+                delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: join.request.inputs,
+                                complete: join.request.complete)
                 answered(id)
             } else {
                 delivery.send(envelope.message, to: envelope.audience)

@@ -26,9 +26,9 @@ import ScrollWire
         viewers = LocalViewers(metrics: metrics)
     }
 
-    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool) {
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool) {
         guard !closed else { return }
-        viewers.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs)
+        viewers.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete)
     }
 
     func detach(_ viewer: String) {

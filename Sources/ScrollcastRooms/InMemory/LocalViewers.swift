@@ -6,7 +6,8 @@ import ScrollWire
 /// connected here.
 @RoomActor public struct LocalViewers {
     private let metrics: ServerMetrics
-    private var viewers: [(id: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool)] = []
+    /// `inputs`: nil for a viewer that did not ask for `applied` messages, else the audience they go to.
+    private var viewers: [(id: String, sink: ViewerSink, version: WireVersion, inputs: Audience?)] = []
 
     /// No viewers yet; what is handed out is counted in `metrics`.
     public init(metrics: ServerMetrics) {
@@ -17,9 +18,10 @@ import ScrollWire
     public var isEmpty: Bool { viewers.isEmpty }
 
     /// Viewer `viewer`, speaking `version`, writes through `sink`; `watchesInputs` when it asked
-    /// for `applied` messages.
-    public mutating func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool = false) {
-        viewers.append((viewer, sink, version, watchesInputs))
+    /// for `applied` messages, `complete` when with the complete-history mark.
+    public mutating func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool = false,
+                                complete: Bool = false) {
+        viewers.append((viewer, sink, version, !watchesInputs ? nil : complete ? .completeWatchers : .inputWatchers))
     }
 
     /// Viewer `viewer` left.
@@ -43,8 +45,11 @@ import ScrollWire
         if bytes > 0 { metrics.bytesOut.increment(by: bytes) }
     }
 
-    private static func reaches(_ audience: Audience, _ viewer: (id: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool)) -> Bool {
-        audience.includes(viewer.id) && (audience != .inputWatchers || viewer.watchesInputs)
+    private static func reaches(_ audience: Audience, _ viewer: (id: String, sink: ViewerSink, version: WireVersion, inputs: Audience?)) -> Bool {
+        switch audience {
+        case .inputWatchers, .completeWatchers: return viewer.inputs == audience
+        default: return audience.includes(viewer.id)
+        }
     }
 
     /// Offers a frame to every viewer here, in its version's form, each viewer's part of
@@ -100,7 +105,7 @@ extension Audience {
         case .viewer(let id): return id == viewer
         case .everyone: return true
         case .everyoneExcept(let id): return id != viewer
-        case .inputWatchers: return true  // whether it asked is known where it is connected (LocalViewers)
+        case .inputWatchers, .completeWatchers: return true  // whether it asked is known where it is connected (LocalViewers)
         }
     }
 }

@@ -16,8 +16,9 @@ import ScrollWire
 /// over before a frame arrives before that frame: version 2 sends the texts a frame needs that way.
 @RoomActor public protocol RoomChannel: AnyObject {
     /// Viewer `viewer`, speaking `version`, is connected here through `sink`; `watchesInputs`
-    /// when its join asked for `applied` messages (audience `.inputWatchers`).
-    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool)
+    /// when its join asked for `applied` messages (audience `.inputWatchers`), `complete` when it
+    /// asked for them with the complete-history mark (audience `.completeWatchers` instead).
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool)
     /// Viewer `viewer` left.
     func detach(_ viewer: String)
     /// Sends a message that must arrive to `audience` (each viewer gets its version's form, if
@@ -41,9 +42,13 @@ public enum Audience: Sendable, Hashable {
     case everyone
     /// Every viewer but one (presence after a join: the joiner's snapshot says it already).
     case everyoneExcept(String)
-    /// Every viewer whose join asked for `applied` messages (`inputs: true`). Only the node a
-    /// viewer is connected to knows whether it asked, so a cluster relays these to every node.
+    /// Every viewer whose join asked for `applied` messages (`inputs: true`) without the
+    /// complete-history mark. Only the node a viewer is connected to knows whether it asked, so a
+    /// cluster relays these to every node.
     case inputWatchers
+    /// Every viewer whose join asked for `applied` messages with the complete-history mark
+    /// (`inputs: true, complete: true`): their `applied` carry `complete`, and they get `beat`s.
+    case completeWatchers
 }
 
 /// A reliable message that goes out right before a frame (`RoomChannel.sendFrame(_:sequence:after:)`).
@@ -69,6 +74,11 @@ extension RoomChannel {
 
     /// A viewer that did not ask for `applied` messages.
     public func attach(_ viewer: String, sink: ViewerSink, version: WireVersion) {
-        attach(viewer, sink: sink, version: version, watchesInputs: false)
+        attach(viewer, sink: sink, version: version, watchesInputs: false, complete: false)
+    }
+
+    /// A viewer that did not ask for the complete-history mark.
+    public func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool) {
+        attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: false)
     }
 }
