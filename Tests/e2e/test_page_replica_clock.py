@@ -62,3 +62,45 @@ def test_the_lead_is_the_lower_median_and_never_negative(clock_page):
         c.inputApplied(300, 230); const three = c.lead;
         return [one, two, three];""")
     assert r == [0, 0, 30]
+
+
+def run_watch(page, script: str):
+    """Runs `script` with `w`, a fresh WatchClock, and returns what it returns."""
+    return page.evaluate(f"""async () => {{ const {{ WatchClock }} = await import('/js/replica/room-clock.js');
+        const w = new WatchClock(); {script}
+    }}""")
+
+
+def test_a_watcher_runs_behind_the_marks_by_how_stale_they_get_and_never_past_them(clock_page):
+    # Marks every 16 ms of room time, each arriving 40 ms after it (the page's clock 4,000 ms
+    # ahead of the room's) plus 0, 10 or 20 ms of jitter.
+    r = run_watch(clock_page, """
+        const jitter = [0, 10, 20];
+        for (let i = 0; i < 30; i += 1) w.marked(1000 + 16 * i, 5040 + 16 * i + jitter[i % 3]);
+        const offset = w.offset;
+        const first = w.at(5490);
+        const steps = []; let t = first;
+        for (let p = 5506; p <= 5538; p += 16) { const next = w.at(p); steps.push(next - t); t = next; }
+        const capped = w.at(9000);   // no mark for seconds: it waits at the last one
+        return { offset, first, steps, capped, mark: w.mark };""")
+    # The previous mark is 40 + 16 + jitter (up to 20) ms old when the next arrives.
+    assert r["offset"] == 4000 + 40 + 16 + 20 + 2
+    assert r["first"] == 5490 - r["offset"]
+    assert r["steps"] == [16, 16, 16]
+    assert r["capped"] == r["mark"] == 1000 + 16 * 29
+
+
+def test_a_watcher_steers_within_a_fifth_of_real_time_and_jumps_only_while_still(clock_page):
+    r = run_watch(clock_page, """
+        w.marked(1000, 1040); w.marked(1016, 1056); w.marked(1032, 1072);   // offset 56 + 2
+        const start = w.at(1080);
+        w.marked(1048, 1150);                  // a mark 118 ms stale when it came: the offset grows
+        const slowed = w.at(1096) - start;     // it slows down, never goes back
+        w.marked(1100, 1151); w.gaps = [2];    // the offset shrinks again: the target is 60 ms ahead
+        const at = w.at(1100);
+        const steered = w.at(1112) - at, still = w.at(1124, 4000) - (at + steered);
+        return { start, slowed, steered, still };""")
+    assert r["start"] == 1080 - 58
+    assert r["slowed"] == pytest.approx(16 * 0.8), "slows down by at most a fifth"
+    assert r["steered"] == pytest.approx(12 * 1.2), "speeds up by at most a fifth"
+    assert r["still"] > 12 * 1.2 + 10, "over a still stretch it catches up at once"

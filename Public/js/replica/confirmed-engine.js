@@ -86,6 +86,29 @@ export class ConfirmedEngine {
     }
   }
 
+  /**
+   * The room's picture at room time `t` drawn from what has come so far (the watcher's picture):
+   * every change at or before `t` applied, and any that came late (before the time already
+   * drawn: a picture drawn past the complete history was a guess, which the measures see).
+   * Returns the engine's frame (bytes valid until its next call), or null once stopped.
+   */
+  drawAt(t) {
+    if (!this.running) return null;
+    try {
+      while (this.changes.length && (this.changes[0].t <= t || this.changes[0].t <= this.time)) {
+        this.#apply(this.changes.shift());
+      }
+      this.time = Math.max(this.time, t);
+      return this.engine.frame(t, 0, 0);
+    } catch (error) {
+      this.stop();
+      return null;
+    }
+  }
+
+  /** Room time of the next change not applied yet (Infinity when none has come). */
+  get nextChange() { return this.changes.length ? this.changes[0].t : Infinity; }
+
   #apply(message) {
     if (message.kind === "rowOrder") {
       this.engine.reorder(message.order, message.t);

@@ -13,10 +13,8 @@ import { moveRow } from "../page-state.js";
 import { TimeMapper, GESTURE_STARTS } from "./time-mapper.js";
 
 const MISMATCHES_KEPT = 10;
-/**
- * How far before a frame's room time the room may still place an input (the server's
- * InputTimeMapper maxLag): the history before `t − MAX_LAG` is complete once frame `t` arrived.
- */
+// How far before a frame's room time a server that tells no marks may still place an input (its
+// InputTimeMapper's maxLag): the history before `t − MAX_LAG` is complete once frame `t` arrived.
 const MAX_LAG = 250;
 const PREDICTIONS_KEPT = 64;
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(" ");
@@ -59,9 +57,10 @@ export class PageReplica {
    * The WebAssembly engine arrived (it loads while the page already draws server frames), with
    * the confirmed engine (its own instance) that judges the pictures; also after a trap, fresh.
    */
-  attachEngine(engine, confirmed = null) {
+  attachEngine(engine, confirmed = null, watcher = null) {
     this.engine = engine;
     this.confirmed = confirmed;
+    this.watcher = watcher;
     this.created = false;
     Object.assign(this.stats, { enabled: true, running: false });   // `error` keeps why it last stopped
     this.startIfDue();
@@ -103,6 +102,17 @@ export class PageReplica {
     this.log = [];
     this.predictions = [];
     this.confirmed?.stop();
+    this.watcher?.stop();
+  }
+
+  /** A `beat` (docs/protocol.md, "The complete history"), arrived at page time `now`. */
+  beat(message, now) { this.#marked(message.complete, now, true); }
+
+  #marked(mark, now, said) {
+    if (!Number.isFinite(mark)) return;
+    this.watcher?.marked(mark, now, said);
+    this.stats.marks = this.watcher?.marks === true;   // the server tells the complete history: watchers draw behind it
+    if (this.stats.marks) this.historyComplete(mark);
   }
 
   /** A snapshot (its frame comes next through `serverFrame`), `roundTrip` ms after the join went out. */
@@ -114,6 +124,7 @@ export class PageReplica {
     this.reducedMotion = false;
     this.mapper.reset();
     this.clock.reset();
+    this.watcher?.reset();
     this.clock.joinRoundTrip(roundTrip);
     this.stats.running = false;
     this.created = false;
@@ -123,6 +134,7 @@ export class PageReplica {
   resumed(message) {
     if (this.session) this.session.viewer = message.viewer;
     this.#forget();
+    this.watcher?.reset();
     this.stats.running = false;
   }
 
@@ -147,6 +159,7 @@ export class PageReplica {
     this.stats.applied += 1;
     this.log.push(message);
     this.confirmed?.applied(message);
+    this.watcher?.applied(message);
     if (message.cause === "input" && message.viewer === this.session?.viewer) {
       const index = this.predictions.findIndex((p) => p.id === message.id);
       if (index >= 0) {
@@ -162,6 +175,7 @@ export class PageReplica {
       }
     }
     this.dirty = true;
+    if (typeof message.complete === "number") this.#marked(message.complete, now, true);
   }
 
   /** The server refused our input `id`: it was never applied. */
@@ -221,6 +235,8 @@ export class PageReplica {
       this.disable(error);
       return "mismatch";
     }
+    // A frame's `t` is a mark when the server tells marks; else only MAX_LAG before it is complete.
+    this.#marked(frame.t, now, false);
     this.historyComplete(frame.t - MAX_LAG - 1);
     return verdict;
   }
@@ -228,6 +244,13 @@ export class PageReplica {
   /** The replica's frame at the room time page time `now` stands for, decoded; null when not running. */
   frameAt(now) {
     if (!this.running) return null;
+    // A page that has not driven draws what it knows, when the server says how far that goes.
+    const watched = this.clock.driving ? null : this.#call(() => this.watcher?.frameAt(now));
+    if (watched) {
+      this.lastDrawTime = this.watcher.lastTime;
+      this.stats.drawn += 1;
+      return watched;
+    }
     const time = this.clock.displayTime(now);
     if (time === null) return null;
     try {
@@ -258,27 +281,6 @@ export class PageReplica {
 
   /** Display frame `n` drew the replica's picture at room time `t` (the confirmed engine judges it). */
   pictureDrawn(n, t) { this.confirmed?.picture(n, t); }
-
-  /** The test-only hooks (window.scrollcast.test, docs/measures.md): known-bad pictures the measures must see. */
-  get testHooks() {
-    return { skewClock: (ms) => this.skewClock(ms), dropInput: (id) => this.dropInput(id), trap: () => this.trap(),
-             corrupt: () => this.corrupt(), held: () => this.held };
-  }
-
-  skewClock(ms) { this.clock.skew += ms; }
-  dropInput(id) { this.dropped.add(id); this.dirty = true; }
-  trap() { if (this.engine) this.engine.broken = new Error("test hook: the engine trapped"); }
-  /** Puts a wheel the room never had into the replica's confirmed state: the next frame mismatches. */
-  corrupt() {
-    if (!this.running) return false;
-    this.#call(() => {
-      this.engine.load();
-      this.engine.apply(inputNumbers({ kind: "wheel", dx: 0, dy: 400, mode: "pixel" }), 0, this.latestInputTime, "");
-      this.engine.save();
-    });
-    this.dirty = true;
-    return true;
-  }
 
   /** The picture numbers of own frames go on from the server frame shown before them. */
   continueNumbering(seq) { this.pictureSeq = Math.max(this.pictureSeq, seq); }
@@ -333,8 +335,10 @@ export class PageReplica {
     this.#call(() => this.engine.nameInput(frame.input ?? null));
     this.#call(() => this.engine.save());
     this.latestInputTime = frame.t;
-    this.confirmed?.start({ sceneName: this.session.sceneName, order: this.session.order, viewport: frame.viewport,
-                            offset, reducedMotion: this.reducedMotion, input: frame.input ?? null, t: frame.t });
+    const rest = { sceneName: this.session.sceneName, order: this.session.order, viewport: frame.viewport,
+                   offset, reducedMotion: this.reducedMotion, input: frame.input ?? null, t: frame.t };
+    this.confirmed?.start(rest);
+    this.watcher?.start(rest);
     this.complete = -Infinity;
     this.stats.running = true;
     this.stats.starts += 1;

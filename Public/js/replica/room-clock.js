@@ -81,3 +81,75 @@ export class RoomClock {
     this.last = -Infinity;
   }
 }
+
+const MARK_GAPS = 240;      // mark arrivals the watcher's delay is measured over (about 4 s in motion)
+const IDLE_GAP_MS = 250;    // marks further apart came across a rest: not the link's jitter
+const FIRST_DELAY_MS = 34;  // beyond the first mark's age, before any gap is measured: two display frames
+const DELAY_MARGIN_MS = 2;
+// Not the largest: a stall of the link or of the page's own thread (messages held, then a burst)
+// would set the lag for seconds; past the quantile the clock waits at the mark instead.
+const OFFSET_QUANTILE = 0.95;
+const STEER = 0.2;          // the watcher's clock runs at 0.8…1.2 × real time while it steers: no judder (docs/measures.md)
+
+/**
+ * A watcher's clock (docs/wasm.md, "Watchers draw what they know"): it runs `offset` behind the
+ * page's own clock, and never past the room's complete history (the latest mark: every change at
+ * or before it has come). The offset is how stale the latest mark gets before the next arrives
+ * (the p95 over the last marks, plus a margin): it follows the link's jitter, so the clock
+ * neither waits at the mark nor jumps. It steers toward its target within ±20 % of real time,
+ * and moves at once only over a stretch where the picture is still.
+ */
+export class WatchClock {
+  constructor() { this.reset(); }
+
+  reset() {
+    this.mark = -Infinity;
+    this.markAt = null;
+    this.gaps = [];
+    this.time = null;
+    this.lastPage = null;
+    this.skew = 0;   // test hook only: a clock drawing past what it knows
+  }
+
+  /** A message carrying mark `m` (a frame's `t`, `applied.complete`, `beat.complete`) arrived at page time `arrival`. */
+  marked(m, arrival) {
+    if (!Number.isFinite(m) || m <= this.mark) return;
+    if (this.markAt !== null && arrival - this.markAt < IDLE_GAP_MS) {
+      this.gaps.push(arrival - this.mark);
+      if (this.gaps.length > MARK_GAPS) this.gaps.shift();
+    }
+    this.mark = m;
+    this.markAt = arrival;
+  }
+
+  /**
+   * Page time minus the room time the watcher draws: how stale the latest mark gets before the
+   * next one arrives (page time at arrival minus the previous mark), p95 over the last marks
+   * in motion, plus a margin; before any such gap, the latest mark's own age plus two frames.
+   */
+  get offset() {
+    if (!this.gaps.length) return this.markAt - this.mark + FIRST_DELAY_MS;
+    const sorted = [...this.gaps].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil(OFFSET_QUANTILE * sorted.length) - 1)] + DELAY_MARGIN_MS;
+  }
+
+  /**
+   * The room time to draw at page time `pageTime`, or null before any mark. `stillUntil`: the
+   * picture does not change before that room time (the room at rest until its next change).
+   */
+  at(pageTime, stillUntil = -Infinity) {
+    if (this.markAt === null) return null;
+    const target = pageTime - this.offset;
+    let next;
+    if (this.time === null) {
+      next = target;
+    } else {
+      const step = pageTime - this.lastPage;
+      next = this.time + step + Math.max(-STEER * step, Math.min(STEER * step, target - (this.time + step)));
+      if (target > next && stillUntil > this.time) next = Math.min(target, stillUntil);
+    }
+    this.time = Math.max(this.time ?? -Infinity, Math.min(next, this.mark));
+    this.lastPage = pageTime;
+    return this.time + this.skew;
+  }
+}
