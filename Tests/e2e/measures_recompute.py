@@ -74,14 +74,14 @@ def judder(entries, m):
 def input_to_picture(entries, sent):
     """For each pointer input ({"id", "t"}), the first display frame after its event whose picture
     names this viewer's input with that id or later and is judged right; a candidate not judged
-    yet ends the search."""
+    yet ends the search, one never to be judged is passed over."""
     samples = []
     for s in sorted(sent, key=lambda s: s["id"]):
         if not entries or s["t"] < entries[0]["at"]:
             continue
         found, pending = None, False
         for e in entries:
-            if e["at"] <= s["t"] or not e["own"] or e["input"] < s["id"]:
+            if e["at"] <= s["t"] or not e["own"] or e["input"] < s["id"] or e.get("never"):
                 continue
             if e["room"] is None:
                 pending = True

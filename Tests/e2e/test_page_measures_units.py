@@ -124,7 +124,7 @@ def test_the_drawn_record_is_a_ring_read_as_plain_objects(modules):
     assert (result["n"], result["length"], result["first"]) == (5, 3, 3)
     assert [e["n"] for e in result["all"]] == [3, 4, 5] and result["gone"] is None
     assert result["all"][1] == {"n": 4, "at": 40, "vsync": 39, "seq": 104, "t": 64, "offset": 2,
-                                "animating": True, "input": 7, "own": True, "fresh": True, "replica": False, "room": 2.25,
+                                "animating": True, "input": 7, "own": True, "fresh": True, "replica": False, "never": False, "room": 2.25,
                                 "present": 104}
     assert result["all"][0]["room"] is None
     assert result["last"] == [result["all"][2]] and result["all"][2]["seq"] == 2 ** 40

@@ -60,8 +60,8 @@ def serve(body: bytes | None):
 def fling_and_rest(sc, trap: bool = False) -> tuple[int, int]:
     """Flings and waits for rest; with `trap`, the engine traps as the finger lifts, so the
     fling is drawn without it until fresh instances start at the rest."""
-    start = record_total(sc.page)
     sc.drag(*FLING, steps=6)
+    start = record_total(sc.page)   # from the release (a driver's own drag can be drawn wrong: docs/measures.md)
     if trap:
         sc.page.evaluate("window.scrollcast.test.trap()")
     sc.wait_idle()

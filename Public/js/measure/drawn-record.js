@@ -9,6 +9,7 @@ const ANIMATING = 1;   // the server frame shown says its picture changes with r
 const OWN_INPUT = 2;   // the frame's `input` names this viewer
 const FRESH = 4;       // this display frame drew a server frame not drawn before
 const REPLICA = 8;     // the picture is the replica's (else a server frame)
+const NEVER = 16;      // the picture will never be judged (its judge stopped or had passed its time)
 
 /**
  * One entry per display frame (requestAnimationFrame callback) that drew or kept a server frame.
@@ -17,7 +18,7 @@ const REPLICA = 8;     // the picture is the replica's (else a server frame)
  * frame), `seq`, `t` (room ms the picture stands for), `offset` (content offset drawn, pt),
  * `animating`, `input` (the frame's input id, or -1), `own` (that input is this viewer's) and
  * `fresh` (a newly arrived server frame was drawn, rather than the previous one kept), `replica`
- * (the picture is the replica's, not a server frame), `room`
+ * (the picture is the replica's, not a server frame), `never` (it will never be judged), `room`
  * (the room's own offset at `t`, once confirmed: NaN until then) and `present` (the page's
  * estimate of the room's present at `at`).
  */
@@ -57,6 +58,11 @@ export class DrawnRecord {
     return this.total - 1;
   }
 
+  /** Entry `n`'s picture will never be judged. */
+  abandon(n) {
+    if (n >= this.first && n < this.total) this.flags[n % this.capacity] |= NEVER;
+  }
+
   /** The room's offset at entry `n`'s room time, once the confirmed engine computed it. */
   confirm(n, room) {
     if (n >= this.first && n < this.total) this.room[n % this.capacity] = room;
@@ -76,7 +82,7 @@ export class DrawnRecord {
     return {
       n, at: this.at[i], vsync: this.vsync[i], seq: this.seq[i], t: this.t[i], offset: this.offset[i],
       animating: (flags & ANIMATING) !== 0, input: this.input[i], own: (flags & OWN_INPUT) !== 0,
-      fresh: (flags & FRESH) !== 0, replica: (flags & REPLICA) !== 0, room: orNull(this.room[i]), present: orNull(this.present[i]),
+      fresh: (flags & FRESH) !== 0, replica: (flags & REPLICA) !== 0, never: (flags & NEVER) !== 0, room: orNull(this.room[i]), present: orNull(this.present[i]),
     };
   }
 

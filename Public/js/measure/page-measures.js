@@ -61,7 +61,9 @@ export class PageMeasures {
   }
 
   /** The confirmed engine computed the room's offset at entry `n`'s room time. */
-  confirm(n, offset) { this.record.confirm(n, offset); }
+  confirm(n, offset) {
+    if (Number.isNaN(offset)) this.record.abandon(n); else this.record.confirm(n, offset);
+  }
 
   /** An input message went out (its `t` is the event's timestamp). */
   inputSent(message) { this.sent.sent(message.id, message.t, message.kind); }

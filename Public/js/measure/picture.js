@@ -75,7 +75,7 @@ export function judder(entries, m = motion(entries)) {
  * For each pointer input sent ({id, t}: its event's time), the first display frame after it whose
  * picture names this viewer's input with that id or a later one and is right (judged within
  * WRONG_PT of the room's): `{id, ms}` with ms = at − t. A candidate not judged yet ends the search
- * (later inputs wait for it too).
+ * (later inputs wait for it too); one that never will be (`never`) is passed over.
  */
 export function inputToPicture(entries, sent) {
   const samples = [];
@@ -87,6 +87,7 @@ export function inputToPicture(entries, sent) {
     for (let i = start; i < entries.length && !found; i += 1) {
       const e = entries[i];
       if (!e.own || e.input < s.id) continue;
+      if (e.never) continue;   // never judged: not shown right
       if (e.room === null) { pending = true; break; }
       if (isRight(e)) found = e;
     }

@@ -5,13 +5,16 @@
 // state with the replica, so a wrong prediction, a skewed clock or a dropped input shows as a
 // wrong picture instead of being checked against itself.
 
-import { inputNumbers, Result } from "./engine.js";
+import { applyChange, Result } from "./engine.js";
 
 /** Pictures and `applied` changes held while waiting for the history to complete (then it stops). */
 const HELD_LIMIT = 20000;
 
 export class ConfirmedEngine {
-  /** `engine` is a ReplicaEngine of its own; `confirm(n, offset)` receives each judged picture. */
+  /**
+   * `engine` is a ReplicaEngine of its own; `confirm(n, offset)` receives each judged picture,
+   * and NaN for one it will never judge.
+   */
   constructor(engine, confirm) {
     this.engine = engine;
     this.confirm = confirm;
@@ -49,6 +52,7 @@ export class ConfirmedEngine {
   stop() {
     this.running = false;
     this.changes = [];
+    for (const { n } of this.pictures) this.confirm(n, NaN);
     this.pictures = [];
   }
 
@@ -61,7 +65,7 @@ export class ConfirmedEngine {
 
   /** Display frame `n` drew the replica's picture at room time `t`. */
   picture(n, t) {
-    if (!this.running) return;
+    if (!this.running) return this.confirm(n, NaN);
     this.pictures.push({ n, t });
     if (this.pictures.length > HELD_LIMIT) this.stop();
   }
@@ -75,7 +79,7 @@ export class ConfirmedEngine {
     try {
       while (this.pictures.length && this.pictures[0].t <= h) {
         const { n, t } = this.pictures.shift();
-        if (t < this.time) { this.stats.unjudgeable += 1; continue; }   // the state is past it
+        if (t < this.time) { this.stats.unjudgeable += 1; this.confirm(n, NaN); continue; }   // the state is past it
         while (this.changes.length && this.changes[0].t <= t) this.#apply(this.changes.shift());
         this.time = t;
         this.confirm(n, this.engine.frame(t, 0, 0).contentOffset);
@@ -109,12 +113,5 @@ export class ConfirmedEngine {
   /** Room time of the next change not applied yet (Infinity when none has come). */
   get nextChange() { return this.changes.length ? this.changes[0].t : Infinity; }
 
-  #apply(message) {
-    if (message.kind === "rowOrder") {
-      this.engine.reorder(message.order, message.t);
-    } else {
-      const numbers = inputNumbers(message);
-      if (numbers) this.engine.apply(numbers, message.id, message.t, message.viewer ?? "", message.cause === "input");
-    }
-  }
+  #apply(message) { applyChange(this.engine, message); }
 }

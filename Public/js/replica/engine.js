@@ -45,6 +45,13 @@ export function inputNumbers(input) {
   }
 }
 
+/** Applies an `applied` change (docs/protocol.md, "Inputs applied") to `engine` as the room did. */
+export function applyChange(engine, message) {
+  if (message.kind === "rowOrder") return engine.reorder(message.order, message.t);
+  const numbers = inputNumbers(message);
+  return numbers ? engine.apply(numbers, message.id, message.t, message.viewer ?? "", message.cause === "input") : null;
+}
+
 /**
  * WASI imports: only the C library's output path (reached when the engine traps on a bug)
  * and the hash seed are used. Output goes to console.error.

@@ -6,7 +6,7 @@
 // comes from the Swift engine in WebAssembly. A mismatch puts the page back on server frames
 // until the room next comes to rest, where the replica starts again from the server's state.
 
-import { inputNumbers, Result } from "./engine.js";
+import { applyChange, inputNumbers, Result } from "./engine.js";
 import { WireV2Decoder } from "../wire-v2.js";
 import { RoomClock } from "./room-clock.js";
 import { moveRow } from "../page-state.js";
@@ -106,7 +106,10 @@ export class PageReplica {
   }
 
   /** A `beat` (docs/protocol.md, "The complete history"), arrived at page time `now`. */
-  beat(message, now) { this.#marked(message.complete, now, true); }
+  beat(message, now) {
+    this.clock.frameArrived(message.t, now);   // the room's present: a clock right even in a room at rest
+    this.#marked(message.complete, now, true);
+  }
 
   #marked(mark, now, said) {
     if (!Number.isFinite(mark)) return;
@@ -255,7 +258,8 @@ export class PageReplica {
     if (time === null) return null;
     try {
       if (this.dirty) { this.engine.load(); this.#rebuildOnTopOfBase(); }
-      const drawTime = Math.max(time, this.latestInputTime);
+      // Never before a picture the watcher drew (a page that starts driving goes on from there).
+      const drawTime = Math.max(time, this.latestInputTime, this.watcher?.lastTime ?? -Infinity);
       this.lastDrawTime = drawTime;
       this.pictureSeq += 1;
       const result = this.engine.frame(drawTime, this.pictureSeq, 0);
@@ -354,12 +358,7 @@ export class PageReplica {
   }
 
   #applyApplied(message) {
-    if (message.kind === "rowOrder") {
-      this.engine.reorder(message.order, message.t);
-    } else {
-      const numbers = inputNumbers(message);
-      if (numbers) this.engine.apply(numbers, message.id, message.t, message.viewer ?? "", message.cause === "input");
-    }
+    applyChange(this.engine, message);
     this.latestInputTime = Math.max(this.latestInputTime, message.t);
   }
 
