@@ -276,6 +276,33 @@ public func scrollcastContentOffset() -> Double { lastContentOffset }
 @_expose(wasm, "scrollcast_is_animating") @_cdecl("scrollcast_is_animating")
 public func scrollcastIsAnimating() -> Int32 { lastAnimating ? 1 : 0 }
 
+// MARK: Input time mapping (the server's `InputTimeMapper` for this page's viewer)
+
+/// One mapper, as one replica, per module instance: a page maps its own viewer's inputs.
+nonisolated(unsafe) var timeMapper = InputTimeMapper()
+
+/// Room time the server gives an input stamped `clientTime` (its `t`) and `at` (NaN: not
+/// stamped) that reaches the room at `now`, its earliest time for a change being `floor`;
+/// `startsGesture` 1 for `pointerDown` and `longPressBegan`. After `now`: the room holds it until
+/// then. NaN when `t` went backwards (the server refuses it: `outOfOrder`).
+@_expose(wasm, "scrollcast_mapper_map") @_cdecl("scrollcast_mapper_map")
+public func scrollcastMapperMap(_ clientTime: Double, _ at: Double, _ now: Double, _ floor: Double,
+                                _ startsGesture: Int32) -> Double {
+    timeMapper.mapped(clientTime: clientTime, at: at.isNaN ? nil : at, now: now, floor: floor,
+                      startsGesture: startsGesture != 0) ?? .nan
+}
+
+/// The server applied the input stamped `clientTime` at room time `room` (its `applied`): later
+/// predictions keep their client intervals from there.
+@_expose(wasm, "scrollcast_mapper_confirm") @_cdecl("scrollcast_mapper_confirm")
+public func scrollcastMapperConfirm(_ clientTime: Double, _ room: Double) {
+    timeMapper.confirm(clientTime: clientTime, room: room)
+}
+
+/// Forgets the anchor and the last client time (a new connection).
+@_expose(wasm, "scrollcast_mapper_reset") @_cdecl("scrollcast_mapper_reset")
+public func scrollcastMapperReset() { timeMapper.reset() }
+
 /// The standard library seeds its hashing from `arc4random_buf`; wasi-libc's would bring a
 /// ChaCha20 generator, `printf` (through its assertion) and a WASI import into the module. No
 /// output of the engine depends on hash order (the cross-check would show it), so a fixed seed

@@ -19,8 +19,12 @@ public struct InputTimeMapper: Sendable {
     /// How far ahead of the room's present an early input may be placed, ms: an `at` further
     /// ahead is placed at `now + maxLead`.
     public static let maxLead = 250.0
-    private var anchor: (client: Double, room: Double)?
-    private var lastClientTime: Double?
+    // Plain doubles rather than optionals: the page runs this in WebAssembly, where every byte
+    // of code counts (docs/wasm.md, "Size").
+    private var hasAnchor = false
+    private var anchorClient = 0.0
+    private var anchorRoom = 0.0
+    private var lastClientTime = -Double.infinity
 
     /// A mapper with no anchor yet.
     public init(maxLag: Double = 250) { self.maxLag = maxLag }
@@ -47,39 +51,45 @@ public struct InputTimeMapper: Sendable {
     /// anchors later events.
     public mutating func map(clientTime: Double, at: Double?, now: Double, floor: Double,
                              startsGesture: Bool) throws(Failure) -> Double {
-        if let last = lastClientTime, clientTime < last {
-            throw .wentBackwards(previous: last, got: clientTime)
+        if clientTime < lastClientTime {
+            throw .wentBackwards(previous: lastClientTime, got: clientTime)
         }
+        return mapped(clientTime: clientTime, at: at, now: now, floor: floor, startsGesture: startsGesture) ?? now
+    }
+
+    /// `map(clientTime:at:now:floor:startsGesture:)`, nil where it throws (the WebAssembly
+    /// boundary reports a failure as a number).
+    public mutating func mapped(clientTime: Double, at: Double?, now: Double, floor: Double,
+                                startsGesture: Bool) -> Double? {
+        if clientTime < lastClientTime { return nil }
         lastClientTime = clientTime
+        var time: Double
         if let at, at > now {
-            let placed = max(floor, min(at, now + Self.maxLead))
-            anchor = (clientTime, placed)
-            return placed
+            time = max(floor, min(at, now + Self.maxLead))
+        } else if startsGesture || !hasAnchor {
+            time = max(floor, now)
+        } else {
+            time = anchorRoom + (clientTime - anchorClient)
+            let high = max(floor, now), low = max(floor, now - maxLag)
+            // Inside the window the anchor stays, so every later event keeps its interval.
+            if time <= high && time >= low { return time }
+            time = min(high, max(low, time))
         }
-        let high = max(floor, now)
-        let low = max(floor, now - maxLag)
-        guard !startsGesture, let anchor else {
-            anchor = (clientTime, high)
-            return high
-        }
-        let candidate = anchor.room + (clientTime - anchor.client)
-        if candidate > high || candidate < low {
-            let mapped = min(high, max(low, candidate))
-            self.anchor = (clientTime, mapped)
-            return mapped
-        }
-        return candidate
+        confirm(clientTime: clientTime, room: time)
+        return time
     }
 
     /// The room applied the event stamped `clientTime` at `room` (its `applied` message): a client
     /// predicting the room anchors there, so later predictions follow the room's.
     public mutating func confirm(clientTime: Double, room: Double) {
-        anchor = (clientTime, room)
+        hasAnchor = true
+        anchorClient = clientTime
+        anchorRoom = room
     }
 
     /// Forgets the anchor and the last client time (a new connection).
     public mutating func reset() {
-        anchor = nil
-        lastClientTime = nil
+        hasAnchor = false
+        lastClientTime = -.infinity
     }
 }

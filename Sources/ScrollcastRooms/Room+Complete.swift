@@ -56,13 +56,17 @@ extension Room {
     /// After a complete watcher's snapshot (or `resumed`) and its `applied` follow-up: the
     /// room's present and the mark, so its clock starts at the present even in a room at rest.
     func sendJoinBeat(to id: String, version: WireVersion) {
-        let beat = BeatMessage(time: now, complete: markComplete(through: max(now, lastFrame.time)))
+        let mark = markComplete(through: max(now, lastFrame.time))
+        let beat = BeatMessage(time: max(now, mark), complete: mark)
         channel.send(beatForms(beat, speaking: version), to: .viewer(id))
     }
 
     private func sendBeat(at current: Double, to audience: Audience) {
         lastMarkAt = current
-        let beat = BeatMessage(time: current, complete: markComplete(through: current))
+        let mark = markComplete(through: current)
+        // The mark can be a little ahead of the clock (a frame's time rounded up, an input
+        // released up to the timer's slack early): `t` is never before it.
+        let beat = BeatMessage(time: max(current, mark), complete: mark)
         channel.send(beatForms(beat, speaking: nil), to: audience)
     }
 

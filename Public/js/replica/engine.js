@@ -252,3 +252,39 @@ export class ReplicaEngine {
     }
   }
 }
+
+/**
+ * The server's input time mapping (Swift's InputTimeMapper, run in the engine's module): where
+ * the room will put an input of this page, so the page predicts with the server's own rule.
+ * One per module instance, as the replica: `reset()` at a new connection.
+ */
+export class TimeMapper {
+  /** The mapper of `engine`'s module (a ReplicaEngine). */
+  constructor(engine) {
+    this.exports = engine.exports;
+  }
+
+  /** How far ahead of the room's present the server places an early input at most, ms
+   * (InputTimeMapper.maxLead; docs/protocol.md, "Driving on the room's clock"). */
+  static MAX_LEAD = 250;
+
+  /**
+   * Room time for an input stamped `clientTime` (its `t`) and `at` (null: not stamped) reaching
+   * the room at `now`, whose earliest time for a change is `floor`. Later than `now`: the room
+   * holds it until then. null when `t` went backwards (the server refuses it, `outOfOrder`).
+   * (The arguments of time-mapper.js's `map`, with `at` last.)
+   */
+  map(clientTime, now, floor, startsGesture, at = null) {
+    const time = this.exports.scrollcast_mapper_map(clientTime, at ?? NaN, now, floor, startsGesture ? 1 : 0);
+    return Number.isNaN(time) ? null : time;
+  }
+
+  /** The server applied our input stamped `clientTime` at room time `room`. */
+  confirm(clientTime, room) { this.exports.scrollcast_mapper_confirm(clientTime, room); }
+
+  /** Forgets the anchor and the last client time (a new connection). */
+  reset() { this.exports.scrollcast_mapper_reset(); }
+}
+
+/** Input kinds that start a gesture (the server re-anchors at them). */
+export const GESTURE_STARTS = new Set(["pointerDown", "longPressBegan"]);
