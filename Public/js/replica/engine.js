@@ -272,7 +272,6 @@ export class TimeMapper {
    * Room time for an input stamped `clientTime` (its `t`) and `at` (null: not stamped) reaching
    * the room at `now`, whose earliest time for a change is `floor`. Later than `now`: the room
    * holds it until then. null when `t` went backwards (the server refuses it, `outOfOrder`).
-   * (The arguments of time-mapper.js's `map`, with `at` last.)
    */
   map(clientTime, now, floor, startsGesture, at = null) {
     const time = this.exports.scrollcast_mapper_map(clientTime, at ?? NaN, now, floor, startsGesture ? 1 : 0);

@@ -6,11 +6,10 @@
 // comes from the Swift engine in WebAssembly. A mismatch puts the page back on server frames
 // until the room next comes to rest, where the replica starts again from the server's state.
 
-import { applyChange, inputNumbers, Result } from "./engine.js";
+import { applyChange, GESTURE_STARTS, inputNumbers, Result, TimeMapper } from "./engine.js";
 import { WireV2Decoder } from "../wire-v2.js";
 import { RoomClock } from "./room-clock.js";
 import { moveRow } from "../page-state.js";
-import { TimeMapper, GESTURE_STARTS } from "./time-mapper.js";
 
 const MISMATCHES_KEPT = 10;
 // How far before a frame's room time a server that tells no marks may still place an input (its
@@ -33,7 +32,7 @@ export class PageReplica {
       predicted: 0, applied: 0, drawn: 0, lastMismatch: null, mismatchLog: [], predictionLog: [], error: null,
     });
     this.clock = new RoomClock();
-    this.mapper = new TimeMapper();
+    this.mapper = null;       // the server's InputTimeMapper, in the replica's module (engine.js)
     this.session = null;      // {sceneName, order, bodies (v2 texts since the snapshot), viewer}
     this.created = false;
     this.log = [];            // applied messages not yet in the saved base state, in order
@@ -59,6 +58,7 @@ export class PageReplica {
    */
   attachEngine(engine, confirmed = null, watcher = null) {
     this.engine = engine;
+    this.mapper = new TimeMapper(engine);
     this.confirmed = confirmed;
     this.watcher = watcher;
     this.created = false;
@@ -125,7 +125,7 @@ export class PageReplica {
                      bodies: message.textsBody ? [message.textsBody.slice()] : [] };
     this.#forget();
     this.reducedMotion = false;
-    this.mapper.reset();
+    this.mapper?.reset();
     this.clock.reset();
     this.watcher?.reset();
     this.clock.joinRoundTrip(roundTrip);
@@ -170,7 +170,7 @@ export class PageReplica {
         const note = this.stats.predictionLog.find((n) => n.id === own.id);
         if (note) note.applied = message.t;
         this.clock.inputApplied(own.sentAt, message.t);
-        this.mapper.confirm(own.clientTime, message.t);
+        this.mapper?.confirm(own.clientTime, message.t);
         // Later predictions keep their intervals from the server's time.
         for (const later of this.predictions.slice(index)) {
           later.time = message.t + (later.clientTime - own.clientTime);
@@ -202,7 +202,9 @@ export class PageReplica {
     // The server's present is never before the last time it applied; nor are our own inputs.
     const last = this.predictions.length ? this.predictions[this.predictions.length - 1].time : -Infinity;
     const present = Math.max(clock, this.latestInputTime, last);
-    const time = Math.max(last, this.mapper.map(message.t, present, this.latestInputTime, GESTURE_STARTS.has(message.kind)));
+    const mapped = this.#call(() => this.mapper.map(message.t, present, this.latestInputTime, GESTURE_STARTS.has(message.kind)));
+    if (mapped === null) return false;   // t went backwards (the server refuses it) or the engine trapped
+    const time = Math.max(last, mapped);
     const own = { id: message.id, clientTime: message.t, time, numbers, sentAt: now };
     this.predictions.push(own);
     this.#note({ id: message.id, kind: message.kind, at: now, clock, lead: this.clock.lead, latest: this.latestInputTime, time });
@@ -238,8 +240,7 @@ export class PageReplica {
       this.disable(error);
       return "mismatch";
     }
-    // A frame's `t` is a mark when the server tells marks; else only MAX_LAG before it is complete.
-    this.#marked(frame.t, now, false);
+    this.#marked(frame.t, now, false);   // a mark when the server tells marks; else complete to t − MAX_LAG
     this.historyComplete(frame.t - MAX_LAG - 1);
     return verdict;
   }
