@@ -8,7 +8,6 @@ the replica does better on each figure."""
 from __future__ import annotations
 
 import json
-import math
 
 import pytest
 
