@@ -75,6 +75,7 @@ const sender = new InputSender({
     if (replica?.ownInput(message, performance.now())) scheduleDraw();
     return true;
   },
+  stamp: (t) => replica?.stamp(t) ?? null,
 });
 
 const input = attachInput({

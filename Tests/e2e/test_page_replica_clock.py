@@ -1,6 +1,6 @@
 """The page's room clock (Public/js/replica/room-clock.js, docs/wasm.md "The clock"), imported in
-real Chromium from the real server, on made-up arrivals: the lead is measured against the clock
-as it is now, so a seconds-old snapshot frame cannot make it seconds."""
+real Chromium from the real server, on made-up arrivals: a driver's lead (the join's round trip
+plus a display frame, grown by late inputs, steered, decaying back) and a watcher's clock."""
 
 from __future__ import annotations
 
@@ -31,37 +31,39 @@ def test_a_watcher_has_no_lead_and_the_least_delayed_frame_sets_the_clock(clock_
     assert r == [0, 1060, 1060]
 
 
-def test_the_lead_is_the_join_round_trip_until_an_own_input_comes_back(clock_page):
+def test_a_driver_leads_by_the_join_round_trip_plus_a_display_frame_and_never_past_the_held_bound(clock_page):
     r = run(clock_page, """
         c.joinRoundTrip(90); c.frameArrived(1000, 5040);
-        c.inputSent(); return [c.lead, c.displayTime(5100)];""")
-    assert r == [90, 1150]
+        c.inputSent(); const first = [c.lead, c.displayTime(5100), c.stamp(5100)];
+        const far = new RoomClock(); far.joinRoundTrip(400); far.frameArrived(0, 10); far.inputSent();
+        return [...first, far.lead];""")
+    assert r == [107, 1167, 1167, 250]
 
 
-def test_a_stale_snapshot_frame_does_not_make_the_lead_seconds(clock_page):
-    # The snapshot's frame is 6 s old (the room rested); the first input goes out when the clock
-    # says 1,100 while the room is at 7,100; it comes back applied at 7,180 with a fresh frame.
+def test_a_stamp_reads_the_clock_as_it_is_now_not_a_stale_snapshot_frame(clock_page):
+    # The snapshot's frame is 6 s old (the room rested); the beat after it says the present.
     r = run(clock_page, """
-        c.joinRoundTrip(80); c.frameArrived(1000, 5040);
-        c.inputSent(); c.inputApplied(5140, 7180);
-        const stale = c.lead;
-        c.frameArrived(7180, 5230);   // the applied's own time, fresh: offset 5230 − 7180
-        c.frameArrived(7183, 5236);
-        return [stale, c.lead, c.arrivalTime(5300)];""")
-    stale, lead, now = r
-    assert stale == pytest.approx(6080), "against the stale clock the sample says seconds"
-    assert lead == pytest.approx(7180 - (5140 - (5230 - 7180))) == pytest.approx(90)
-    assert now == pytest.approx(7250)
+        c.joinRoundTrip(80); c.frameArrived(1000, 5040); c.frameArrived(7000, 5045);
+        c.inputSent(); return c.stamp(5100);""")
+    assert r == pytest.approx(7000 + 55 + 97)
 
 
-def test_the_lead_is_the_lower_median_and_never_negative(clock_page):
+def test_a_late_input_grows_the_lead_steered_and_on_time_inputs_give_it_back_slowly(clock_page):
     r = run(clock_page, """
-        c.frameArrived(0, 100); c.inputSent();
-        c.inputApplied(100, -20); const one = c.lead;
-        c.inputApplied(200, 600); const two = c.lead;
-        c.inputApplied(300, 230); const three = c.lead;
-        return [one, two, three];""")
-    assert r == [0, 0, 30]
+        c.joinRoundTrip(80); c.frameArrived(1000, 5040); c.inputSent(); c.displayTime(5100);
+        c.inputApplied(97, 1200, 1200); const onTime = c.lead;
+        c.inputApplied(97, 1200, 1230); c.displayTime(5110); const steering = c.lead;
+        c.displayTime(5400); const grown = c.lead;
+        for (let i = 0; i < 50; i += 1) c.inputApplied(144, 2000 + i, 2000 + i);
+        c.displayTime(6400); const decayed = c.lead;
+        c.inputApplied(144, 3000, 2900); c.displayTime(7400);
+        return [onTime, steering, grown, decayed, c.late, c.lead];""")
+    on_time, steering, grown, decayed, late, early = r
+    assert on_time == 97, "on time at the join's lead: nothing to give back"
+    assert steering == pytest.approx(99), "a fifth of the 10 ms that passed"
+    assert grown == pytest.approx(97 + 30 + 17), "the lead it was sent with, the lateness and a margin"
+    assert decayed == pytest.approx(97 + 47 * 0.98 ** 50), "2 % of the excess per input on time"
+    assert late == 2 and early == pytest.approx(44), "held short of its stamp: the lead was too long by 100 ms"
 
 
 def run_watch(page, script: str):

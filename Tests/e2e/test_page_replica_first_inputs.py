@@ -49,13 +49,5 @@ def test_the_first_inputs_and_a_row_move_show_on_the_next_display_frame(browser,
     assert not r.get("refusedPredictions"), r["refusedPredictions"]
     print(f"{profile}: first fling {ms_summary(first_fling)}; row move {ms_summary(row_move)}; "
           f"wrong pictures {figures['wrong']}, clock judder {figures['clock']}")
-    try:
-        assert_within_the_bound(first_fling, f"{profile} first fling")
-        assert_within_the_bound(row_move, f"{profile} row move")
-    except AssertionError as error:
-        # Judged by input-to-picture (the picture must be right), a driver's moves are drawn
-        # wrong until the server's `applied` comes back whenever the server places them elsewhere
-        # than predicted; with the complete-history server it places a late move no earlier than
-        # the last mark. Issue 27's remedy (the driver stamps each input with the room time it
-        # drew it, `at`) is not in the page yet: until it is, this bound is a known failure.
-        pytest.xfail(f"issue 27, drivers agree with the room on time (not done): {error}")
+    assert_within_the_bound(first_fling, f"{profile} first fling")
+    assert_within_the_bound(row_move, f"{profile} row move")

@@ -9,19 +9,14 @@
 import { applyChange, GESTURE_STARTS, inputNumbers, Result, TimeMapper } from "./engine.js";
 import { WireV2Decoder } from "../wire-v2.js";
 import { RoomClock } from "./room-clock.js";
+import { Blend } from "./blend.js";
+import { atRest, compareFrame } from "./compare.js";
 import { moveRow } from "../page-state.js";
 
-const MISMATCHES_KEPT = 10;
 // How far before a frame's room time a server that tells no marks may still place an input (its
 // InputTimeMapper's maxLag): the history before `t − MAX_LAG` is complete once frame `t` arrived.
 const MAX_LAG = 250;
 const PREDICTIONS_KEPT = 64;
-const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(" ");
-
-/** Whether a frame shows the room at rest: a replica can start from it (docs/protocol.md). */
-export function atRest(frame) {
-  return frame.animating === false && frame.phase === "idle" && !frame.lifted && !frame.placeholder;
-}
 
 export class PageReplica {
   /** `stats` is the object the page shows as window.scrollcast.state.replica. */
@@ -48,6 +43,10 @@ export class PageReplica {
     this.complete = -Infinity;   // room time up to which the room's history is known complete
     this.dropped = new Set();    // test hook: input ids the working state leaves out
     this.onDisable = null;       // called once when the replica stops for good (the page stops asking for `applied`)
+    this.blend = new Blend();    // a late own input's correction, drawn away over a few frames
+    this.correction = false;     // an own input was applied elsewhere than predicted: blend at the next picture
+    this.stamping = true;        // own inputs carry `at` (test hook `unstamped()` turns it off: a known-bad driver)
+    this.lastStamp = -Infinity;
   }
 
   get running() { return this.stats.running; }
@@ -103,6 +102,7 @@ export class PageReplica {
     this.predictions = [];
     this.confirmed?.stop();
     this.watcher?.stop();
+    this.blend.reset();
   }
 
   /** A `beat` (docs/protocol.md, "The complete history"), arrived at page time `now`. */
@@ -127,6 +127,7 @@ export class PageReplica {
     this.reducedMotion = false;
     this.mapper?.reset();
     this.clock.reset();
+    this.lastStamp = -Infinity;   // the room's clock may start again
     this.watcher?.reset();
     this.clock.joinRoundTrip(roundTrip);
     this.stats.running = false;
@@ -169,11 +170,13 @@ export class PageReplica {
         const [own] = this.predictions.splice(index, 1);
         const note = this.stats.predictionLog.find((n) => n.id === own.id);
         if (note) note.applied = message.t;
-        this.clock.inputApplied(own.sentAt, message.t);
+        this.clock.inputApplied(own.lead, own.time, message.t);
         this.mapper?.confirm(own.clientTime, message.t);
-        // Later predictions keep their intervals from the server's time.
+        if (message.t !== own.time) this.correction = true;
+        // Later stamped predictions stay at their stamps (never before this one); unstamped ones
+        // keep their intervals from the server's time.
         for (const later of this.predictions.slice(index)) {
-          later.time = message.t + (later.clientTime - own.clientTime);
+          later.time = later.stamped ? Math.max(later.time, message.t) : message.t + (later.clientTime - own.clientTime);
         }
       }
     }
@@ -189,8 +192,22 @@ export class PageReplica {
   }
 
   /**
+   * The room time to stamp this page's input of an event at page time `pageTime` with (its `at`):
+   * the driver's clock then; null when the replica does not draw.
+   */
+  stamp(pageTime) {
+    if (!this.running || !this.stamping) return null;
+    this.clock.inputSent();
+    const at = this.clock.stamp(pageTime);
+    if (at === null) return null;
+    // After the picture on screen (a change at its time would be in it), rounded up as sent.
+    this.lastStamp = Math.max(this.lastStamp, Math.ceil(Math.max(at, this.clock.last + 0.001) * 1000) / 1000);
+    return this.lastStamp;
+  }
+
+  /**
    * This page sent `message` (an input) at page time `now`: apply it at once, at the room time
-   * the server is expected to give it. Returns true when the replica drew it into its state.
+   * the server is expected to give it (its `at` when stamped). Returns true when the replica drew it.
    */
   ownInput(message, now) {
     if (!this.running) return false;
@@ -201,13 +218,16 @@ export class PageReplica {
     if (clock === null) return false;
     // The server's present is never before the last time it applied; nor are our own inputs.
     const last = this.predictions.length ? this.predictions[this.predictions.length - 1].time : -Infinity;
-    const present = Math.max(clock, this.latestInputTime, last);
-    const mapped = this.#call(() => this.mapper.map(message.t, present, this.latestInputTime, GESTURE_STARTS.has(message.kind)));
+    // Stamped, it reaches the room before `at` (the lead): the room's present is at most the arrival clock's.
+    const stamped = Number.isFinite(message.at);
+    const present = stamped ? this.clock.arrivalTime(now) : Math.max(clock, this.latestInputTime, last);
+    const floor = Math.max(this.latestInputTime, last);
+    const mapped = this.#call(() => this.mapper.map(message.t, present, floor, GESTURE_STARTS.has(message.kind), stamped ? message.at : null));
     if (mapped === null) return false;   // t went backwards (the server refuses it) or the engine trapped
     const time = Math.max(last, mapped);
-    const own = { id: message.id, clientTime: message.t, time, numbers, sentAt: now };
+    const own = { id: message.id, clientTime: message.t, time, numbers, sentAt: now, stamped, lead: this.clock.lead };
     this.predictions.push(own);
-    this.#note({ id: message.id, kind: message.kind, at: now, clock, lead: this.clock.lead, latest: this.latestInputTime, time });
+    this.#note({ id: message.id, kind: message.kind, at: now, stamp: message.at ?? null, clock, lead: this.clock.lead, latest: this.latestInputTime, time });
     if (!this.dirty) this.#call(() => this.#applyPrediction(own));
     if (!this.running) return false;   // the engine trapped
     this.stats.predicted += 1;
@@ -234,7 +254,8 @@ export class PageReplica {
       }
       this.log = later;
       this.engine.save();
-      verdict = this.#compare(frame);
+      verdict = compareFrame(this.engine, this.decoder, this.stats, frame);
+      if (verdict === "mismatch") { this.stats.running = false; this.#forget(); }
       this.#rebuildOnTopOfBase();
     } catch (error) {
       this.disable(error);
@@ -259,19 +280,30 @@ export class PageReplica {
     if (time === null) return null;
     try {
       if (this.dirty) { this.engine.load(); this.#rebuildOnTopOfBase(); }
+      this.#blendCorrection();
       // Never before a picture the watcher drew (a page that starts driving goes on from there).
       const drawTime = Math.max(time, this.latestInputTime, this.watcher?.lastTime ?? -Infinity);
       this.lastDrawTime = drawTime;
       this.pictureSeq += 1;
       const result = this.engine.frame(drawTime, this.pictureSeq, 0);
+      this.lastEngineOffset = result.contentOffset;
       if (result.texts) this.decoder.decode(result.texts.slice().buffer);
-      const frame = this.decoder.decode(result.bytes.slice().buffer);
+      const frame = this.blend.apply(this.decoder.decode(result.bytes.slice().buffer));
       this.stats.drawn += 1;
       return frame;
     } catch (error) {
       this.disable(error);
       return null;
     }
+  }
+
+  /** An own input applied elsewhere than predicted moved the picture: the blend draws that away. */
+  #blendCorrection() {
+    if (!this.correction) return;
+    this.correction = false;
+    const t = this.lastDrawTime;
+    if (!(t >= this.latestInputTime) || !Number.isFinite(this.lastEngineOffset)) return;
+    this.blend.add(this.lastEngineOffset - this.engine.frame(t, 0, 0).contentOffset);
   }
 
   /**
@@ -289,38 +321,6 @@ export class PageReplica {
 
   /** The picture numbers of own frames go on from the server frame shown before them. */
   continueNumbering(seq) { this.pictureSeq = Math.max(this.pictureSeq, seq); }
-
-  #compare(frame) {
-    this.stats.compared += 1;
-    let mine, theirs;
-    if (frame.wire) {
-      mine = this.engine.serverFrame(frame.t, frame.seq, frame.sentAt);
-      theirs = frame.wire;
-      if (mine.length === theirs.length && mine.every((b, i) => b === theirs[i])) {
-        this.stats.identical += 1;
-        return "identical";
-      }
-      mine = hex(mine);
-      theirs = hex(theirs);
-    } else {
-      const result = this.engine.frame(frame.t, frame.seq, frame.sentAt);
-      if (result.texts) this.decoder.decode(result.texts.slice().buffer);
-      mine = JSON.stringify(this.decoder.decode(result.bytes.slice().buffer));
-      theirs = JSON.stringify(frame);
-      if (mine === theirs) {
-        this.stats.identical += 1;
-        return "identical";
-      }
-    }
-    this.stats.mismatches += 1;
-    this.stats.lastMismatch = { seq: frame.seq, replica: mine, server: theirs };
-    this.stats.mismatchLog.push(this.stats.lastMismatch);
-    if (this.stats.mismatchLog.length > MISMATCHES_KEPT) this.stats.mismatchLog.shift();
-    console.warn(`scrollcast replica: frame ${frame.seq} differs from the server's; drawing server frames until the room rests`);
-    this.stats.running = false;
-    this.#forget();
-    return "mismatch";
-  }
 
   #createScene() {
     const code = this.#call(() => this.engine.create(this.session.sceneName));

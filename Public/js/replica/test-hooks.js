@@ -18,6 +18,8 @@ export function testHooks(replica) {
       replica.dropped.add(id);
       replica.dirty = true;
     },
+    /** This page's inputs go without `at` (mapped from their `t`, as before drivers stamped them): a known-bad driver. */
+    unstamped() { replica.stamping = false; },
     /** The engine's next call fails as a trap does. */
     trap() {
       if (replica.engine) replica.engine.broken = new Error("test hook: the engine trapped");
