@@ -39,6 +39,8 @@ export function testHooks(replica) {
     },
     /** The watcher's clock: its offset (ms) and the mark gaps it is the p99 of. */
     watchClock: () => (replica.watcher ? { offset: replica.watcher.clock.offset, gaps: [...replica.watcher.clock.gaps] } : null),
+    /** The driver's clock: its lead (ms) and the own inputs the room applied elsewhere than stamped. */
+    lead: () => ({ lead: replica.clock.lead, target: replica.clock.target, late: replica.clock.late }),
     /** `applied` messages and predictions the replica holds. */
     held: () => replica.held,
   };
