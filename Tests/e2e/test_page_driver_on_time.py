@@ -23,13 +23,15 @@ WRONG_PCT = 0.5        # the issue's goal for drivers on 4g
 LARGEST_STEP_PT = 2    # no correction larger than this in one display frame
 
 
-def drive(driver) -> tuple[dict, list[dict]]:
-    """A fling, a wheel burst, keys and a row move, each until rest; the page's measures over them
-    (checked against the recomputation) and input-to-picture (replica_session.frames_to_show)."""
+def drive(driver, row_move: bool) -> tuple[dict, list[dict]]:
+    """A fling, a wheel burst, keys and (`row_move`) a row move, each until rest; the page's
+    measures over them (checked against the recomputation) and input-to-picture
+    (replica_session.frames_to_show)."""
     start = record_total(driver.page)
     fling(driver)
     wheel_and_keys(driver)
-    move_a_row(driver)
+    if row_move:
+        move_a_row(driver)
     mine, expected, _, _ = measured(driver.page, (start, record_total(driver.page)))
     assert_same_figures(mine, expected)
     assert_no_mismatch(driver, "driver")
@@ -48,7 +50,9 @@ def test_a_driver_on_4g_draws_the_rooms_pictures_and_without_at_it_reads_badly(b
         wait_running(sc)
         if label == "unstamped":
             sc.page.evaluate("window.scrollcast.test.unstamped()")
-        figures[label], photons[label] = drive(sc)
+        # Unstamped, the page shows the row lifted half a second after its press while the room,
+        # which timed the press later, may not have lifted it when the moves come: no row move.
+        figures[label], photons[label] = drive(sc, row_move=label == "stamped")
         assert replica(sc)["running"], replica(sc)
         print(f"4g {label}: {summary(figures[label], [])}, largest correction {figures[label]['picture']['largestPt']} pt; "
               f"input-to-picture {ms_summary(photons[label])}; "
