@@ -75,7 +75,8 @@ const sender = new InputSender({
     if (replica?.ownInput(message, performance.now())) scheduleDraw();
     return true;
   },
-  stamp: (t) => replica?.stamp(t) ?? null,
+  // Stamped as sent, not at the event's own time: on a busy page that can be long past (docs/wasm.md).
+  stamp: () => replica?.stamp(performance.now()) ?? null,
 });
 
 const input = attachInput({
