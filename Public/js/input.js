@@ -37,7 +37,7 @@ const BUCKET_RATE_PER_MS = 0.2;
  */
 export class InputSender {
   /** `transmit(message)` sends one message and returns false when it could not; `stamp(t)` gives the
-   *  room time (`at`, docs/protocol.md) for an event at page time `t`, or null to send none. */
+   *  room time (`at`, docs/protocol.md) for an input of an event at page time `t` sent now, or null. */
   constructor({ transmit, now = () => performance.now(), stamp = () => null }) {
     this.transmit = transmit;
     this.stamp = stamp;
