@@ -108,20 +108,18 @@ def test_a_watcher_steers_within_a_fifth_of_real_time_and_jumps_only_while_still
     assert r["still"] > 12 * 1.2 + 10, "over a still stretch it catches up at once"
 
 
-def test_a_late_inputs_correction_is_drawn_away_over_five_frames_and_never_more_than_2_pt_a_frame(clock_page):
+def test_a_late_inputs_correction_is_drawn_away_over_five_frames(clock_page):
     # The engine's picture moved by 5 pt (then by 30 pt) at the same room time: the content is
-    # drawn shifted by what is left, shrinking linearly, at most 2 pt a display frame.
+    # drawn shifted by what is left, shrinking linearly over five display frames.
     r = clock_page.evaluate("""async () => {
         const { Blend } = await import('/js/replica/blend.js');
         const b = new Blend(), frame = { offset: 100, rows: [{ id: 1, y: 50, h: 44 }] };
         const drawn = (n) => Array.from({ length: n }, () => { const f = b.apply(frame); return [f.offset, f.rows[0].y]; });
         b.add(5); const small = drawn(6);
-        b.add(-30); const large = drawn(16);
+        b.add(-30); const large = drawn(6);
         return { small, large, same: b.apply(frame) === frame };
     }""")
     assert [o for o, _ in r["small"]] == pytest.approx([104, 103, 102, 101, 100, 100])
+    assert [o for o, _ in r["large"]] == pytest.approx([76, 82, 88, 94, 100, 100])
     assert all(o + y == pytest.approx(150) for o, y in r["small"] + r["large"]), "rows move with the offset"
-    large = [o for o, _ in r["large"]]
-    assert max(abs(b - a) for a, b in zip(large, large[1:])) == pytest.approx(2), large
-    assert large[-1] == 100 and large[0] == pytest.approx(72) and large[14] == 100, "30 pt in 15 frames of 2 pt"
     assert r["same"], "nothing left: the engine's own picture"

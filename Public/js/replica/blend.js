@@ -1,10 +1,11 @@
 // A driver's correction, blended (docs/wasm.md, "The clock"): when the room applies one of this
 // page's inputs elsewhere than predicted (it arrived late), the replica's picture jumps to the
-// room's. The page draws the difference away over a few display frames instead of at once: the
-// content is shifted by a residual that shrinks by at most MAX_STEP_PT a frame.
+// room's. The page draws the difference away over five display frames instead of at once: the
+// content is shifted by a residual that shrinks by a fifth of itself (as it was) each frame. Not
+// capped at 2 pt a frame: a large correction would then stay wrong for many frames (seen: 45
+// display frames for one late input of a first drag on 4g).
 
-const BLEND_FRAMES = 5;   // a correction of up to 10 pt is drawn away over five display frames
-const MAX_STEP_PT = 2;    // never more in one display frame (the measures' largest correction)
+const BLEND_FRAMES = 5;
 
 export class Blend {
   constructor() { this.reset(); }
@@ -18,7 +19,7 @@ export class Blend {
   add(delta) {
     if (!Number.isFinite(delta) || delta === 0) return;
     this.residual += delta;
-    this.step = Math.min(MAX_STEP_PT, Math.abs(this.residual) / BLEND_FRAMES);
+    this.step = Math.abs(this.residual) / BLEND_FRAMES;
   }
 
   /** One display frame: `frame` (decoded, the engine's picture) drawn with what is left of the residual. */
