@@ -5,17 +5,17 @@ Per link profile (--profiles, default `loopback 4g bad-wifi`), the release serve
 real link emulator (`scrollcast-link`, started through Tests/e2e/link_helpers.py):
 
   - in real headless Chromium, through the link: page load to first frame (median of
-    --loads fresh page loads, the page's own `firstFrameAt()`), then --flings flings
-    in one page, each measured by the page itself (docs/measures.md): judder over every
-    display frame in motion of all flings (repeats + skips ÷ display frames in motion), the
-    drawn offset's roughness, and the driver's input-to-photon p50/p99 over the pointer inputs
-    of all flings. Every figure is checked against the Python recomputation
-    (Tests/e2e/measures_recompute.py) from the raw record; a disagreement stops the run.
+    --loads fresh page loads, the page's own `firstFrameAt()`, each followed by a reload with its
+    cache warm), then a driver's page makes --flings flings and --drags slow drags while a
+    watcher's page (a window of its own) looks on; each page measures its own picture
+    (docs/measures.md): wrong pictures (share, largest error), clock and picture judder,
+    input-to-picture p50/p99 (the driver) and lag p50. Every figure is checked against the Python
+    recomputation (Tests/e2e/measures_recompute.py) from the raw record; a disagreement stops the run.
   - `scrollcast-load --link PROFILE` (1 room, --viewers viewers, 1 driver playing `drag`,
     --duration s): input-to-frame p50/p99 and frame inter-arrival jitter p50/p99.
 
 Prints a table, rewrites the "Links" section of docs/benchmarks.md (other sections are kept as
-they are) and ends with the headline `links_4g_judder_pct=X`. Baselines, not targets.
+they are) and ends with the headline `links_4g_watcher_wrong_pct=X`.
 `python3 -m bench.links --help` lists its flags.
 """
 
@@ -32,8 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from link_helpers import LinkProxy  # the e2e tests' link emulator wrapper (Tests/e2e)
-from measures_recompute import nearest_rank
-from measures_session import fling, fling_judder, first_frame_ms, photon
+from measures_session import fling, first_frame_ms, measured, picture_samples, record_total
 from page_fixtures import ScrollcastPage
 from playwright.sync_api import sync_playwright
 from server_helpers import RunningServer
@@ -46,7 +45,7 @@ from .server import bench_parser
 BIN = RELEASE
 PROFILES = ["loopback", "4g", "bad-wifi"]
 FLINGS = 8
-DRAGS = 2          # slow drags after the flings: more input-to-photon samples
+DRAGS = 2          # slow drags after the flings: more input-to-picture samples
 DRAG_STEPS = 30
 LOADS = 5
 VIEWERS = 10
@@ -86,60 +85,63 @@ def same(a, b) -> bool:
     return a == b or (a is not None and b is not None and abs(a - b) <= 1e-9 * max(1.0, abs(b)))
 
 
-def load_times(browser, base_url: str, profile: str) -> dict[str, list[float]]:
-    """Page load to first frame, LOADS fresh loads per replica mode, the modes taking turns so
-    that the machine's load (shared, changing by the second) weighs on both alike."""
+def load_times(browser, base_url: str, profile: str) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Page load to first frame, LOADS fresh loads per replica mode (a new browser context: an
+    empty cache), each followed by a reload (its cache warm: every file revalidated, 304s), the
+    modes taking turns so that the machine's load (shared, changing by the second) weighs on
+    both alike. Returns (loads, reloads) per mode."""
     loads = {replica: [] for replica in REPLICA_MODES}
+    reloads = {replica: [] for replica in REPLICA_MODES}
     for i in range(LOADS):
         for replica in REPLICA_MODES:
             context = browser.new_context()
             page = context.new_page()
             page.goto(f"{base_url}/?room=links-{profile}-{replica}-load-{i}&replica={replica}")
             loads[replica].append(first_frame_ms(page))
+            page.reload()
+            reloads[replica].append(first_frame_ms(page))
             context.close()
-    return loads
+    return loads, reloads
 
 
-def page_figures(browser, base_url: str, profile: str, replica: str, loads: list[float]) -> dict:
-    """Judder and input-to-photon in Chromium through one link, with the page's replica `on`
-    (the default) or `off` (server frames only); `loads` its load-to-first-frame times."""
-    context = browser.new_context()
-    page = context.new_page()
-    sc = ScrollcastPage(page, base_url, f"links-{profile}-{replica}-fling").open(f"&replica={replica}")
-    sc.wait_idle()
-    if replica == "on":
-        sc.wait("s => s.replica.running", timeout=20000)
-    totals = {"motionFrames": 0, "repeats": 0, "skips": 0, "dropped": 0}
-    roughness = []
+
+def page_figures(browser, base_url: str, profile: str, replica: str, loads: list[float], reloads: list[float]) -> dict:
+    """The measures of the picture in Chromium through one link, with the page's replica `on`
+    (the default) or `off` (server frames only), for the driver and a watcher; `loads` the
+    load-to-first-frame times, cold, and `reloads` warm."""
+    room = f"links-{profile}-{replica}-fling"
+    pages = {label: ScrollcastPage(browser.new_context().new_page(), base_url, room).open(f"&replica={replica}")
+             for label in ("driver", "watcher")}
+    for sc in pages.values():
+        sc.wait_idle()
+        if replica == "on":
+            sc.wait("s => s.replica.running", timeout=20000)
+    sc = pages["driver"]
+    sc.page.bring_to_front()
+    starts = {label: record_total(p.page) for label, p in pages.items()}
     for _ in range(FLINGS):
-        span = fling(sc)
-        mine, entries, expected = fling_judder(page, span)
-        if not all(same(mine[k], v) for k, v in expected.items()):
-            raise SystemExit(f"bench: the page's judder {mine} is not the definition's {expected}")
-        for key in totals:
-            totals[key] += mine[key]
-        if mine["roughnessPt"] is not None:
-            roughness.append(mine["roughnessPt"])
+        fling(sc)
     for _ in range(DRAGS):
         sc.drag(200, 300, 200, 600, steps=DRAG_STEPS)
         sc.wait_idle()
-    samples, recomputed = photon(page)
-    if [s["id"] for s in samples] != [s["id"] for s in recomputed] or any(
-            not same(a["ms"], b["ms"]) for a, b in zip(samples, recomputed)):
-        raise SystemExit("bench: the page's input-to-photon samples are not the definition's")
-    state = page.evaluate("window.scrollcast.state.replica")
-    context.close()
-    ms = [s["ms"] for s in samples]
-    return {
-        "compared": state.get("compared", 0), "mismatches": state.get("mismatches", 0),
-        "load_ms": statistics.median(loads), "loads_ms": loads,
-        "judder_pct": 100 * (totals["repeats"] + totals["skips"]) / totals["motionFrames"] if totals["motionFrames"] else None,
-        **totals,
-        "roughness_pt": statistics.mean(roughness) if roughness else None,
-        "photon_p50": nearest_rank(ms, 0.5), "photon_p99": nearest_rank(ms, 0.99), "photon_samples": len(ms),
-        # The page's very first pointer input (before the replica's clock has learnt its lead).
-        "photon_first": ms[0] if ms else None,
-    }
+    out = {"load_ms": statistics.median(loads), "loads_ms": loads,
+           "reload_ms": statistics.median(reloads), "reloads_ms": reloads}
+    for label, p in pages.items():
+        p.wait_idle()
+        mine, expected, _, _ = measured(p.page, (starts[label], record_total(p.page)))
+        if mine != expected and not all(close(mine[k], v) for k, v in expected.items()):
+            raise SystemExit(f"bench: the {label}'s measures {mine} are not the definition's {expected}")
+        state = p.page.evaluate("window.scrollcast.state.replica")
+        ms = [s["ms"] for s in picture_samples(p.page)]
+        out[label] = {**mine, "compared": state.get("compared", 0), "mismatches": state.get("mismatches", 0),
+                      "photon_first": ms[0] if ms else None}
+        p.page.context.close()
+    return out
+
+def close(a, b) -> bool:
+    if isinstance(b, dict):
+        return all(close(a[k], v) for k, v in b.items())
+    return same(a, b)
 
 
 def load_tool_has_link() -> bool:
@@ -174,16 +176,22 @@ def fmt(value, digits=1):
 
 def table(results: dict) -> list[str]:
     lines = [
-        "| profile | page | load → first frame (ms) | fling judder (%) | repeats / skips / in motion | dropped by the browser | roughness (pt) "
-        "| input-to-photon p50 / p99 (ms) | load tool input-to-frame p50 / p99 (ms) | inter-arrival jitter p50 / p99 (ms) | emulator timing error p99 (µs) |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| profile | page | viewer | load → first frame (ms) | reload → first frame (ms) | wrong pictures (%, largest pt) | clock judder (%) "
+        "| picture judder (%, largest pt) | input-to-picture p50 / p99 (ms) | lag p50 (ms) "
+        "| load tool input-to-frame p50 / p99 (ms) | inter-arrival jitter p50 / p99 (ms) | emulator timing error p99 (µs) |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for (profile, replica), r in results.items():
-        page = f"replica ({r['compared']} compared, {r['mismatches']} mismatches)" if replica == "on" else "server frames"
-        lines.append(
-            f"| `{profile}` | {page} | {fmt(r['load_ms'], 0)} | {fmt(r['judder_pct'])} | {r['repeats']} / {r['skips']} / {r['motionFrames']} "
-            f"| {r['dropped']} | {fmt(r['roughness_pt'], 2)} | {fmt(r['photon_p50'], 0)} / {fmt(r['photon_p99'], 0)} ({r['photon_samples']}) "
-            f"| {fmt(r.get('frame_p50'))} / {fmt(r.get('frame_p99'))} | {fmt(r.get('jitter_p50'))} / {fmt(r.get('jitter_p99'))} | {fmt(r.get('link_error_p99_us'), 0)} |")
+        for label in ("watcher", "driver"):
+            v = r[label]
+            page = f"replica ({v['compared']} compared, {v['mismatches']} mismatches)" if replica == "on" else "server frames"
+            w, c, p, ip = v["wrong"], v["clock"], v["picture"], v["inputToPicture"]
+            lines.append(
+                f"| `{profile}` | {page} | {label} | {fmt(r['load_ms'], 0)} | {fmt(r['reload_ms'], 0)} | {fmt(w['pct'], 2)} ({fmt(w['largestPt'])}) "
+                f"| {fmt(c['pct'])} | {fmt(p['pct'], 2)} ({fmt(p['largestPt'])}) "
+                f"| {fmt(ip['p50'], 0)} / {fmt(ip['p99'], 0)} ({ip['count']}) | {fmt(v['lag']['p50'], 0)} "
+                f"| {fmt(r.get('frame_p50'))} / {fmt(r.get('frame_p99'))} | {fmt(r.get('jitter_p50'))} / {fmt(r.get('jitter_p99'))} "
+                f"| {fmt(r.get('link_error_p99_us'), 0)} |")
     return lines
 
 
@@ -199,25 +207,22 @@ def section(results: dict, seconds: float, load: tuple[float, float]) -> list[st
         f"{load[1]:.1f} at the end), {seconds:.0f} s. Release server behind the link "
         "emulator (`scrollcast-link`, profiles in docs/links.md); the page in headless Chromium "
         f"(60 Hz display) through the same link. Per profile: page load to first frame (median of {LOADS} fresh loads "
-        "per mode, the two modes taking turns), "
+        "per mode, the two modes taking turns; each in a new browser context, so with an empty cache) and a reload "
+        "of each (its cache warm: every file revalidated, 304s), "
         f"{FLINGS} flings (a {6}-step mouse drag up the long table, released, then rest), measured by the page "
         "itself (docs/measures.md) and checked against the Python recomputation from its raw record; then "
         f"`scrollcast-load {load_via} --rooms 1 --viewers {VIEWERS} --drivers 1 --script drag --duration {DURATION:g}`. "
         "Each profile twice: the page running the engine itself (`replica`, the default: docs/wasm.md) and with "
         "`?replica=off` (`server frames`, as before the engine came to the page); the load tool does not draw, so its "
-        "columns are on the first row only. Targets (issue \"engine in the page\"): judder ≤ 2 % on 4g and ≤ 1 % on "
-        "loopback, input-to-photon p50 ≤ 16.7 ms and p99 ≤ 33.4 ms, load to first frame at most 50 ms slower than `server frames`.",
+        "columns are on the first rows only. Goals (issue 27): watchers 0 wrong pictures and clock judder ≤ 1 % on "
+        "every profile, lag ≤ the link's one-way p99 plus two display frames; drivers on 4g input-to-picture p99 ≤ 33 ms, "
+        "wrong pictures ≤ 0.5 % with no correction over 2 pt.",
         "",
         *table(results),
         "",
-        "- **fling judder**: display frames in motion that repeat a server frame when a newer one was due or skip "
-        "server frames, ÷ display frames in motion, over all flings. **roughness**: mean |second difference| of "
-        "the drawn offset per display frame in motion (mean of the flings). **dropped by the browser**: display "
-        "frames during motion in which the page got no animation-frame callback (its main thread was busy: "
-        "this machine's load, not the link); they are not in the judder.",
-        "- **input-to-photon**: the driver's pointer event (its timestamp) to the first display frame showing a server "
-        "frame that applied it; nearest-rank p50/p99 over the pointer inputs of all flings and of "
-        f"{DRAGS} slow {DRAG_STEPS}-step drags after them (sample count in brackets).",
+        "- **wrong pictures**, **clock** and **picture judder**, **input-to-picture**, **lag**: as defined in "
+        "docs/measures.md, over every display frame of the run (flings and "
+        f"{DRAGS} slow {DRAG_STEPS}-step drags after them; input-to-picture sample count in brackets).",
         "- **load tool**: input-to-frame is sending input id N to receiving the first frame naming an id ≥ N; "
         "inter-arrival jitter is |arrival gap − `sentAt` gap| of successive frames at each connection; the "
         "emulator's timing error is how late the in-process link released its chunks (docs/links.md).",
@@ -240,15 +245,18 @@ def main(argv=None):
             proxy = LinkProxy.start(server.port, profile, seed=SEED)
             try:
                 log(f"{profile}: page loads, the replica on and off in turn")
-                loads = load_times(browser, f"http://127.0.0.1:{proxy.port}", profile)
+                loads, reloads = load_times(browser, f"http://127.0.0.1:{proxy.port}", profile)
                 for replica in REPLICA_MODES:
                     log(f"{profile}: page (replica {replica}) through the link on :{proxy.port}")
                     results[(profile, replica)] = page_figures(browser, f"http://127.0.0.1:{proxy.port}", profile, replica,
-                                                                loads[replica])
+                                                                loads[replica], reloads[replica])
                     r = results[(profile, replica)]
-                    log(f"{profile} replica {replica}: judder {fmt(r['judder_pct'])} %, input-to-photon "
-                        f"{fmt(r['photon_p50'], 0)}/{fmt(r['photon_p99'], 0)} ms (first input {fmt(r['photon_first'], 0)} ms), "
-                        f"load {fmt(r['load_ms'], 0)} ms")
+                    log(f"{profile} replica {replica}: load {fmt(r['load_ms'], 0)} ms, reload {fmt(r['reload_ms'], 0)} ms")
+                    for label in ("watcher", "driver"):
+                        v = r[label]
+                        log(f"{profile} replica {replica} {label}: wrong {fmt(v['wrong']['pct'], 2)} %, clock judder "
+                            f"{fmt(v['clock']['pct'])} %, input-to-picture {fmt(v['inputToPicture']['p50'], 0)}/"
+                            f"{fmt(v['inputToPicture']['p99'], 0)} ms, lag {fmt(v['lag']['p50'], 0)} ms")
                 log(f"{profile}: scrollcast-load through the link")
                 results[(profile, REPLICA_MODES[0])].update(load_figures(server, proxy, profile))
             finally:
@@ -261,12 +269,18 @@ def main(argv=None):
     for (profile, replica), r in results.items():
         key = f"{profile.replace('-', '_')}_replica_{replica}"
         print(f"links_{key}_load_to_first_frame_ms={fmt(r['load_ms'], 0)}")
-        print(f"links_{key}_judder_pct={fmt(r['judder_pct'])}")
-        print(f"links_{key}_input_to_photon_p50_ms={fmt(r['photon_p50'], 0)}")
-        print(f"links_{key}_input_to_photon_p99_ms={fmt(r['photon_p99'], 0)}")
-        print(f"links_{key}_first_input_to_photon_ms={fmt(r['photon_first'], 0)}")
+        print(f"links_{key}_reload_to_first_frame_ms={fmt(r['reload_ms'], 0)}")
+        for label in ("watcher", "driver"):
+            v = r[label]
+            print(f"links_{key}_{label}_wrong_pct={fmt(v['wrong']['pct'], 2)}")
+            print(f"links_{key}_{label}_wrong_largest_pt={fmt(v['wrong']['largestPt'])}")
+            print(f"links_{key}_{label}_clock_judder_pct={fmt(v['clock']['pct'])}")
+            print(f"links_{key}_{label}_picture_judder_pct={fmt(v['picture']['pct'], 2)}")
+            print(f"links_{key}_{label}_input_to_picture_p50_ms={fmt(v['inputToPicture']['p50'], 0)}")
+            print(f"links_{key}_{label}_input_to_picture_p99_ms={fmt(v['inputToPicture']['p99'], 0)}")
+            print(f"links_{key}_{label}_lag_p50_ms={fmt(v['lag']['p50'], 0)}")
     headline = results.get(("4g", "on"))
-    print(f"links_4g_judder_pct={fmt(headline['judder_pct']) if headline else '–'}")
+    print(f"links_4g_watcher_wrong_pct={fmt(headline['watcher']['wrong']['pct'], 2) if headline else '–'}")
 
 
 if __name__ == "__main__":

@@ -167,6 +167,17 @@ export class Connection {
     return this.nodes[this.nodeIndex];
   }
 
+  /**
+   * Whether to ask for `applied` messages. The join is the only place to ask, so a change joins
+   * again at once (resuming: the page keeps its picture and gets only what it missed).
+   */
+  setInputs(on) {
+    if (this.inputs === on) return;
+    this.inputs = on;
+    // A join already sent asked the other way: join again. One not sent yet will ask as set now.
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.close(4001, "joining again with other options");
+  }
+
   get isOpen() {
     return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
   }
@@ -197,7 +208,8 @@ export class Connection {
       if (this.scene) join.scene = this.scene;
       if (this.driverKey) join.driverKey = this.driverKey;
       if (this.lock) join.lock = true;
-      if (this.inputs) join.inputs = true;
+      // With them, how far the room's history is complete (a watcher draws only that far).
+      if (this.inputs) Object.assign(join, { inputs: true, complete: true });
       const resume = this.position.request(socket.protocol);
       if (resume) join.resume = resume;
       else join.resumable = true;

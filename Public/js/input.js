@@ -36,9 +36,11 @@ const BUCKET_RATE_PER_MS = 0.2;
  * remembers when each id was sent so the overlay can measure input-to-frame latency.
  */
 export class InputSender {
-  /** `transmit(message)` sends one message and returns false when it could not. */
-  constructor({ transmit, now = () => performance.now() }) {
+  /** `transmit(message)` sends one message and returns false when it could not; `stamp(t)` gives the
+   *  room time (`at`, docs/protocol.md) for an input of an event at page time `t` sent now, or null. */
+  constructor({ transmit, now = () => performance.now(), stamp = () => null }) {
     this.transmit = transmit;
+    this.stamp = stamp;
     this.now = now;
     this.nextId = 1;
     this.lastT = 0;
@@ -139,6 +141,8 @@ export class InputSender {
     const stamp = Math.max(this.lastT, Number.isFinite(t) ? t : this.now());
     const id = this.nextId;
     const message = { type: "input", id, t: Math.round(stamp * 1000) / 1000, kind, ...fields };
+    const at = this.stamp(stamp);
+    if (Number.isFinite(at)) message.at = at;
     if (!this.transmit(message)) return null;
     this.nextId += 1;
     this.lastT = stamp;

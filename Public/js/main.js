@@ -10,8 +10,8 @@ import { PageStats } from "./stats.js";
 import { PageMeasures } from "./measure/page-measures.js";
 import { keyFromFragment, lockFromLocation, scrubLocation, storeKey, storedKey } from "./driving.js";
 import { ReconnectingIndicator } from "./reconnecting.js";
-import { createReplica } from "./replica/setup.js";
-import { createPageState } from "./page-state.js";
+import { createReplica, testHooks } from "./replica/setup.js";
+import { createPageState, moveRow } from "./page-state.js";
 
 const room = roomFromLocation();
 const requestedScene = sceneFromLocation();
@@ -33,14 +33,13 @@ let redrawWanted = false;     // something besides a new frame changed the pictu
 let rafHandle = 0;
 let laidOutViewport = null;   // the viewport size the phone frame was last fitted to
 let lastOwnAppliedId = null;  // our newest input id a frame named
+let replicaDrawTime = null;   // the room time of the replica's picture on screen (null: a server frame's)
 
-// The room's engine in the page (null with ?replica=off or without WebAssembly: server frames only).
-const replica = createReplica(state.replica);
+const measures = new PageMeasures();   // what this viewer saw (docs/measures.md): state.drawn, the measures of the picture
+// The room's engine in the page (null with ?replica=off or no WebAssembly); once it cannot run, the page stops asking for `applied`.
+const replica = createReplica(state.replica, { measures, asking: (on) => connection.setInputs(on) });
 let replicaStartQueued = false;
 if (replica) replica.onStart = () => scheduleDraw();
-
-// What this viewer saw (docs/measures.md): state.drawn, judder, input-to-photon.
-const measures = new PageMeasures();
 Object.defineProperty(state, "drawn", { get: () => measures.record.entries(), enumerable: false });
 
 const renderer = new Renderer(canvas, {
@@ -76,6 +75,8 @@ const sender = new InputSender({
     if (replica?.ownInput(message, performance.now())) scheduleDraw();
     return true;
   },
+  // Stamped as sent, not at the event's own time: on a busy page that can be long past (docs/wasm.md).
+  stamp: () => replica?.stamp(performance.now()) ?? null,
 });
 
 const input = attachInput({
@@ -161,6 +162,7 @@ function showLostBanner(status) {
 }
 
 function handleMessage(message) {
+  if (["frame", "applied", "beat"].includes(message.type)) measures.arrived(message.t, performance.now());
   switch (message.type) {
     case "snapshot": return adoptSnapshot(message);
     case "resumed": return adoptResume(message);
@@ -168,6 +170,7 @@ function handleMessage(message) {
     case "presence": return setPresence(message.viewers, message.driver);
     case "rowMoved": replica?.rowMoved(message); return applyRowMove(message);
     case "applied": replica?.applied(message, performance.now()); return scheduleDraw();
+    case "beat": return replica?.beat(message, performance.now());
     case "refused": return handleRefused(message);
     case "error":
       state.errors.push(String(message.message ?? ""));
@@ -187,6 +190,7 @@ function adoptSnapshot(message) {
   state.lastReceivedSeq = null;
   input.connectionReset();
   measures.connectionReset();
+  measures.roundTrip(connection.joinRoundTrip);
   state.sceneName = typeof message.sceneName === "string" ? message.sceneName : "demo";
   renderer.setScene(scene, navTitle(state.sceneName, message.room ?? room));
   state.images = renderer.imageStatus();
@@ -206,6 +210,7 @@ function adoptResume(message) {
   state.viewer = message.viewer ?? null;
   input.connectionReset();
   measures.connectionReset();
+  measures.roundTrip(connection.joinRoundTrip);
   setPresence(message.viewers, message.driver);
   adoptDriverKey(message.driverKey, message.locked === true);
   if (state.reducedMotion) sender.sendNow("reducedMotion", { on: true }, performance.now());
@@ -280,16 +285,7 @@ function setPresence(viewers, driver) {
 }
 
 function applyRowMove(move) {
-  const from = move.from ?? {};
-  const to = move.to ?? {};
-  const source = state.order[from.s];
-  const target = state.order[to.s];
-  if (!source || !target) return;
-  // Trust the row id over the index if they ever disagree.
-  let index = source[from.r] === move.rowId ? from.r : source.indexOf(move.rowId);
-  if (index < 0) return;
-  source.splice(index, 1);
-  target.splice(Math.min(Math.max(0, to.r), target.length), 0, move.rowId);
+  if (!moveRow(state.order, move)) return;
   state.rowMoves += 1;
   state.rowMoveVersion = Number.isFinite(move.version) ? move.version : state.rowMoveVersion + 1;
   if (scene?.sections) {
@@ -326,11 +322,13 @@ function scheduleDraw() {
 function drawNow(vsync) {
   rafHandle = 0;
   const now = performance.now();
-  // The replica's picture at the room time this display frame stands for; else the server's newest.
+  // The replica's picture at the room time this display frame stands for; else the server's newest
+  // (also in place of a picture a replica that just stopped left on screen).
   const own = replica?.running ? replica.frameAt(vsync) : null;
-  const frame = own ?? pendingFrame;
+  const frame = own ?? pendingFrame ?? (replicaDrawTime !== null ? replica.lastServerFrame : null);
   pendingFrame = null;
   if (frame) {
+    replicaDrawTime = own ? replica.lastDrawTime : null;
     renderer.draw(frame);
     state.lastFrame = frame;
     state.framesDrawn += 1;
@@ -349,7 +347,10 @@ function drawNow(vsync) {
     setTimeout(() => { replicaStartQueued = false; replica.startIfDue(); }, 0);
   }
   if (state.lastFrame) {
-    measures.displayFrame(now, vsync, state.lastFrame, state.viewer, frame !== null);
+    // A server frame is the room's own picture; the replica's is judged once its history is complete.
+    const room = replicaDrawTime === null ? state.lastFrame.offset : NaN;
+    const n = measures.displayFrame(now, vsync, state.lastFrame, state.viewer, frame !== null, room, replicaDrawTime !== null);
+    if (replicaDrawTime !== null) replica.pictureDrawn(n, replicaDrawTime);
     // While the picture moves with room time, every display frame is recorded (a repeat is one
     // where no newer frame came), so keep the loop going until a frame says motion has stopped
     // (or the connection is lost: nothing newer can come).
@@ -388,6 +389,7 @@ window.scrollcast = {
   scene: null,
   /** The node ("host:port") of the current socket, or of the next attempt while disconnected. */
   get node() { return connection.node; },
+  test: testHooks(replica),   // test-only: known-bad pictures the measures must read badly (docs/measures.md)
   /** Client (CSS px) coordinates of a viewport point: lets tests aim at rows. */
   clientPoint(x, y) {
     const rect = canvas.getBoundingClientRect();

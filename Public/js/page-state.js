@@ -44,8 +44,7 @@ export function createPageState({ room, requestedScene, sentDriverKey, askedLock
     inputsByKind: {},
     lastInputId: 0,
     latency: { median: null, p99: null, samples: 0 },
-    judder: null,             // judder over the last display frames (measure/page-measures.js)
-    inputToPhoton: null,      // this driver's pointer event → photon p50/p99, ms
+    measures: null,           // the picture's measures over the last display frames, with the overlay's text (measure/page-measures.js)
     fps: 0,
     reducedMotion: false,
     canvas: { cssWidth: 0, cssHeight: 0, dpr: 1, width: 0, height: 0 },
@@ -53,4 +52,19 @@ export function createPageState({ room, requestedScene, sentDriverKey, askedLock
     images: { ready: false, background: "none", layers: [] },
     replica: {},              // the engine in the page: compared, identical, mismatches… (replica/page-replica.js)
   };
+}
+
+/**
+ * Applies a `rowMoved` to `order` (row ids per section) in place; returns false when it names
+ * rows this order does not have. The row id is trusted over the index if they ever disagree.
+ */
+export function moveRow(order, move) {
+  const source = order?.[move.from?.s];
+  const target = order?.[move.to?.s];
+  if (!source || !target) return false;
+  const index = source[move.from.r] === move.rowId ? move.from.r : source.indexOf(move.rowId);
+  if (index < 0) return false;
+  source.splice(index, 1);
+  target.splice(Math.min(Math.max(0, move.to.r), target.length), 0, move.rowId);
+  return true;
 }

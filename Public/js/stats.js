@@ -43,7 +43,7 @@ export class RollingWindow {
 const LATENCY_WINDOW_MS = 5000;
 
 /**
- * The overlay's figures, kept in `state` (fps, latency, judder, inputToPhoton) and shown: frames
+ * The overlay's figures, kept in `state` (fps, latency, measures) and shown: frames
  * drawn per second, this driver's input-to-frame latency, the page's measures and the replica's
  * counts.
  */
@@ -79,12 +79,11 @@ export class PageStats {
       samples: this.latencyWindow.values.length,
     };
     this.controls.setStats({ fps: state.fps, median: state.latency.median, p99: state.latency.p99 });
-    measures.update();
-    state.judder = measures.judder;
-    state.inputToPhoton = measures.inputToPhoton;
+    // One computation gives both the state and the overlay's text, so a reader of either sees the other.
+    state.measures = measures.update();
     measures.show(document.getElementById("judder"), document.getElementById("photon"));
     const r = state.replica;
-    document.getElementById("replica-stats").textContent = !r.enabled ? "replica off"
+    document.getElementById("replica-stats").textContent = !r.enabled ? `replica off (${r.error})`
       : `replica ${r.running ? "on" : "waiting"}: ${r.identical}/${r.compared} identical, ${r.mismatches} mismatches`;
   }
 }

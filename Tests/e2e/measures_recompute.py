@@ -1,14 +1,17 @@
 """docs/measures.md's definitions, written again in Python from the document, to check the page's
-own figures (Public/js/measure/) against the raw drawn record. Also used by bench/links.py.
+own figures (Public/js/measure/picture.js) against the raw drawn record. Also used by bench/links.py.
 
-    judder(entries)                          -> dict like the page's judder()
-    input_to_photon_samples(entries, sent)   -> [{"id", "ms"}] like the page's samples
+    picture_measures(entries, sent)   -> dict like the page's pictureMeasures()
+    input_to_picture(entries, sent)   -> [{"id", "ms"}]
     nearest_rank(values, q)
 """
 
 from __future__ import annotations
 
 import math
+
+WRONG_PT = 0.5
+CLOCK_TOLERANCE = 0.25
 
 
 def nearest_rank(values, q):
@@ -20,84 +23,91 @@ def nearest_rank(values, q):
     return ordered[rank]
 
 
-def _in_motion(entry) -> bool:
-    return bool(entry["animating"]) and entry["seq"] >= 0
-
-
-def periods(entries):
-    """Median room time per seq between consecutive display frames in motion showing different
-    frames, and
-    median vsync step of consecutive display frames in motion (both None when there is none)."""
-    server, display = [], []
-    for prev, cur in zip(entries, entries[1:]):
-        if not (prev["animating"] and cur["animating"] and prev["seq"] >= 0):
-            continue
-        display.append(cur["vsync"] - prev["vsync"])
-        if cur["seq"] > prev["seq"]:
-            server.append((cur["t"] - prev["t"]) / (cur["seq"] - prev["seq"]))
-    return nearest_rank(server, 0.5), nearest_rank(display, 0.5)
-
-
-def _round_half_up(x: float) -> int:
-    # JavaScript's Math.round: halves go up.
-    return math.floor(x + 0.5)
-
-
-def judder(entries):
-    server_period, display_period = periods(entries)
-    ratio = server_period / display_period if server_period and display_period else 1
-    showings_allowed = max(1, _round_half_up(ratio))
-    step_allowed = max(1, _round_half_up(1 / ratio))
-
-    def allowed_from(i):
-        # The display periods between this frame's room time and the next later frame drawn, per seq.
-        later = next((e for e in entries[i + 1:] if e["seq"] > entries[i]["seq"]), None)
-        if later is None or not display_period:
-            return showings_allowed
-        per_seq = (later["t"] - entries[i]["t"]) / (later["seq"] - entries[i]["seq"])
-        return max(1, _round_half_up(per_seq / display_period))
-
-    motion = repeats = skips = dropped = 0
-    roughness = []
-    showings = 1
-    allowed = allowed_from(0) if entries else 1
+def motion(entries) -> list[bool]:
+    """Entry i ≥ 1 is in motion when it animates, or its drawn offset or the room's changed."""
+    m = [False] * len(entries)
     for i in range(1, len(entries)):
         prev, cur = entries[i - 1], entries[i]
-        if cur["seq"] == prev["seq"]:
-            showings += 1
-        else:
-            showings, allowed = 1, allowed_from(i)
-        if not _in_motion(cur):
+        room_moved = cur["room"] is not None and prev["room"] is not None and cur["room"] != prev["room"]
+        m[i] = bool(cur["animating"]) or cur["offset"] != prev["offset"] or room_moved
+    return m
+
+
+def _right(e) -> bool:
+    return e["room"] is not None and abs(e["offset"] - e["room"]) <= WRONG_PT
+
+
+def wrong_pictures(entries, m):
+    errors = [abs(e["offset"] - e["room"]) for e, moving in zip(entries, m) if moving and e["room"] is not None]
+    unconfirmed = sum(1 for e, moving in zip(entries, m) if moving and e["room"] is None)
+    wrong = sum(1 for x in errors if x > WRONG_PT)
+    return {"judged": len(errors), "wrong": wrong, "unconfirmed": unconfirmed,
+            "pct": 100 * wrong / len(errors) if errors else None, "largestPt": max(errors) if errors else None}
+
+
+def judder(entries, m):
+    frames = freezes = slowdowns = jumps = 0
+    steps = []
+    for i in range(2, len(entries)):
+        if not (m[i] and m[i - 1]):
             continue
-        motion += 1
-        if cur["seq"] == prev["seq"]:
-            if showings > allowed:
-                repeats += 1
-        elif prev["seq"] >= 0 and cur["seq"] - prev["seq"] > step_allowed:
-            skips += 1
-        if prev["animating"] and display_period:
-            dropped += max(0, _round_half_up((cur["vsync"] - prev["vsync"]) / display_period) - 1)
-        if i >= 2 and prev["animating"] and entries[i - 2]["animating"] and entries[i - 2]["seq"] >= 0:
-            roughness.append(abs(cur["offset"] - 2 * prev["offset"] + entries[i - 2]["offset"]))
+        prev, cur = entries[i - 1], entries[i]
+        interval, step = cur["vsync"] - prev["vsync"], cur["t"] - prev["t"]
+        frames += 1
+        if step < (1 - 3 * CLOCK_TOLERANCE) * interval:
+            freezes += 1
+        elif step < (1 - CLOCK_TOLERANCE) * interval:
+            slowdowns += 1
+        elif step > (1 + CLOCK_TOLERANCE) * interval:
+            jumps += 1
+        if cur["room"] is not None and prev["room"] is not None:
+            steps.append(abs((cur["offset"] - prev["offset"]) - (cur["room"] - prev["room"])))
+    off = sum(1 for x in steps if x > WRONG_PT)
     return {
-        "motionFrames": motion, "repeats": repeats, "skips": skips, "dropped": dropped,
-        "judderPct": 100 * (repeats + skips) / motion if motion else None,
-        "roughnessPt": sum(roughness) / len(roughness) if roughness else None,
-        "serverPeriodMs": server_period, "displayPeriodMs": display_period,
-        "showingsAllowed": showings_allowed, "stepAllowed": step_allowed,
+        "clock": {"frames": frames, "freezes": freezes, "slowdowns": slowdowns, "jumps": jumps,
+                  "pct": 100 * (freezes + slowdowns + jumps) / frames if frames else None},
+        "picture": {"judged": len(steps), "off": off, "pct": 100 * off / len(steps) if steps else None,
+                    "largestPt": max(steps) if steps else None},
     }
 
 
-def input_to_photon_samples(entries, sent):
-    """For each pointer input sent ({"id", "t"}), the first display frame whose server frame names
-    this viewer's input with an id at least that one, and that it is newly drawn: at − t."""
+def input_to_picture(entries, sent):
+    """For each pointer input ({"id", "t"}), the first display frame after its event whose picture
+    names this viewer's input with that id or later and is judged right; a candidate not judged
+    yet ends the search, one never to be judged is passed over."""
     samples = []
-    shown = [e for e in entries if e["own"] and e["fresh"]]
-    k = 0
     for s in sorted(sent, key=lambda s: s["id"]):
-        while k < len(shown) and shown[k]["input"] < s["id"]:
-            k += 1
-        if k == len(shown):
+        if not entries or s["t"] < entries[0]["at"]:
+            continue
+        found, pending = None, False
+        for e in entries:
+            if e["at"] <= s["t"] or not e["own"] or e["input"] < s["id"] or e.get("never"):
+                continue
+            if e["room"] is None:
+                pending = True
+                break
+            if _right(e):
+                found = e
+                break
+        if pending:
             break
-        samples.append({"id": s["id"], "ms": shown[k]["at"] - s["t"]})
+        if found is not None:
+            samples.append({"id": s["id"], "ms": found["at"] - s["t"]})
     return samples
+
+
+def lag(entries, m):
+    values = [e["present"] - e["t"] for e, moving in zip(entries, m) if moving and e["present"] is not None]
+    return {"p50": nearest_rank(values, 0.5), "p99": nearest_rank(values, 0.99), "samples": len(values)}
+
+
+def picture_measures(entries, sent):
+    m = motion(entries)
+    ms = [s["ms"] for s in input_to_picture(entries, sent)]
+    return {
+        "motionFrames": sum(m),
+        "wrong": wrong_pictures(entries, m),
+        **judder(entries, m),
+        "inputToPicture": {"p50": nearest_rank(ms, 0.5), "p99": nearest_rank(ms, 0.99), "count": len(ms)},
+        "lag": lag(entries, m),
+    }

@@ -4,7 +4,9 @@ the tests check it."""
 
 from __future__ import annotations
 
-from measures_recompute import input_to_photon_samples, judder
+import pytest
+
+from measures_recompute import input_to_picture, nearest_rank, picture_measures
 
 # A quick drag up the long table and release: momentum, then rest (viewport pt).
 FLING = (200, 720, 200, 140)
@@ -39,21 +41,42 @@ def fling(sc, steps: int = FLING_STEPS, attempts: int = 3) -> tuple[int, int]:
     raise AssertionError(f"no fling in {attempts} drags: each release came with no speed")
 
 
-def fling_judder(page, span: tuple[int, int]) -> tuple[dict, list[dict], dict]:
-    """(the page's judder over the span, the span's entries, the Python recomputation)."""
-    entries = record(page, *span)
-    return page.evaluate("([a, b]) => window.scrollcast.judderOf(a, b)", list(span)), entries, judder(entries)
+def measured(page, span: tuple[int, int] | None = None) -> tuple[dict, dict, list[dict], list[dict]]:
+    """(the page's measures over the span, the Python recomputation from the raw record, the
+    span's entries, the pointer inputs sent), read in one task so all see the same state. Without
+    a span: the whole record."""
+    start, end = span or (0, None)
+    raw = page.evaluate("""([a, b]) => ({ figures: window.scrollcast.measuresOf(a, b ?? undefined),
+        entries: window.scrollcast.drawnSince(a, b ?? undefined), sent: window.scrollcast.sentPointerInputs() })""",
+                        [start, end])
+    return raw["figures"], picture_measures(raw["entries"], raw["sent"]), raw["entries"], raw["sent"]
 
 
-def photon(page) -> tuple[list[dict], list[dict]]:
-    """(the page's input-to-photon samples, the Python recomputation from the record and the
-    pointer inputs sent), read in one task so both see the same state."""
-    raw = page.evaluate("""() => ({ samples: window.scrollcast.inputToPhotonSamples(),
-        sent: window.scrollcast.sentPointerInputs(), all: window.scrollcast.drawnRecord() })""")
-    return raw["samples"], input_to_photon_samples(raw["all"], raw["sent"])
+def picture_samples(page) -> list[dict]:
+    """Input-to-picture samples ({id, ms}) recomputed from the whole record and the inputs sent."""
+    raw = page.evaluate("() => ({ all: window.scrollcast.drawnRecord(), sent: window.scrollcast.sentPointerInputs() })")
+    return input_to_picture(raw["all"], raw["sent"])
 
 
 def first_frame_ms(page) -> float:
     """Page load (navigation start) to the first display frame showing a server frame, ms."""
     page.wait_for_function("window.scrollcast && window.scrollcast.firstFrameAt() !== null")
     return page.evaluate("window.scrollcast.firstFrameAt()")
+
+
+def assert_same_figures(page_figures: dict, expected: dict):
+    """The page's measures equal the Python recomputation, figure by figure."""
+    for key, value in expected.items():
+        if isinstance(value, dict):
+            for k, v in value.items():
+                assert page_figures[key][k] == pytest.approx(v), (key, k, page_figures[key], value)
+        else:
+            assert page_figures[key] == value, (key, page_figures, expected)
+
+
+def summary(figures: dict, photon: list[float]) -> str:
+    """One line of figures for a test's output."""
+    w, c, p, lag = figures["wrong"], figures["clock"], figures["picture"], figures["lag"]
+    return (f"wrong {w['wrong']}/{w['judged']} (max {w['largestPt']}), clock judder {c['pct']:.1f} % "
+            f"({c['freezes']} freezes, {c['slowdowns']} slowdowns, {c['jumps']} jumps), picture judder {p['pct']}, "
+            f"input-to-picture p50 {nearest_rank(photon, 0.5)} p99 {nearest_rank(photon, 0.99)} ms, lag p50 {lag['p50']}")

@@ -1,12 +1,12 @@
 """Driving a page that runs the replica (docs/wasm.md) and reading it: shared by
-Tests/e2e/test_page_replica*.py. The driver's input-to-photon is counted in display frames
-(docs/measures.md; the issue's bound is p50 ≤ one display frame, p99 ≤ two): for each pointer
-input the page measured, how many display frames the page recorded from the event up to and
-including the one that showed it."""
+Tests/e2e/test_page_replica*.py. The driver's input-to-picture is counted in display frames
+(docs/measures.md; the issue's bound, asserted: p50 ≤ one display frame, p99 ≤ two): for each pointer
+input, how many display frames the page recorded from the event up to and including the first
+that showed it right."""
 
 from __future__ import annotations
 
-from measures_recompute import nearest_rank
+from measures_recompute import input_to_picture, nearest_rank
 
 
 def replica(sc) -> dict:
@@ -63,31 +63,53 @@ def move_a_row(driver, *others):
         sc.wait_idle()
 
 
+def wheel_and_keys(driver):
+    """A wheel burst over the table, then PageDown and Home, each until rest."""
+    driver.page.mouse.move(*driver.client_point(200, 400))
+    for _ in range(6):
+        driver.page.mouse.wheel(0, 120)
+    driver.wait_idle()
+    driver.page.focus("#view")
+    driver.page.keyboard.press("PageDown")
+    driver.wait_idle()
+    driver.page.keyboard.press("Home")
+    driver.wait_idle()
+
+
 def frames_to_show(page) -> list[dict]:
-    """[{id, ms, frames}] for the pointer inputs the page has seen shown, oldest first."""
-    raw = page.evaluate("""() => ({ samples: window.scrollcast.inputToPhotonSamples(),
-        sent: window.scrollcast.sentPointerInputs(), all: window.scrollcast.drawnRecord() })""")
+    """[{id, ms, frames}] for the pointer inputs the page has shown right (input-to-picture,
+    docs/measures.md), oldest first: how many display frames from the event up to and including
+    the one that showed it."""
+    raw = page.evaluate("() => ({ all: window.scrollcast.drawnRecord(), sent: window.scrollcast.sentPointerInputs() })")
     sent = {s["id"]: s["t"] for s in raw["sent"]}
     out = []
-    for sample in raw["samples"]:
-        t = sent.get(sample["id"])
-        if t is None:
-            continue
+    for sample in input_to_picture(raw["all"], raw["sent"]):
+        t = sent[sample["id"]]
         shown = t + sample["ms"]
         vsyncs = {e["vsync"] for e in raw["all"] if t < e["at"] <= shown + 1e-6}
         out.append({"id": int(sample["id"]), "ms": sample["ms"], "frames": len(vsyncs)})
     return out
 
 
-def assert_within_the_bound(samples: list[dict], label: str):
-    """p50 ≤ one display frame, p99 ≤ two, and (the first input in particular) none later."""
-    assert samples, f"{label}: no input-to-photon samples"
+def within_the_bound(samples: list[dict], p99_frames: int = 2) -> bool:
+    """Input-to-picture, counted in display frames, within the issue's bound: p50 ≤ one, p99 ≤ two
+    (or `p99_frames`)."""
     frames = [s["frames"] for s in samples]
+    return bool(frames) and nearest_rank(frames, 0.5) <= 1 and nearest_rank(frames, 0.99) <= p99_frames
+
+
+def assert_within_the_bound(samples: list[dict], label: str, p99_frames: int = 2):
+    """The issue's bound (p50 one display frame, p99 two): a driver that stamps its inputs with the
+    room time it drew them (`at`) sees each on the next display frame, right. No page drawing
+    server frames can do that through 4g (its p50 there is seven, its least five), nor a driver
+    whose inputs the room places elsewhere (test_page_driver_on_time.py)."""
+    assert samples, f"{label}: no input-to-picture samples"
     detail = f"{label}: (id, display frames, ms) {[(s['id'], s['frames'], round(s['ms'])) for s in samples]}"
-    assert nearest_rank(frames, 0.5) <= 1 and nearest_rank(frames, 0.99) <= 2, detail
-    assert samples[0]["frames"] <= 2, detail
+    assert within_the_bound(samples, p99_frames), detail
 
 
 def ms_summary(samples: list[dict]) -> str:
     ms = [s["ms"] for s in samples]
-    return f"p50 {nearest_rank(ms, 0.5):.1f} ms, p99 {nearest_rank(ms, 0.99):.1f} ms, first {samples[0]['ms']:.1f} ms ({len(ms)} inputs)"
+    frames = [s["frames"] for s in samples]
+    return (f"p50 {nearest_rank(ms, 0.5):.1f} ms, p99 {nearest_rank(ms, 0.99):.1f} ms, first {samples[0]['ms']:.1f} ms "
+            f"({len(ms)} inputs; display frames p50 {nearest_rank(frames, 0.5)}, p99 {nearest_rank(frames, 0.99)})")

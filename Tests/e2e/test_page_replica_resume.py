@@ -36,7 +36,7 @@ def test_the_replica_starts_again_after_a_resume_mid_fling_and_after_a_snapshot(
     # Cut mid-fling: the page resumes, and the replica (which missed `applied` messages while
     # away) draws server frames until the room rests, then starts from there.
     sc.drag(*FLING, steps=6)
-    sc.wait("s => s.lastFrame.phase === 'decelerating'")
+    sc.wait("s => s.lastFrame.phase === 'decelerating' || s.lastFrame.phase === 'bouncing'")
     starts = replica(sc)["starts"]
     assert proxy.cut() == 1
     sc.wait("s => s.resumes === 1 && s.joined")

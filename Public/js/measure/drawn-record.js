@@ -8,6 +8,8 @@ export const DRAWN_RECORD_CAPACITY = 4000;
 const ANIMATING = 1;   // the server frame shown says its picture changes with room time
 const OWN_INPUT = 2;   // the frame's `input` names this viewer
 const FRESH = 4;       // this display frame drew a server frame not drawn before
+const REPLICA = 8;     // the picture is the replica's (else a server frame)
+const NEVER = 16;      // the picture will never be judged (its judge stopped or had passed its time)
 
 /**
  * One entry per display frame (requestAnimationFrame callback) that drew or kept a server frame.
@@ -15,7 +17,10 @@ const FRESH = 4;       // this display frame drew a server frame not drawn befor
  * callback), `vsync` (the callback's timestamp argument, shared by every callback of one display
  * frame), `seq`, `t` (room ms the picture stands for), `offset` (content offset drawn, pt),
  * `animating`, `input` (the frame's input id, or -1), `own` (that input is this viewer's) and
- * `fresh` (a newly arrived server frame was drawn, rather than the previous one kept).
+ * `fresh` (a newly arrived server frame was drawn, rather than the previous one kept), `replica`
+ * (the picture is the replica's, not a server frame), `never` (it will never be judged), `room`
+ * (the room's own offset at `t`, once confirmed: NaN until then) and `present` (the page's
+ * estimate of the room's present at `at`).
  */
 export class DrawnRecord {
   constructor(capacity = DRAWN_RECORD_CAPACITY) {
@@ -26,22 +31,41 @@ export class DrawnRecord {
     this.t = new Float64Array(capacity);
     this.offset = new Float64Array(capacity);
     this.input = new Float64Array(capacity);
+    this.room = new Float64Array(capacity);
+    this.present = new Float64Array(capacity);
     this.flags = new Uint8Array(capacity);
     /** Entries recorded since the page loaded; the ring holds the last `capacity` of them. */
     this.total = 0;
   }
 
-  /** Records one display frame showing `frame` (a parsed server frame). */
-  push(at, vsync, frame, own, fresh) {
+  /**
+   * Records one display frame showing `frame` (a parsed frame), the room's offset at its time
+   * when already known (`room`, else NaN) and the room's present as estimated (`present`);
+   * returns the entry's index `n`.
+   */
+  push(at, vsync, frame, own, fresh, room = NaN, present = NaN, replica = false) {
     const i = this.total % this.capacity;
+    this.room[i] = room;
+    this.present[i] = present;
     this.at[i] = at;
     this.vsync[i] = vsync;
     this.seq[i] = typeof frame.seq === "number" ? frame.seq : -1;
     this.t[i] = typeof frame.t === "number" ? frame.t : NaN;
     this.offset[i] = typeof frame.offset === "number" ? frame.offset : NaN;
     this.input[i] = typeof frame.input?.id === "number" ? frame.input.id : -1;
-    this.flags[i] = (frame.animating === true ? ANIMATING : 0) | (own ? OWN_INPUT : 0) | (fresh ? FRESH : 0);
+    this.flags[i] = (frame.animating === true ? ANIMATING : 0) | (own ? OWN_INPUT : 0) | (fresh ? FRESH : 0) | (replica ? REPLICA : 0);
     this.total += 1;
+    return this.total - 1;
+  }
+
+  /** Entry `n`'s picture will never be judged. */
+  abandon(n) {
+    if (n >= this.first && n < this.total) this.flags[n % this.capacity] |= NEVER;
+  }
+
+  /** The room's offset at entry `n`'s room time, once the confirmed engine computed it. */
+  confirm(n, room) {
+    if (n >= this.first && n < this.total) this.room[n % this.capacity] = room;
   }
 
   /** Entries held now. */
@@ -58,7 +82,7 @@ export class DrawnRecord {
     return {
       n, at: this.at[i], vsync: this.vsync[i], seq: this.seq[i], t: this.t[i], offset: this.offset[i],
       animating: (flags & ANIMATING) !== 0, input: this.input[i], own: (flags & OWN_INPUT) !== 0,
-      fresh: (flags & FRESH) !== 0,
+      fresh: (flags & FRESH) !== 0, replica: (flags & REPLICA) !== 0, never: (flags & NEVER) !== 0, room: orNull(this.room[i]), present: orNull(this.present[i]),
     };
   }
 
@@ -74,3 +98,5 @@ export class DrawnRecord {
     return this.since(this.total - Math.min(count, this.length));
   }
 }
+
+const orNull = (x) => (Number.isNaN(x) ? null : x);

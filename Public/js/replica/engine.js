@@ -45,6 +45,13 @@ export function inputNumbers(input) {
   }
 }
 
+/** Applies an `applied` change (docs/protocol.md, "Inputs applied") to `engine` as the room did. */
+export function applyChange(engine, message) {
+  if (message.kind === "rowOrder") return engine.reorder(message.order, message.t);
+  const numbers = inputNumbers(message);
+  return numbers ? engine.apply(numbers, message.id, message.t, message.viewer ?? "", message.cause === "input") : null;
+}
+
 /**
  * WASI imports: only the C library's output path (reached when the engine traps on a bug)
  * and the hash seed are used. Output goes to console.error.
@@ -77,22 +84,45 @@ function wasiImports(memory) {
 }
 
 /** Fetches and instantiates the engine; resolves to a ReplicaEngine. */
-export async function loadEngine(url = new URL("../../wasm/scrollcast-engine.wasm", import.meta.url)) {
+export async function loadEngine(url = ENGINE_URL) {
+  const [engine] = await loadEngines(1, url);
+  return engine;
+}
+
+const ENGINE_URL = new URL("../../wasm/scrollcast-engine.wasm", import.meta.url);
+
+/**
+ * Fetches and compiles the module once and instantiates it `count` times (each instance holds
+ * one replica: the page runs its replica and the confirmed engine that judges its pictures).
+ * Resolves to the ReplicaEngines and `instantiate()`, which makes another one from the same
+ * compiled module (after a trap, without fetching again).
+ */
+export async function loadEngines(count, url = ENGINE_URL) {
   if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
-  let instance;
-  const imports = {wasi_snapshot_preview1: wasiImports(() => instance.exports.memory)};
   // index.html starts the fetch before the modules load; take it once, for the default module.
   const early = globalThis.scrollcastEarly?.engine;
   if (early) globalThis.scrollcastEarly.engine = null;
   const earlyURL = globalThis.document && new URL("wasm/scrollcast-engine.wasm", document.baseURI).href;
   const response = await (early && String(url) === earlyURL ? early : fetch(url));
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  let module;
   try {
-    ({instance} = await WebAssembly.instantiateStreaming(response.clone(), imports));
+    module = await WebAssembly.compileStreaming(response.clone());
   } catch (error) {
     // Served with another content type, or no streaming compile: compile from the bytes.
-    ({instance} = await WebAssembly.instantiate(await response.arrayBuffer(), imports));
+    module = await WebAssembly.compile(await response.arrayBuffer());
   }
+  const engines = [];
+  for (let i = 0; i < count; i += 1) engines.push(await instantiateEngine(module));
+  Object.defineProperty(engines, "instantiate", { value: () => instantiateEngine(module) });
+  return engines;
+}
+
+/** A fresh ReplicaEngine from a compiled module. */
+export async function instantiateEngine(module) {
+  let instance;
+  const imports = {wasi_snapshot_preview1: wasiImports(() => instance.exports.memory)};
+  instance = await WebAssembly.instantiate(module, imports);
   return new ReplicaEngine(instance.exports);
 }
 
@@ -246,7 +276,6 @@ export class TimeMapper {
    * Room time for an input stamped `clientTime` (its `t`) and `at` (null: not stamped) reaching
    * the room at `now`, whose earliest time for a change is `floor`. Later than `now`: the room
    * holds it until then. null when `t` went backwards (the server refuses it, `outOfOrder`).
-   * (The arguments of time-mapper.js's `map`, with `at` last.)
    */
   map(clientTime, now, floor, startsGesture, at = null) {
     const time = this.exports.scrollcast_mapper_map(clientTime, at ?? NaN, now, floor, startsGesture ? 1 : 0);

@@ -6,19 +6,17 @@
 // comes from the Swift engine in WebAssembly. A mismatch puts the page back on server frames
 // until the room next comes to rest, where the replica starts again from the server's state.
 
-import { inputNumbers, Result } from "./engine.js";
+import { applyChange, GESTURE_STARTS, inputNumbers, Result, TimeMapper } from "./engine.js";
 import { WireV2Decoder } from "../wire-v2.js";
 import { RoomClock } from "./room-clock.js";
-import { TimeMapper, GESTURE_STARTS } from "./time-mapper.js";
+import { Blend } from "./blend.js";
+import { atRest, compareFrame } from "./compare.js";
+import { moveRow } from "../page-state.js";
 
-const MISMATCHES_KEPT = 10;
+// How far before a frame's room time a server that tells no marks may still place an input (its
+// InputTimeMapper's maxLag): the history before `t − MAX_LAG` is complete once frame `t` arrived.
+const MAX_LAG = 250;
 const PREDICTIONS_KEPT = 64;
-const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(" ");
-
-/** Whether a frame shows the room at rest: a replica can start from it (docs/protocol.md). */
-export function atRest(frame) {
-  return frame.animating === false && frame.phase === "idle" && !frame.lifted && !frame.placeholder;
-}
 
 export class PageReplica {
   /** `stats` is the object the page shows as window.scrollcast.state.replica. */
@@ -29,7 +27,7 @@ export class PageReplica {
       predicted: 0, applied: 0, drawn: 0, lastMismatch: null, mismatchLog: [], predictionLog: [], error: null,
     });
     this.clock = new RoomClock();
-    this.mapper = new TimeMapper();
+    this.mapper = null;       // the server's InputTimeMapper, in the replica's module (engine.js)
     this.session = null;      // {sceneName, order, bodies (v2 texts since the snapshot), viewer}
     this.created = false;
     this.log = [];            // applied messages not yet in the saved base state, in order
@@ -41,13 +39,29 @@ export class PageReplica {
     this.latestInputTime = -Infinity;
     this.decoder = new WireV2Decoder();   // the replica's own texts, for drawing its frames
     this.pictureSeq = 0;
+    this.confirmed = null;    // the confirmed engine judging the pictures drawn (confirmed-engine.js)
+    this.complete = -Infinity;   // room time up to which the room's history is known complete
+    this.dropped = new Set();    // test hook: input ids the working state leaves out
+    this.onDisable = null;       // called once when the replica stops for good (the page stops asking for `applied`)
+    this.blend = new Blend();    // a late own input's correction, drawn away over a few frames
+    this.correction = false;     // an own input was applied elsewhere than predicted: blend at the next picture
+    this.stamping = true;        // own inputs carry `at` (test hook `unstamped()` turns it off: a known-bad driver)
+    this.lastStamp = -Infinity;
   }
 
   get running() { return this.stats.running; }
 
-  /** The WebAssembly engine arrived (it loads while the page already draws server frames). */
-  attachEngine(engine) {
+  /**
+   * The WebAssembly engine arrived (it loads while the page already draws server frames), with
+   * the confirmed engine (its own instance) that judges the pictures; also after a trap, fresh.
+   */
+  attachEngine(engine, confirmed = null, watcher = null) {
     this.engine = engine;
+    this.mapper = new TimeMapper(engine);
+    this.confirmed = confirmed;
+    this.watcher = watcher;
+    this.created = false;
+    Object.assign(this.stats, { enabled: true, running: false });   // `error` keeps why it last stopped
     this.startIfDue();
   }
 
@@ -67,11 +81,41 @@ export class PageReplica {
     return true;
   }
 
-  /** The engine failed to load or trapped: server frames from now on. */
+  /**
+   * The engine failed to load or trapped: server frames from now on, nothing held, and
+   * `onDisable` tells the page to stop asking for `applied` messages.
+   */
   disable(reason) {
+    const was = this.stats.enabled;
     this.stats.enabled = false;
     this.stats.running = false;
     this.stats.error = String(reason);
+    this.#forget();
+    if (was) this.onDisable?.(reason);
+  }
+
+  /** `applied` messages and predictions held (none once disabled). */
+  get held() { return this.log.length + this.predictions.length; }
+
+  #forget() {
+    this.log = [];
+    this.predictions = [];
+    this.confirmed?.stop();
+    this.watcher?.stop();
+    this.blend.reset();
+  }
+
+  /** A `beat` (docs/protocol.md, "The complete history"), arrived at page time `now`. */
+  beat(message, now) {
+    this.clock.frameArrived(message.t, now);   // the room's present: a clock right even in a room at rest
+    this.#marked(message.complete, now, true);
+  }
+
+  #marked(mark, now, said) {
+    if (!Number.isFinite(mark)) return;
+    this.watcher?.marked(mark, now, said);
+    this.stats.marks = this.watcher?.marks === true;   // the server tells the complete history: watchers draw behind it
+    if (this.stats.marks) this.historyComplete(mark);
   }
 
   /** A snapshot (its frame comes next through `serverFrame`), `roundTrip` ms after the join went out. */
@@ -79,11 +123,12 @@ export class PageReplica {
     this.session = { sceneName: message.sceneName ?? "demo", viewer: message.viewer,
                      order: (message.scene?.sections ?? []).map((s) => [...(s.rows ?? [])]),
                      bodies: message.textsBody ? [message.textsBody.slice()] : [] };
-    this.log = [];
-    this.predictions = [];
+    this.#forget();
     this.reducedMotion = false;
-    this.mapper.reset();
+    this.mapper?.reset();
     this.clock.reset();
+    this.lastStamp = -Infinity;   // the room's clock may start again
+    this.watcher?.reset();
     this.clock.joinRoundTrip(roundTrip);
     this.stats.running = false;
     this.created = false;
@@ -92,8 +137,8 @@ export class PageReplica {
   /** After `resumed`: what was applied meanwhile is unknown, so start again at the next rest. */
   resumed(message) {
     if (this.session) this.session.viewer = message.viewer;
-    this.log = [];
-    this.predictions = [];
+    this.#forget();
+    this.watcher?.reset();
     this.stats.running = false;
   }
 
@@ -104,39 +149,39 @@ export class PageReplica {
   }
 
   rowMoved(move) {
-    const order = this.session?.order;
-    const source = order?.[move.from?.s];
-    const target = order?.[move.to?.s];
-    if (!source || !target) return;
-    const index = source[move.from.r] === move.rowId ? move.from.r : source.indexOf(move.rowId);
-    if (index < 0) return;
-    source.splice(index, 1);
-    target.splice(Math.min(Math.max(0, move.to.r), target.length), 0, move.rowId);
+    if (this.session) moveRow(this.session.order, move);
   }
 
   /** An `applied` message, arrived at page time `now`. */
   applied(message, now) {
-    this.clock.frameArrived(message.t, now);
+    // How the room is (kept, not held) serves a start after a trap; the changes need an engine.
     if (message.kind === "reducedMotion") this.reducedMotion = message.on === true;
     if (message.kind === "rest") this.rest = { seq: message.after, offset: message.offset };
+    if (!this.stats.enabled) return;
+    this.clock.frameArrived(message.t, now);
     if (message.cause === "state") return;
     this.stats.applied += 1;
     this.log.push(message);
+    this.confirmed?.applied(message);
+    this.watcher?.applied(message);
     if (message.cause === "input" && message.viewer === this.session?.viewer) {
       const index = this.predictions.findIndex((p) => p.id === message.id);
       if (index >= 0) {
         const [own] = this.predictions.splice(index, 1);
         const note = this.stats.predictionLog.find((n) => n.id === own.id);
         if (note) note.applied = message.t;
-        this.clock.inputApplied(own.sentAt, message.t);
-        this.mapper.confirm(own.clientTime, message.t);
-        // Later predictions keep their intervals from the server's time.
+        this.clock.inputApplied(own.lead, own.time, message.t);
+        this.mapper?.confirm(own.clientTime, message.t);
+        if (message.t !== own.time) this.correction = true;
+        // Later stamped predictions stay at their stamps (never before this one); unstamped ones
+        // keep their intervals from the server's time.
         for (const later of this.predictions.slice(index)) {
-          later.time = message.t + (later.clientTime - own.clientTime);
+          later.time = later.stamped ? Math.max(later.time, message.t) : message.t + (later.clientTime - own.clientTime);
         }
       }
     }
     this.dirty = true;
+    if (typeof message.complete === "number") this.#marked(message.complete, now, true);
   }
 
   /** The server refused our input `id`: it was never applied. */
@@ -147,8 +192,22 @@ export class PageReplica {
   }
 
   /**
+   * The room time to stamp this page's input of an event at page time `pageTime` with (its `at`):
+   * the driver's clock then; null when the replica does not draw.
+   */
+  stamp(pageTime) {
+    if (!this.running || !this.stamping) return null;
+    this.clock.inputSent();
+    const at = this.clock.stamp(pageTime);
+    if (at === null) return null;
+    // After the picture on screen (a change at its time would be in it), rounded up as sent.
+    this.lastStamp = Math.max(this.lastStamp, Math.ceil(Math.max(at, this.clock.last + 0.001) * 1000) / 1000);
+    return this.lastStamp;
+  }
+
+  /**
    * This page sent `message` (an input) at page time `now`: apply it at once, at the room time
-   * the server is expected to give it. Returns true when the replica drew it into its state.
+   * the server is expected to give it (its `at` when stamped). Returns true when the replica drew it.
    */
   ownInput(message, now) {
     if (!this.running) return false;
@@ -159,12 +218,18 @@ export class PageReplica {
     if (clock === null) return false;
     // The server's present is never before the last time it applied; nor are our own inputs.
     const last = this.predictions.length ? this.predictions[this.predictions.length - 1].time : -Infinity;
-    const present = Math.max(clock, this.latestInputTime, last);
-    const time = Math.max(last, this.mapper.map(message.t, present, this.latestInputTime, GESTURE_STARTS.has(message.kind)));
-    const own = { id: message.id, clientTime: message.t, time, numbers, sentAt: now };
+    // Stamped, it reaches the room before `at` (the lead): the room's present is at most the arrival clock's.
+    const stamped = Number.isFinite(message.at);
+    const present = stamped ? this.clock.arrivalTime(now) : Math.max(clock, this.latestInputTime, last);
+    const floor = Math.max(this.latestInputTime, last);
+    const mapped = this.#call(() => this.mapper.map(message.t, present, floor, GESTURE_STARTS.has(message.kind), stamped ? message.at : null));
+    if (mapped === null) return false;   // t went backwards (the server refuses it) or the engine trapped
+    const time = Math.max(last, mapped);
+    const own = { id: message.id, clientTime: message.t, time, numbers, sentAt: now, stamped, lead: this.clock.lead };
     this.predictions.push(own);
-    this.#note({ id: message.id, kind: message.kind, at: now, clock, lead: this.clock.lead, latest: this.latestInputTime, time });
-    if (!this.dirty) this.#applyPrediction(own);
+    this.#note({ id: message.id, kind: message.kind, at: now, stamp: message.at ?? null, clock, lead: this.clock.lead, latest: this.latestInputTime, time });
+    if (!this.dirty) this.#call(() => this.#applyPrediction(own));
+    if (!this.running) return false;   // the engine trapped
     this.stats.predicted += 1;
     return true;
   }
@@ -178,7 +243,8 @@ export class PageReplica {
     this.clock.frameArrived(frame.t, now);
     this.lastServerFrame = frame;
     if (!this.stats.enabled || !this.engine) return "waiting";
-    if (!this.running) return "waiting";
+    // Not running: only what follows the next frame at rest (where it starts) can be needed.
+    if (!this.running) { this.log = this.log.filter((m) => m.after >= frame.seq); return "waiting"; }
     let verdict;
     try {
       this.engine.load();
@@ -188,27 +254,41 @@ export class PageReplica {
       }
       this.log = later;
       this.engine.save();
-      verdict = this.#compare(frame);
+      verdict = compareFrame(this.engine, this.decoder, this.stats, frame);
+      if (verdict === "mismatch") { this.stats.running = false; this.#forget(); }
       this.#rebuildOnTopOfBase();
     } catch (error) {
       this.disable(error);
       return "mismatch";
     }
+    this.#marked(frame.t, now, false);   // a mark when the server tells marks; else complete to t − MAX_LAG
+    this.historyComplete(frame.t - MAX_LAG - 1);
     return verdict;
   }
 
   /** The replica's frame at the room time page time `now` stands for, decoded; null when not running. */
   frameAt(now) {
     if (!this.running) return null;
+    // A page that has not driven draws what it knows, when the server says how far that goes.
+    const watched = this.clock.driving ? null : this.#call(() => this.watcher?.frameAt(now));
+    if (watched) {
+      this.lastDrawTime = this.watcher.lastTime;
+      this.stats.drawn += 1;
+      return watched;
+    }
     const time = this.clock.displayTime(now);
     if (time === null) return null;
     try {
       if (this.dirty) { this.engine.load(); this.#rebuildOnTopOfBase(); }
-      const drawTime = Math.max(time, this.latestInputTime);
+      this.#blendCorrection();
+      // Never before a picture the watcher drew (a page that starts driving goes on from there).
+      const drawTime = Math.max(time, this.latestInputTime, this.watcher?.lastTime ?? -Infinity);
+      this.lastDrawTime = drawTime;
       this.pictureSeq += 1;
       const result = this.engine.frame(drawTime, this.pictureSeq, 0);
+      this.lastEngineOffset = result.contentOffset;
       if (result.texts) this.decoder.decode(result.texts.slice().buffer);
-      const frame = this.decoder.decode(result.bytes.slice().buffer);
+      const frame = this.blend.apply(this.decoder.decode(result.bytes.slice().buffer));
       this.stats.drawn += 1;
       return frame;
     } catch (error) {
@@ -217,41 +297,30 @@ export class PageReplica {
     }
   }
 
+  /** An own input applied elsewhere than predicted moved the picture: the blend draws that away. */
+  #blendCorrection() {
+    if (!this.correction) return;
+    this.correction = false;
+    const t = this.lastDrawTime;
+    if (!(t >= this.latestInputTime) || !Number.isFinite(this.lastEngineOffset)) return;
+    this.blend.add(this.lastEngineOffset - this.engine.frame(t, 0, 0).contentOffset);
+  }
+
+  /**
+   * Every input at or before room time `h` has been sent to this page (a frame `MAX_LAG` later,
+   * or the server's complete-history marker): the confirmed engine judges the pictures up to it.
+   */
+  historyComplete(h) {
+    if (!(h > this.complete)) return;
+    this.complete = h;
+    this.confirmed?.completeUpTo(h);
+  }
+
+  /** Display frame `n` drew the replica's picture at room time `t` (the confirmed engine judges it). */
+  pictureDrawn(n, t) { this.confirmed?.picture(n, t); }
+
   /** The picture numbers of own frames go on from the server frame shown before them. */
   continueNumbering(seq) { this.pictureSeq = Math.max(this.pictureSeq, seq); }
-
-  #compare(frame) {
-    this.stats.compared += 1;
-    let mine, theirs;
-    if (frame.wire) {
-      mine = this.engine.serverFrame(frame.t, frame.seq, frame.sentAt);
-      theirs = frame.wire;
-      if (mine.length === theirs.length && mine.every((b, i) => b === theirs[i])) {
-        this.stats.identical += 1;
-        return "identical";
-      }
-      mine = hex(mine);
-      theirs = hex(theirs);
-    } else {
-      const result = this.engine.frame(frame.t, frame.seq, frame.sentAt);
-      if (result.texts) this.decoder.decode(result.texts.slice().buffer);
-      mine = JSON.stringify(this.decoder.decode(result.bytes.slice().buffer));
-      theirs = JSON.stringify(frame);
-      if (mine === theirs) {
-        this.stats.identical += 1;
-        return "identical";
-      }
-    }
-    this.stats.mismatches += 1;
-    this.stats.lastMismatch = { seq: frame.seq, replica: mine, server: theirs };
-    this.stats.mismatchLog.push(this.stats.lastMismatch);
-    if (this.stats.mismatchLog.length > MISMATCHES_KEPT) this.stats.mismatchLog.shift();
-    console.warn(`scrollcast replica: frame ${frame.seq} differs from the server's; drawing server frames until the room rests`);
-    this.stats.running = false;
-    this.log = [];
-    this.predictions = [];
-    return "mismatch";
-  }
 
   #createScene() {
     const code = this.#call(() => this.engine.create(this.session.sceneName));
@@ -271,6 +340,11 @@ export class PageReplica {
     this.#call(() => this.engine.nameInput(frame.input ?? null));
     this.#call(() => this.engine.save());
     this.latestInputTime = frame.t;
+    const rest = { sceneName: this.session.sceneName, order: this.session.order, viewport: frame.viewport,
+                   offset, reducedMotion: this.reducedMotion, input: frame.input ?? null, t: frame.t };
+    this.confirmed?.start(rest);
+    this.watcher?.start(rest);
+    this.complete = -Infinity;
     this.stats.running = true;
     this.stats.starts += 1;
     this.dirty = true;
@@ -279,18 +353,13 @@ export class PageReplica {
 
   /** The working state: the base (just loaded) plus the log and our predictions. */
   #rebuildOnTopOfBase() {
-    for (const message of this.log) this.#applyApplied(message);
+    for (const message of this.log) if (!this.#isDropped(message)) this.#applyApplied(message);
     for (const own of this.predictions) this.#applyPrediction(own);
     this.dirty = false;
   }
 
   #applyApplied(message) {
-    if (message.kind === "rowOrder") {
-      this.engine.reorder(message.order, message.t);
-    } else {
-      const numbers = inputNumbers(message);
-      if (numbers) this.engine.apply(numbers, message.id, message.t, message.viewer ?? "", message.cause === "input");
-    }
+    applyChange(this.engine, message);
     this.latestInputTime = Math.max(this.latestInputTime, message.t);
   }
 
@@ -301,7 +370,12 @@ export class PageReplica {
     if (log.length > PREDICTIONS_KEPT) log.shift();
   }
 
+  #isDropped(message) {
+    return this.dropped.size > 0 && message.viewer === this.session?.viewer && this.dropped.has(message.id);
+  }
+
   #applyPrediction(own) {
+    if (this.dropped.has(own.id)) return;
     const { code } = this.engine.apply(own.numbers, own.id, own.time, this.session.viewer);
     if (code < 0) this.#noteRefusal(own, code);
     if (code >= 0) this.latestInputTime = Math.max(this.latestInputTime, own.time);

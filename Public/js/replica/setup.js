@@ -1,9 +1,19 @@
 // Whether this page runs the engine itself (docs/wasm.md, "The replica in the page"): by default
 // yes; `?replica=off`, or a browser without WebAssembly, draws server frames exactly as before
 // (the module is then never fetched). The engine loads while the page already connects and draws
-// server frames, so it never delays the first picture.
+// server frames, so it never delays the first picture. Three instances: the replica, the
+// confirmed engine that judges its pictures (docs/measures.md), and the watcher's (watcher.js). After a trap the page makes fresh
+// instances from the compiled module (at most ENGINE_RESTARTS times); after a load failure, or
+// past that, the page stops asking for `applied` (docs/wasm.md, "When the replica cannot run").
 
 import { PageReplica } from "./page-replica.js";
+import { ConfirmedEngine } from "./confirmed-engine.js";
+import { Watcher } from "./watcher.js";
+
+export { testHooks } from "./test-hooks.js";
+
+/** Traps after which the page makes the engine again; past that it stays on server frames. */
+export const ENGINE_RESTARTS = 3;
 
 /** Why the page draws server frames only, or null when it runs the replica. */
 export function replicaOffReason(search = window.location.search) {
@@ -12,17 +22,35 @@ export function replicaOffReason(search = window.location.search) {
   return null;
 }
 
-/** A PageReplica filling `stats`, its engine on its way; null when the page does without. */
-export function createReplica(stats) {
+/**
+ * A PageReplica filling `stats`, its engine on its way; null when the page does without.
+ * `measures` (PageMeasures) receives the room's offset for each judged picture; `asking(on)` says
+ * whether the page should ask for `applied` messages (false once the replica cannot run).
+ */
+export function createReplica(stats, { measures, asking }) {
   const off = replicaOffReason();
   if (off) {
     Object.assign(stats, { enabled: false, running: false, compared: 0, identical: 0, mismatches: 0, error: off });
     return null;
   }
   const replica = new PageReplica(stats);
+  stats.engineRestarts = 0;
+  let instantiate = null;
+  const attach = ([engine, judge, watch]) =>
+    replica.attachEngine(engine, new ConfirmedEngine(judge, (n, offset) => measures.confirm(n, offset)), new Watcher(watch));
+  replica.onDisable = () => {
+    // A load failure, or traps past the limit: the replica will not run again on this page.
+    if (!instantiate || stats.engineRestarts >= ENGINE_RESTARTS) return asking(false);
+    // A trap: the module is fine, this instance's memory is not. Fresh instances start again at
+    // the next rest; meanwhile the page draws server frames and keeps no `applied` message.
+    stats.engineRestarts += 1;
+    Promise.all([instantiate(), instantiate(), instantiate()])
+      .then(attach)
+      .catch((error) => { console.warn(`scrollcast: could not make the engine again: ${error}`); asking(false); });
+  };
   import("./engine.js")
-    .then(({ loadEngine }) => loadEngine())
-    .then((engine) => replica.attachEngine(engine))
+    .then(({ loadEngines }) => loadEngines(3))
+    .then((engines) => { instantiate = engines.instantiate; attach(engines); })
     .catch((error) => {
       console.warn(`scrollcast: replica engine unavailable, drawing server frames: ${error}`);
       replica.disable(error);

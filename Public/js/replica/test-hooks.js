@@ -1,0 +1,47 @@
+// Test-only hooks (window.scrollcast.test, docs/measures.md): known-bad pictures that the
+// measures must read badly, and the faults the fallbacks must survive. Nothing in the page
+// calls them.
+
+import { inputNumbers } from "./engine.js";
+
+/** The hooks for `replica` (a PageReplica), or {} without one. */
+export function testHooks(replica) {
+  if (!replica) return {};
+  return {
+    /** Moves the replica's clocks (driver's and watcher's) by `ms`: drawing ahead of, or behind, what it knows. */
+    skewClock(ms) {
+      replica.clock.skew += ms;
+      if (replica.watcher) replica.watcher.clock.skew += ms;
+    },
+    /** Leaves this viewer's input `id` out of the replica's pictures (not out of its confirmed state). */
+    dropInput(id) {
+      replica.dropped.add(id);
+      replica.dirty = true;
+    },
+    /** This page's inputs go without `at` (mapped from their `t`, as before drivers stamped them): a known-bad driver. */
+    unstamped() { replica.stamping = false; },
+    /** The engine's next call fails as a trap does. */
+    trap() {
+      if (replica.engine) replica.engine.broken = new Error("test hook: the engine trapped");
+    },
+    /** Puts a wheel the room never had into the replica's confirmed state: the next frame mismatches. */
+    corrupt() {
+      if (!replica.running) return false;
+      try {
+        replica.engine.load();
+        replica.engine.apply(inputNumbers({ kind: "wheel", dx: 0, dy: 400, mode: "pixel" }), 0, replica.latestInputTime, "");
+        replica.engine.save();
+      } catch (error) {
+        replica.disable(error);
+      }
+      replica.dirty = true;
+      return true;
+    },
+    /** The watcher's clock: its offset (ms) and the mark gaps it is the p99 of. */
+    watchClock: () => (replica.watcher ? { offset: replica.watcher.clock.offset, gaps: [...replica.watcher.clock.gaps] } : null),
+    /** The driver's clock: its lead (ms) and the own inputs the room applied elsewhere than stamped. */
+    lead: () => ({ lead: replica.clock.lead, target: replica.clock.target, late: replica.clock.late }),
+    /** `applied` messages and predictions the replica holds. */
+    held: () => replica.held,
+  };
+}

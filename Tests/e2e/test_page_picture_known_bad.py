@@ -1,0 +1,71 @@
+"""The measures of the picture (docs/measures.md) read badly where the picture is bad, in real
+Chromium against the real server: test-only hooks (window.scrollcast.test) skew a watcher's
+replica clock, or make a driver's replica leave out its own inputs. The figures come from each
+page's own record and equal their Python recomputation (measures_recompute.py). The other
+known-bad case, `?replica=off` on 4g, is in test_page_measures.py."""
+
+from __future__ import annotations
+
+from measures_session import FLING, assert_same_figures, measured, picture_samples, record_total, summary
+from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
+    ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
+)
+from replica_session import wait_running
+
+SKEW_MS = 300
+
+
+def figures_since(sc, start: int) -> dict:
+    mine, expected, _, _ = measured(sc.page, (start, record_total(sc.page)))
+    assert_same_figures(mine, expected)
+    return mine
+
+
+def test_a_watcher_drawing_ahead_of_the_room_or_behind_it_reads_badly(browser, page, page_server, room, artifacts):
+    base = page_server.base_url
+    driver = ScrollcastPage(artifacts.watch(page, "driver"), base, room).open("&replica=on")
+    pages = {}
+    for label in ("right", "ahead", "behind"):
+        # Each in a window of its own: headless Chromium gives a tab behind another a display frame or two a second.
+        window = browser.new_context().new_page()
+        pages[label] = ScrollcastPage(artifacts.watch(window, label), base, room).open("&replica=on")
+    for sc in (driver, *pages.values()):
+        wait_running(sc)
+    pages["ahead"].page.evaluate(f"window.scrollcast.test.skewClock({SKEW_MS})")
+    pages["behind"].page.evaluate(f"window.scrollcast.test.skewClock({-SKEW_MS})")
+    starts = {label: record_total(sc.page) for label, sc in pages.items()}
+
+    # A slow drag (every move changes the picture: a watcher drawing ahead guesses them all) and a fling.
+    driver.drag(200, 300, 200, 560, steps=16)
+    driver.wait_idle()
+    driver.drag(*FLING, steps=6)
+    for sc in pages.values():
+        sc.wait_idle()
+    figures = {label: figures_since(sc, starts[label]) for label, sc in pages.items()}
+    for label, f in figures.items():
+        print(f"{label}: {summary(f, [])}")
+
+    right, ahead, behind = figures["right"], figures["ahead"], figures["behind"]
+    # Ahead of the room's history, the watcher draws the drag's moves before they happen.
+    # (About every display frame of the drag; the fling after it, known from its release, is right.)
+    assert ahead["wrong"]["wrong"] >= 4 and ahead["wrong"]["largestPt"] > 20, ahead["wrong"]
+    assert ahead["wrong"]["wrong"] > 3 * right["wrong"]["wrong"], (ahead["wrong"], right["wrong"])
+    # Behind it by SKEW_MS, the watcher draws that much later than the other watcher.
+    assert behind["lag"]["p50"] > right["lag"]["p50"] + SKEW_MS / 2, (behind["lag"], right["lag"])
+    assert ahead["lag"]["p50"] < right["lag"]["p50"] - SKEW_MS / 2, (ahead["lag"], right["lag"])
+
+
+def test_a_driver_that_leaves_out_its_own_inputs_reads_badly(page, page_server, room, artifacts):
+    driver = ScrollcastPage(artifacts.watch(page), page_server.base_url, room).open("&replica=on")
+    wait_running(driver)
+    start = record_total(page)
+    # The drag's inputs will have the next ids: the replica leaves them out until the server's
+    # frames confirm them, so its pictures trail the room and then catch up with a jolt.
+    first = driver.state("s.lastInputId") + 1
+    page.evaluate("(first) => { for (let id = first; id < first + 200; id += 1) window.scrollcast.test.dropInput(id); }", first)
+    driver.drag(200, 300, 200, 560, steps=16)
+    driver.wait_idle()
+    f = figures_since(driver, start)
+    print(f"dropped inputs: {summary(f, [s['ms'] for s in picture_samples(page)])}")
+    assert f["wrong"]["wrong"] > 0 and f["wrong"]["largestPt"] > 5, f["wrong"]
+    assert f["picture"]["off"] > 0 and f["picture"]["largestPt"] > 5, f["picture"]
