@@ -9,8 +9,10 @@
 import { PageReplica } from "./page-replica.js";
 import { ConfirmedEngine } from "./confirmed-engine.js";
 import { Watcher } from "./watcher.js";
+import { testHooks } from "./test-hooks.js";
 
-export { testHooks } from "./test-hooks.js";
+// Re-exported as a list: the page bundle (scripts/bundle-page.py) takes no `export … from`.
+export { testHooks };
 
 /** Traps after which the page makes the engine again; past that it stays on server frames. */
 export const ENGINE_RESTARTS = 3;
