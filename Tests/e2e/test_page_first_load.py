@@ -43,7 +43,8 @@ def test_a_reload_revalidates_every_file_and_gets_304s(page, page_server, room, 
     responses = []
     page.on("response", lambda response: responses.append(response))
     page.reload()
-    ScrollcastPage(page, page_server.base_url, room).wait("s => s.replica.running")
+    # The images load on their own schedule: wait for them as well as the engine.
+    ScrollcastPage(page, page_server.base_url, room).wait("s => s.replica.running && s.images.ready")
     # Bytes of body on the wire: 0 for a 304 (fetch() reports the cached copy's 200 to the page).
     files = {r.url: r.request.sizes()["responseBodySize"] for r in responses
              if r.url.endswith((".js", ".css", ".wasm", ".svg"))}
