@@ -95,8 +95,7 @@ const controls = new Controls({
   },
 });
 state.reducedMotion = controls.reducedMotion;
-// The overlay's figures: frames drawn per second, input-to-frame latency, judder, input→photon.
-const stats = new PageStats({ state, sender, controls, measures });
+const stats = new PageStats({ state, sender, controls, measures });   // the overlay's figures
 controls.setDriving("unknown");
 attachSharing({ connection, controls, state });   // asking to drive, exploring (docs/protocol.md, "Sharing")
 
@@ -305,8 +304,7 @@ function handleRefused(message) {
     controls.setDriving("watch");
   }
   if (message.code === "unavailable") {
-    // The server could not save a row move (its disk is full or read-only): the row went back.
-    // Not this viewer's fault, and not a reason to stop: say so, and that scrolling still works.
+    // The server could not save a row move (disk full or read-only): the row went back; not this viewer's fault.
     controls.toast("Moving rows is paused: the server can't save moves right now. Scrolling still works.");
     return;
   }
@@ -322,8 +320,8 @@ function scheduleDraw() {
 function drawNow(vsync) {
   rafHandle = 0;
   const now = performance.now();
-  // The replica's picture at the room time this display frame stands for; else the server's newest
-  // (also in place of a picture a replica that just stopped left on screen).
+  // The replica's picture at this display frame's room time; else the server's newest (also in
+  // place of a picture a replica that just stopped left on screen).
   const own = replica?.running ? replica.frameAt(vsync) : null;
   const frame = own ?? pendingFrame ?? (replicaDrawTime !== null ? replica.lastServerFrame : null);
   pendingFrame = null;
@@ -351,9 +349,8 @@ function drawNow(vsync) {
     const room = replicaDrawTime === null ? state.lastFrame.offset : NaN;
     const n = measures.displayFrame(now, vsync, state.lastFrame, state.viewer, frame !== null, room, replicaDrawTime !== null);
     if (replicaDrawTime !== null) replica.pictureDrawn(n, replicaDrawTime);
-    // While the picture moves with room time, every display frame is recorded (a repeat is one
-    // where no newer frame came), so keep the loop going until a frame says motion has stopped
-    // (or the connection is lost: nothing newer can come).
+    // While the picture moves with room time every display frame is recorded, so the loop runs
+    // until a frame says motion stopped (or the connection is lost: nothing newer can come).
     if (state.lastFrame.animating === true && state.joined) scheduleDraw();
   }
 }

@@ -79,8 +79,7 @@ public struct WireTexts: Sendable, Hashable {
 /// first registered in, so a snapshot's bytes depend only on the room's history.
 public struct WireTextTable: Sendable, Equatable {
     private var rowEntries: [RowTexts] = []
-    // Dictionaries made with `init()`, not the `[:]` literal, whose initialiser is specialised per
-    // dictionary type: bytes of the WebAssembly engine for nothing (docs/wasm.md, "Size").
+    // `init()`, not `[:]`, whose initialiser is specialised per dictionary type (docs/wasm.md, "Size").
     private var rowPositions = [Int: Int]()
     private var sectionEntries: [SectionTitle] = []
     private var sectionPositions = [Int: Int]()
@@ -97,8 +96,7 @@ public struct WireTextTable: Sendable, Equatable {
     /// this short list is read in order where the dictionary is probed at random (the tables of
     /// 500 rooms do not stay in the cache). Positions never move (entries are replaced in place),
     /// so the list stays right whatever is applied. Not part of the table's value either.
-    /// Natively only: the page's replica keeps one table, and this would grow its module
-    /// (docs/wasm.md, "Size").
+    /// Natively only: the page's replica keeps one table, and this would grow its module (docs/wasm.md).
     #if !hasFeature(Embedded)
     private var recentIDs: [Int] = [], recentPositions: [Int] = []
     #endif
@@ -387,8 +385,7 @@ package func sameUTF8(_ a: String, _ b: String) -> Bool {
 /// hold (equal texts in two storages), so a false answer says nothing.
 private func sameRepresentation(_ a: String, _ b: String) -> Bool {
     #if hasFeature(Embedded)
-    // The page's replica encodes one room's frames: not worth what this costs its module
-    // (docs/wasm.md, "Size").
+    // The page's replica encodes one room's frames: not worth its module's bytes (docs/wasm.md).
     return false
     #else
     guard MemoryLayout<String>.size == 2 * MemoryLayout<UInt64>.size else { return false }
