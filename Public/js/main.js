@@ -1,5 +1,5 @@
-// Wires the page together: connection → state → one animation-frame loop → renderer, and
-// canvas input → server. This is the only place that calls requestAnimationFrame.
+// Wires the page together: connection → state → one animation-frame loop → renderer, and canvas
+// input → server. This is the only place that calls requestAnimationFrame.
 
 import { Connection, roomFromLocation, sceneFromLocation, subprotocolsFromLocation } from "./connection.js";
 import { nodesFromLocation } from "./nodes.js";
@@ -23,7 +23,7 @@ const { nodes, start: firstNode } = nodesFromLocation();
 scrubLocation();
 const canvas = document.getElementById("view");
 const phone = document.getElementById("phone");
-const stage = document.getElementById("stage");
+const [stage, overlay] = [document.getElementById("stage"), document.getElementById("overlay")];
 
 const state = createPageState({ room, requestedScene, sentDriverKey: Boolean(startKey), askedLock, nodes });
 
@@ -349,8 +349,7 @@ function drawNow(vsync) {
     const room = replicaDrawTime === null ? state.lastFrame.offset : NaN;
     const n = measures.displayFrame(now, vsync, state.lastFrame, state.viewer, frame !== null, room, replicaDrawTime !== null);
     if (replicaDrawTime !== null) replica.pictureDrawn(n, replicaDrawTime);
-    // While the picture moves with room time every display frame is recorded, so the loop runs
-    // until a frame says motion stopped (or the connection is lost: nothing newer can come).
+    // In motion every display frame is recorded: loop until a frame says motion stopped (or the link is lost).
     if (state.lastFrame.animating === true && state.joined) scheduleDraw();
   }
 }
@@ -359,6 +358,7 @@ function drawNow(vsync) {
 function layoutStage() {
   const viewport = renderer.viewport(state.lastFrame ?? pendingFrame);
   laidOutViewport = { width: viewport.width, height: viewport.height };
+  stage.style.setProperty("--below", `${overlay.offsetHeight + parseFloat(getComputedStyle(overlay).bottom) + 4}px`);   // the stats line (styles.css)
   const box = stage.getBoundingClientRect();
   const style = getComputedStyle(stage);
   const availableW = box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
@@ -375,7 +375,7 @@ function layoutStage() {
   scheduleDraw();
 }
 
-new ResizeObserver(layoutStage).observe(stage);
+for (const element of [stage, overlay]) new ResizeObserver(layoutStage).observe(element);
 window.addEventListener("resize", layoutStage);   // also fires when devicePixelRatio changes (zoom)
 window.addEventListener("hashchange", adoptKeyFromFragment);
 setInterval(() => stats.update(), 500);

@@ -94,12 +94,18 @@ def assert_figures_as_defined(page, span: tuple[int, int]) -> dict:
     assert_same_figures(mine, expected)
 
     # The overlay: state.measures and the text on screen come from one computation, written in
-    # one task; read both with the entries and inputs it covered, in one task too.
+    # one task, which keeps the entries and inputs it covered; read them with the record as it
+    # is now, in one task too. The record differs only by pictures confirmed since.
     page.wait_for_function("() => window.scrollcast.state.measures !== null")
     shown = page.evaluate("""() => { const m = window.scrollcast.state.measures;
-        return { m, window: window.scrollcast.drawnSince(m.from, m.to), sent: window.scrollcast.sentPointerInputs(),
+        return { m, now: window.scrollcast.drawnSince(m.from, m.to),
                  overlay: [document.getElementById('judder').textContent, document.getElementById('photon').textContent] }; }""")
-    overlay_expected = picture_measures(shown["window"], shown["sent"])
+    then = shown["m"]["entries"]
+    assert len(then) == len(shown["now"]) == shown["m"]["to"] - shown["m"]["from"]
+    for was, now in zip(then, shown["now"]):
+        assert {**was, "room": None, "never": None} == {**now, "room": None, "never": None}, (was, now)
+        assert was["room"] is None or was["room"] == now["room"], (was, now)
+    overlay_expected = picture_measures(then, shown["m"]["sent"])
     assert_same_figures(shown["m"], overlay_expected)
     assert shown["overlay"] == [shown["m"]["text"]["judder"], shown["m"]["text"]["photon"]]
     wrong, clock = overlay_expected["wrong"], overlay_expected["clock"]

@@ -84,8 +84,11 @@ export class PageMeasures {
   update() {
     const to = this.record.total;
     const from = Math.max(this.record.first, to - MEASURE_WINDOW);
-    const figures = this.measuresOf(from, to);
-    this.latest = { from, to, ...figures, text: overlayText(figures) };
+    // Kept with the figures: pictures are confirmed after they are drawn, so the record read
+    // later no longer holds what these figures were computed from.
+    const entries = this.record.since(from, to), sent = this.sent.inputs();
+    const figures = pictureMeasures(entries, sent);
+    this.latest = { from, to, ...figures, text: overlayText(figures), entries, sent };
     return this.latest;
   }
 
