@@ -23,7 +23,7 @@ const { nodes, start: firstNode } = nodesFromLocation();
 scrubLocation();
 const canvas = document.getElementById("view");
 const phone = document.getElementById("phone");
-const [stage, overlay] = [document.getElementById("stage"), document.getElementById("overlay")];
+const stage = document.getElementById("stage");
 
 const state = createPageState({ room, requestedScene, sentDriverKey: Boolean(startKey), askedLock, nodes });
 
@@ -358,7 +358,6 @@ function drawNow(vsync) {
 function layoutStage() {
   const viewport = renderer.viewport(state.lastFrame ?? pendingFrame);
   laidOutViewport = { width: viewport.width, height: viewport.height };
-  stage.style.setProperty("--below", `${overlay.offsetHeight + parseFloat(getComputedStyle(overlay).bottom) + 4}px`);   // the stats line (styles.css)
   const box = stage.getBoundingClientRect();
   const style = getComputedStyle(stage);
   const availableW = box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
@@ -375,7 +374,7 @@ function layoutStage() {
   scheduleDraw();
 }
 
-for (const element of [stage, overlay]) new ResizeObserver(layoutStage).observe(element);
+new ResizeObserver(layoutStage).observe(stage);
 window.addEventListener("resize", layoutStage);   // also fires when devicePixelRatio changes (zoom)
 window.addEventListener("hashchange", adoptKeyFromFragment);
 setInterval(() => stats.update(), 500);
