@@ -66,7 +66,9 @@ def test_a_driver_and_a_watcher_through_every_kind_of_motion(browser, page, serv
     starts = [replica(sc)["starts"] for sc in (driver, watcher)]
     driver.drag(*FLING, steps=6)
     driver.wait("s => s.lastFrame.phase === 'decelerating' || s.lastFrame.phase === 'bouncing'")
-    assert proxy.cut() == 2
+    # The pages load through the proxy too, so Chromium may still hold a keep-alive HTTP connection
+    # beside the two sockets; that both pages resume below is what this cut must cause.
+    assert proxy.cut() >= 2
     for sc, n in zip((driver, watcher), starts):
         sc.wait("s => s.resumes === 1 && s.joined")
         sc.wait_idle()
