@@ -84,7 +84,7 @@ test-e2e: deps
 	mkdir -p $(ARTIFACTS)
 	@echo "test-e2e: screenshots and browser console logs go to $(ARTIFACTS)"
 	SCROLLCAST_BIN=$(CURDIR)/.build/debug/scrollcast SCROLLCAST_ARTIFACTS=$(ARTIFACTS) \
-	  $(PY) -m pytest -q Tests/e2e Tests/bench
+	  $(PY) -m pytest -q --durations=40 Tests/e2e Tests/bench
 
 # The native/WebAssembly cross-check at scale (WASM_SCRIPTS scripts, default 20,000): native
 # and Chromium times, frames compared, the module's sizes; headline last. The server only serves
