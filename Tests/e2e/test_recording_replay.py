@@ -192,7 +192,14 @@ def test_a_restored_rooms_latest_life_replays_from_the_order_it_came_back_with(s
     assert header["life"] == 2 and header["rowOrder"] == order and header["rowMoveVersion"] == 1
     assert header["framePeriod"] is None, "the CLI notes the frame period only when told --fps"
     replay = scrollcast("replay", str(recording)).stdout.decode().splitlines()
-    assert replay == [masked(raw) for raw in frames]
+    # A viewer on a busy machine may skip frames (a gap in seq, docs/protocol.md): every frame
+    # it got must be the replay's frame of that seq, and it must have got the room's last one.
+    by_seq = {int(re.search(r'"seq":(\d+)', line).group(1)): line for line in replay}
+    received = [(int(re.search(r'"seq":(\d+)', raw).group(1)), masked(raw)) for raw in frames]
+    assert sorted(by_seq) == list(range(1, len(replay) + 1)), "frames 1…N, each once"
+    assert received[-1][0] == len(replay), "the replay ends where the room came to rest"
+    mismatches = [seq for seq, raw in received if by_seq[seq] != raw]
+    assert not mismatches, (mismatches[:5], by_seq[mismatches[0]], dict(received)[mismatches[0]])
 
     first = tmp_path / "life1.jsonl"
     scrollcast("record", "--data", str(data), "--room", room_name, "--life", "1", "--out", str(first))
