@@ -1,5 +1,5 @@
-// The page's state, one object readable by tests through window.scrollcast.state; nothing reads
-// it back to decide.
+// The page's state, one object the page keeps (page.js, page-room.js, page-picture.js) and tests
+// read through window.scrollcast.state, so a test sees what the page knows (and writes none of it).
 
 /**
  * A fresh page state for `room`, before the first connection. `replica()` gives the replica's

@@ -22,6 +22,10 @@ import { PageRoom } from "./page-room.js";
 
 const STATS_EVERY_MS = 500;   // the overlay's figures
 
+/**
+ * A Scrollcast page on `doc` (index.html's elements): `start()` once, `destroy()` to end it. The
+ * running page is `window.scrollcast.page`, next to the state and hooks the tests read.
+ */
 export class ScrollcastPage {
   /** Builds nothing and touches nothing: `start()` does. `doc` holds the page's elements (index.html). */
   constructor({ doc = document } = {}) {

@@ -132,6 +132,10 @@ def test_destroy_ends_everything_and_a_new_page_starts_after_it(page, page_serve
     sc = ScrollcastPage(page, page_server.base_url, room).open(f"&replica={replica}")
     if replica == "on":
         sc.wait("s => s.replica.running")
+        # What the state reports of the replica is a copy: writing to it steers nothing.
+        assert page.evaluate("""() => { const r = window.scrollcast.state.replica;
+            try { r.running = false; r.enabled = false; } catch {}
+            return [Object.isFrozen(r), window.scrollcast.page.replica.running, window.scrollcast.state.replica.enabled]; }""") == [True, True, True]
     page.wait_for_function("document.querySelectorAll('#scene-list a').length > 0")   # its last listeners
     assert page.evaluate(WHEEL) is False, "the page takes (and cancels) a wheel"
 
