@@ -2,7 +2,8 @@
 one page object (Public/js/page.js) starts on `start()`, and `destroy()` ends all it began: its
 socket closes with 1000 and is not resumed, its animation-frame loop stops mid-fling, every
 listener it added goes (a wheel after it is neither taken nor sent), and no timer, interval or
-resize observer is left. A new page started after it works. Real Chromium and the real server.
+resize observer is left, also when it comes while the page reconnects. A new page started
+after it works. Real Chromium, the real server, the real link emulator for the reconnect.
 
 The probe below (an init script) counts what the page's own JavaScript starts, by wrapping the
 browser's APIs in the page's world: each count is first shown to read what a running page does."""
@@ -200,3 +201,31 @@ def test_destroy_ends_everything_and_a_new_page_starts_after_it(page, page_serve
     sc.wait("(s, o) => s.inputsSent >= 1 && s.lastFrame.offset !== o", offset)
     artifacts.screenshot(page, f"restarted-replica-{replica}")
 
+
+
+def test_destroy_while_reconnecting_leaves_no_retry_and_no_banner_to_come(page, page_server, link_proxy, room, artifacts):
+    # 300 ms each way through the link: the page's new socket is still opening when it is destroyed,
+    # and its "reconnecting" (shown once a loss lasts 500 ms) still to come.
+    proxy = link_proxy(page_server.port, "loopback", delay_ms=300)
+    page.add_init_script(PROBE)
+    artifacts.watch(page)
+    sc = ScrollcastPage(page, page_server.base_url, room).open(f"&nodes=127.0.0.1:{proxy.port}")
+    sockets = page.evaluate("window.__probe.sockets.length")
+    assert proxy.cut() >= 1
+    page.wait_for_function("(n) => window.__probe.sockets.length > n", arg=sockets)   # the retry, at once
+    pending = page.evaluate("""async () => {
+        const old = window.scrollcast, timers = window.__probe.timeouts.size, socket = window.__probe.sockets.at(-1);
+        const opening = socket.readyState === WebSocket.CONNECTING;
+        const closed = new Promise((done) => EventTarget.prototype.addEventListener.call(socket, "close", done));
+        old.page.destroy();
+        await closed;
+        await window.__probe.frames(3);   // a retry would have been asked for at the close, at once
+        window.__old = old;
+        return { timers, opening, reconnecting: old.state.reconnecting };
+    }""")
+    assert pending["timers"] >= 1 and pending["opening"], "the banner's timer pending, the new socket opening"
+    counts = page.evaluate(COUNTS)
+    assert counts["sockets"] == sockets + 1, "no retry after the destroy"
+    assert counts["timeouts"] == 0, "no banner to come, no retry to come"
+    assert counts["intervals"] == 0 and counts["listeners"] == []
+    assert pending["reconnecting"] is False and page.evaluate("window.__old.state.reconnectingShownCount") == 0
