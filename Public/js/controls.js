@@ -3,19 +3,21 @@
 // (locked rooms and their co-driver link). No canvas, no socket.
 
 import { coDriverLink, newLockedRoomName } from "./driving.js";
-import { attachSharing } from "./sharing.js";
-
-// Re-exported so the page's entry wires sharing with one line (main.js).
-export { attachSharing };
 
 const $ = (id) => document.getElementById(id);
 
-/** Wires the controls; callbacks: onScrollToRow({section,row,position,animated}), onReducedMotion(on). */
+/**
+ * Wires the controls; callbacks: onScrollToRow({section,row,position,animated}), onReducedMotion(on).
+ * Every listener goes when `signal` (an AbortSignal) aborts, and `stop()` ends the timers: the
+ * page's destroy().
+ */
 export class Controls {
-  constructor({ room, onScrollToRow, onReducedMotion }) {
+  constructor({ room, onScrollToRow, onReducedMotion, signal }) {
     this.room = room;
     this.scene = null;
     this.toastTimer = null;
+    this.copyTimers = new Set();   // "Copied." notes to clear
+    const listen = (target, type, listener) => target?.addEventListener?.(type, listener, { signal });
     this.onScrollToRow = onScrollToRow;
     this.onReducedMotion = onReducedMotion;
 
@@ -29,13 +31,13 @@ export class Controls {
     $("room-input").value = room;
     document.title = `Scrollcast · ${room}`;
 
-    $("copy-link").addEventListener("click", () => this.copyShareLink(this.shareURL));
+    listen($("copy-link"), "click", () => this.copyShareLink(this.shareURL));
     this.driveMode = "unknown";
     this.driverKey = null;     // only to build the co-driver link; never shown as text
-    $("copy-codriver").addEventListener("click", () => {
+    listen($("copy-codriver"), "click", () => {
       if (this.driverKey) this.copyShareLink(coDriverLink(this.shareURL, this.driverKey), "copy-codriver-status");
     });
-    $("new-locked-room").addEventListener("click", () => {
+    listen($("new-locked-room"), "click", () => {
       const url = new URL(shareLinkFor(newLockedRoomName(), this.sceneName ?? "demo"));
       url.searchParams.set("lock", "1");
       window.location.href = url.toString();
@@ -43,19 +45,20 @@ export class Controls {
     // A fresh room each time it is followed, so the seed's table starts at its top.
     const seedLink = $("seed-link");
     seedLink.href = seedTableLink();
-    seedLink.addEventListener("click", () => { seedLink.href = seedTableLink(); });
-    listScenes();
-    $("room-form").addEventListener("submit", (e) => {
+    listen(seedLink, "click", () => { seedLink.href = seedTableLink(); });
+    listScenes(window.location, signal);
+    listen($("room-form"), "submit", (e) => {
       e.preventDefault();
       const input = $("room-input");
       if (!input.checkValidity() || !input.value) { input.reportValidity(); return; }
       window.location.search = `?room=${encodeURIComponent(input.value)}`;
     });
 
-    $("scroll-form").addEventListener("submit", (e) => {
+    listen($("scroll-form"), "submit", (e) => {
       e.preventDefault();
       this.submitScroll();
     });
+    listen($("scroll-section"), "input", () => this.updateRowLimit());
 
     // Reduced motion starts from the system setting and follows it until the user toggles.
     const query = window.matchMedia?.("(prefers-reduced-motion: reduce)");
@@ -63,11 +66,11 @@ export class Controls {
     const box = $("reduced-motion");
     box.checked = this.reducedMotion;
     $("reduced-motion-hint").textContent = query?.matches ? "Your system asks for reduced motion." : "";
-    box.addEventListener("change", () => {
+    listen(box, "change", () => {
       this.reducedMotion = box.checked;
       this.onReducedMotion(box.checked);
     });
-    query?.addEventListener?.("change", (e) => {
+    listen(query, "change", (e) => {
       box.checked = e.matches;
       this.reducedMotion = e.matches;
       $("reduced-motion-hint").textContent = e.matches ? "Your system asks for reduced motion." : "";
@@ -101,7 +104,6 @@ export class Controls {
     }
     $("scroll-section").max = String(Math.max(0, sections.length - 1));
     this.updateRowLimit();
-    $("scroll-section").oninput = () => this.updateRowLimit();
   }
 
   updateRowLimit() {
@@ -186,7 +188,8 @@ export class Controls {
       window.prompt("Copy this link:", url);
       status.textContent = "";
     }
-    setTimeout(() => { status.textContent = ""; }, 2500);
+    const timer = setTimeout(() => { this.copyTimers.delete(timer); status.textContent = ""; }, 2500);
+    this.copyTimers.add(timer);
   }
 
   /** Viewer count and who drives ("you" when it is this viewer). */
@@ -229,6 +232,13 @@ export class Controls {
     clearTimeout(this.toastTimer);
     this.toastTimer = setTimeout(() => { toast.hidden = true; }, 3000);
   }
+
+  /** Ends the timers (the page's destroy(); its signal took the listeners). */
+  stop() {
+    clearTimeout(this.toastTimer);
+    for (const timer of this.copyTimers) clearTimeout(timer);
+    this.copyTimers.clear();
+  }
 }
 
 /**
@@ -252,17 +262,18 @@ export function recordingLinkFor(room, loc = window.location, driverKey = null) 
 
 /**
  * Lists the server's scenes (GET /scenes: the built-in ones and those of `--scenes DIR`) as links
- * to a fresh room of each, named after the scene. Nothing is shown if the list cannot be had.
+ * to a fresh room of each, named after the scene. Nothing is shown if the list cannot be had, or
+ * once `signal` aborted (the request too is cancelled then).
  */
-export async function listScenes(loc = window.location) {
+export async function listScenes(loc = window.location, signal = undefined) {
   let names;
   try {
-    const reply = await fetch(new URL("/scenes", loc.href));
+    const reply = await fetch(new URL("/scenes", loc.href), { signal });
     names = reply.ok ? (await reply.json()).scenes : null;
   } catch {
     names = null;
   }
-  if (!Array.isArray(names)) return;
+  if (!Array.isArray(names) || signal?.aborted) return;
   const list = $("scene-list");
   list.replaceChildren();
   for (const name of names.filter((n) => typeof n === "string")) {
@@ -272,7 +283,7 @@ export async function listScenes(loc = window.location) {
     // A fresh room each time it is followed, as the seed's link does.
     const fresh = () => { link.href = sceneRoomLink(name, loc); };
     fresh();
-    link.addEventListener("click", fresh);
+    link.addEventListener("click", fresh, { signal });
     if (list.childElementCount) list.append(" · ");
     list.append(link);
   }

@@ -2,7 +2,7 @@
 // timestamps and coalesced samples, wheel deltas as the browser gave them, and scroll keys.
 // No physics here: positions are only mapped into the room's logical viewport.
 
-const WHEEL_MODES = ["pixel", "line", "page"];
+import { wheelMode } from "./input-names.js";
 
 const KEY_COMMANDS = {
   ArrowUp: "arrowUp",
@@ -18,11 +18,6 @@ export function keyCommand(event) {
   if (event.altKey || event.ctrlKey || event.metaKey) return null;
   if (event.key === " " || event.code === "Space") return event.shiftKey ? "shiftSpace" : "space";
   return KEY_COMMANDS[event.key] ?? null;
-}
-
-/** The protocol name of a WheelEvent.deltaMode. */
-export function wheelMode(deltaMode) {
-  return WHEEL_MODES[deltaMode] ?? "pixel";
 }
 
 // Stay under the server's token bucket (240/s sustained, bursts of 120) with room to spare
@@ -156,19 +151,21 @@ export class InputSender {
 
 /**
  * Listens to the canvas and feeds `sender`. `toLogical(clientX, clientY)` maps to viewport pt.
+ * Every listener goes when `signal` (an AbortSignal) aborts: the page's destroy().
  * Returns an object with `refused(id)` so a refused gesture stops streaming its moves.
  */
-export function attachInput({ canvas, sender, toLogical, onUserInput = () => {} }) {
+export function attachInput({ canvas, sender, toLogical, signal, onUserInput = () => {} }) {
   let activePointer = null;   // pointerId of the gesture we are streaming
   let gestureDownId = null;   // input id of its pointerDown
   let gestureRefused = false;
+  const listen = (type, listener, options = {}) => canvas.addEventListener(type, listener, { ...options, signal });
 
   const point = (e) => {
     const p = toLogical(e.clientX, e.clientY);
     return { x: round2(p.x), y: round2(p.y) };
   };
 
-  canvas.addEventListener("pointerdown", (e) => {
+  listen("pointerdown", (e) => {
     if (activePointer !== null) return;              // one finger drives; others are ignored
     if (e.pointerType === "mouse" && e.button !== 0) return;
     // No preventDefault: the default focuses the canvas (for keys) without a keyboard focus ring.
@@ -179,7 +176,7 @@ export function attachInput({ canvas, sender, toLogical, onUserInput = () => {} 
     onUserInput();
   });
 
-  canvas.addEventListener("pointermove", (e) => {
+  listen("pointermove", (e) => {
     if (e.pointerId !== activePointer || gestureRefused) return;
     const samples = typeof e.getCoalescedEvents === "function" ? e.getCoalescedEvents() : [];
     for (const sample of samples.length ? samples : [e]) sender.sendMove(point(sample), sample.timeStamp);
@@ -192,18 +189,18 @@ export function attachInput({ canvas, sender, toLogical, onUserInput = () => {} 
     if (kind === "pointerUp") sender.sendNow("pointerUp", point(e), e.timeStamp);
     else sender.sendNow("pointerCancel", {}, e.timeStamp);
   };
-  canvas.addEventListener("pointerup", (e) => finish(e, "pointerUp"));
-  canvas.addEventListener("pointercancel", (e) => finish(e, "pointerCancel"));
-  canvas.addEventListener("lostpointercapture", (e) => finish(e, "pointerCancel"));
+  listen("pointerup", (e) => finish(e, "pointerUp"));
+  listen("pointercancel", (e) => finish(e, "pointerCancel"));
+  listen("lostpointercapture", (e) => finish(e, "pointerCancel"));
 
-  canvas.addEventListener("wheel", (e) => {
+  listen("wheel", (e) => {
     e.preventDefault();
     if (e.deltaX === 0 && e.deltaY === 0) return;
     sender.sendWheel({ dx: e.deltaX, dy: e.deltaY, mode: wheelMode(e.deltaMode) }, e.timeStamp);
     onUserInput();
   }, { passive: false });
 
-  canvas.addEventListener("keydown", (e) => {
+  listen("keydown", (e) => {
     const key = keyCommand(e);
     if (!key) return;
     e.preventDefault();
@@ -212,7 +209,7 @@ export function attachInput({ canvas, sender, toLogical, onUserInput = () => {} 
   });
 
   // Long presses on touch screens would otherwise open a context menu.
-  canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+  listen("contextmenu", (e) => e.preventDefault());
 
   return {
     /** A new connection knows nothing of a gesture begun on the old one: stop streaming it. */

@@ -1,9 +1,13 @@
-// The page's state, one object readable by tests through window.scrollcast.state; nothing reads
-// it back to decide.
+// The page's state, one object the page keeps (page.js, page-room.js, page-picture.js) and tests
+// read through window.scrollcast.state, so a test sees what the page knows (and writes none of it).
 
-/** A fresh page state for `room`, before the first connection. */
-export function createPageState({ room, requestedScene, sentDriverKey, askedLock, nodes }) {
-  return {
+/**
+ * A fresh page state for `room`, before the first connection. `replica()` gives the replica's
+ * report (replica/telemetry.js) and `drawn()` the display frames recorded (measure/), read when
+ * the state is: they are other objects' to keep.
+ */
+export function createPageState({ room, requestedScene, sentDriverKey, askedLock, nodes, replica, drawn }) {
+  const state = {
     room,
     requestedScene,           // ?scene=, sent in join (it only matters if the join creates the room)
     sceneName: null,          // the room's scene, from the snapshot
@@ -50,8 +54,11 @@ export function createPageState({ room, requestedScene, sentDriverKey, askedLock
     canvas: { cssWidth: 0, cssHeight: 0, dpr: 1, width: 0, height: 0 },
     errors: [],
     images: { ready: false, background: "none", layers: [] },
-    replica: {},              // the engine in the page: compared, identical, mismatches… (replica/page-replica.js)
   };
+  // The engine in the page: enabled, running, compared, identical, mismatches… (a frozen copy).
+  Object.defineProperty(state, "replica", { get: replica, enumerable: true });
+  Object.defineProperty(state, "drawn", { get: drawn, enumerable: false });
+  return state;
 }
 
 /**

@@ -37,4 +37,10 @@ export class ReconnectingIndicator {
     if (wasShown) this.hide();
     return { gap, wasShown };
   }
+
+  /** Forgets the loss without showing or hiding anything (the page's destroy()). */
+  stop() {
+    clearTimeout(this.timer);
+    this.timer = null;
+  }
 }

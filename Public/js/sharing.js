@@ -6,20 +6,19 @@
 const $ = (id) => document.getElementById(id);
 
 /**
- * The page's sharing, wired to its connection and controls: it reads every message after the page
- * has (so the viewer id and who may drive are current), sends through the connection and keeps a
- * grant for the connection's resumes. Returns the `Sharing`.
+ * The page's sharing, wired to its connection and controls: it sends through the connection and
+ * keeps a grant for the connection's resumes. The page hands it every message (`receive`) after
+ * reading it itself, so the viewer id and who may drive are current. Returns the `Sharing`.
  */
-export function attachSharing({ connection, controls, state }) {
+export function attachSharing({ connection, controls, state, signal }) {
   const sharing = new Sharing({
     send: (message) => connection.send(message),
     state,
+    signal,
     toast: (text) => controls.toast(text),
     onGranted: (grant) => { connection.position.grant = grant; },
     onDriving: (mode) => { state.driveMode = mode; controls.setDriving(mode); },
   });
-  const pageReads = connection.onMessage;
-  connection.onMessage = (message) => { pageReads(message); sharing.receive(message); };
   controls.onDrivingChanged = () => sharing.render();
   return sharing;
 }
@@ -29,8 +28,9 @@ export class Sharing {
    * `send(message)` sends one client message (false when not joined); `state` is the page state
    * (it gets `sharing`); `toast(text)` shows a short message; `onGranted(grant)` keeps this
    * viewer's grant for a resume; `onDriving(mode)` when a grant changes who may drive here.
+   * Its listeners go when `signal` aborts, and `stop()` ends its countdown: the page's destroy().
    */
-  constructor({ send, state, toast, onGranted, onDriving }) {
+  constructor({ send, state, toast, onGranted, onDriving, signal }) {
     this.send = send;
     this.state = state;
     this.toast = toast;
@@ -38,6 +38,7 @@ export class Sharing {
     this.onDriving = onDriving;
     this.requests = new Map();   // asker → performance.now() it lapses at (key holders' list)
     this.ticker = null;
+    this.signal = signal;
     state.sharing = {
       viewMode: "follow",        // "follow" or "explore": what this page told the server
       exploring: 0,              // viewers exploring, from presence
@@ -48,10 +49,16 @@ export class Sharing {
       requests: [],              // askers a key holder sees, oldest first
       calledBackBy: null,        // who last called this page back
     };
-    $("ask-drive").addEventListener("click", () => this.ask());
-    $("view-toggle").addEventListener("click", () => this.setView(this.state.sharing.viewMode === "explore" ? "follow" : "explore"));
-    $("call-back").addEventListener("click", () => this.send({ type: "callBack" }));
+    $("ask-drive").addEventListener("click", () => this.ask(), { signal });
+    $("view-toggle").addEventListener("click", () => this.setView(this.state.sharing.viewMode === "explore" ? "follow" : "explore"), { signal });
+    $("call-back").addEventListener("click", () => this.send({ type: "callBack" }), { signal });
     this.render();
+  }
+
+  /** Ends the requests' countdown (the page's destroy(); its signal took the listeners). */
+  stop() {
+    clearInterval(this.ticker);
+    this.ticker = null;
   }
 
   /** A message from the server: sharing's own, presence, and a new connection's first. */
@@ -162,7 +169,7 @@ export class Sharing {
     $("view-counts").textContent = `${s.following} following · ${s.exploring} exploring`;
 
     // The countdowns tick while any request is listed.
-    if (s.requests.length > 0 && this.ticker === null) this.ticker = setInterval(() => this.render(), 1000);
+    if (s.requests.length > 0 && this.ticker === null && !this.signal?.aborted) this.ticker = setInterval(() => this.render(), 1000);
     if (s.requests.length === 0 && this.ticker !== null) { clearInterval(this.ticker); this.ticker = null; }
   }
 
@@ -175,12 +182,12 @@ export class Sharing {
     grant.type = "button";
     grant.className = "grant";
     grant.textContent = "Grant";
-    grant.addEventListener("click", () => this.answer(viewer, true));
+    grant.addEventListener("click", () => this.answer(viewer, true), { signal: this.signal });
     const deny = document.createElement("button");
     deny.type = "button";
     deny.className = "deny";
     deny.textContent = "Refuse";
-    deny.addEventListener("click", () => this.answer(viewer, false));
+    deny.addEventListener("click", () => this.answer(viewer, false), { signal: this.signal });
     item.append(label, grant, deny);
     return item;
   }

@@ -3,6 +3,8 @@
 // not know which version it speaks. The decoder keeps the room's texts (row texts by id, section
 // titles, panel labels): a snapshot replaces them, a `texts` message adds to them, frames name them.
 
+import { KEYS, POSITIONS, WHEEL_MODES } from "./input-names.js";
+
 const PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"];
 const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed", "applied", "beat",
   "asked", "granted", "denied", "expired", "follow"];
@@ -10,9 +12,6 @@ const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refu
 const CAUSES = ["input", "leave", "unavailable", "takeBack", "state"];
 const KINDS = [null, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
   "longPressBegan", "longPressMove", "longPressEnd", "longPressCancel", "resize", "reducedMotion", "rowOrder", "rest"];
-const KEYS = ["arrowUp", "arrowDown", "pageUp", "pageDown", "space", "shiftSpace", "home", "end"];
-const POSITIONS = ["none", "top", "middle", "bottom"];
-const MODES = ["pixel", "line", "page"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads the pieces of a message in order; throws on anything the doc refuses. */
@@ -261,7 +260,7 @@ export class WireV2Decoder {
     message.kind = kind;
     switch (kind) {
       case "pointerCancel": case "longPressCancel": break;
-      case "wheel": Object.assign(message, { dx: r.f64(), dy: r.f64(), mode: choice(MODES) }); break;
+      case "wheel": Object.assign(message, { dx: r.f64(), dy: r.f64(), mode: choice(WHEEL_MODES) }); break;
       case "key": message.key = choice(KEYS); break;
       case "scrollToRow":
         Object.assign(message, { section: r.uvar(), row: r.uvar(), position: choice(POSITIONS), animated: choice([false, true]) });

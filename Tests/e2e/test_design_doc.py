@@ -1,7 +1,8 @@
 """Statements of docs/design.md checked against the code, as test_protocol_doc.py checks
 docs/protocol.md's against the server: the count of C functions the WebAssembly module exports,
 the module diagram's names and what each test target links (Package.swift), which modules stay
-clear of libwebsockets, the files it names, and the limits it quotes. Each check is a function of
+clear of libwebsockets, the files it names, the limits it quotes, and which page module asks for
+animation frames. Each check is a function of
 the document's text, so a wrong statement (a mutated copy below) is shown to fail it."""
 
 from __future__ import annotations
@@ -191,6 +192,20 @@ def test_the_limits_the_doc_quotes_are_the_constants_in_the_code():
     assert limit_problems(DOC) == []
 
 
+def animation_frame_problems(doc: str) -> list[str]:
+    """The page's one animation-frame loop: the module the doc names is the only one asking for frames."""
+    said = re.search(r"`([\w-]+\.js)`, which owns the only `requestAnimationFrame`", doc)
+    if not said:
+        return ["the doc no longer says which module owns the page's requestAnimationFrame"]
+    scripts = REPO / "Public" / "js"
+    callers = sorted(str(p.relative_to(scripts)) for p in scripts.rglob("*.js") if "requestAnimationFrame(" in p.read_text())
+    return [] if callers == [said.group(1)] else [f"the doc says {said.group(1)} owns the only requestAnimationFrame; {callers} call it"]
+
+
+def test_one_module_asks_for_the_pages_animation_frames():
+    assert animation_frame_problems(DOC) == []
+
+
 @pytest.mark.parametrize("check, wrong, right", [
     (exported_function_problems, "The boundary is ten exported", "The boundary is 21 exported"),
     (target_link_problems, " ScrollEngineTests         ScrollEngine                 (ScrollWireTests: ScrollWire, ScrollEngine)\n", None),
@@ -202,9 +217,10 @@ def test_the_limits_the_doc_quotes_are_the_constants_in_the_code():
     (limit_problems, "indicator length, 35 pt minimum", "indicator length, 36 pt minimum"),
     (limit_problems, "joins and leaves at most every 200 ms", "joins and leaves at most every 250 ms"),
     (limit_problems, "rate 0.997 (`.normal`)", "rate 0.998 (`.normal`)"),
+    (animation_frame_problems, "`draw.js`, which owns the only", "`page-picture.js`, which owns the only"),
 ], ids=["ten exported functions", "a test target left out", "a link the target lacks", "a name that is no target",
         "a file that is not there", "a path that is not there", "a minimum that is not the constant",
-        "an interval that is not the constant", "a decay rate that is not the constant"])
+        "an interval that is not the constant", "a decay rate that is not the constant", "a module that asks no frame"])
 def test_a_wrong_statement_fails_its_check(check, wrong, right):
     mutated = DOC.replace(wrong, "") if right is None else DOC.replace(right, wrong)
     assert mutated != DOC, "the statement to mutate is not in the doc"

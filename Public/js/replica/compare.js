@@ -12,17 +12,17 @@ const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0"))
 /**
  * Compares server `frame` (decoded; `frame.wire` its version-2 bytes, if any) with `engine`'s
  * frame at the same room time: byte for byte in version 2, by the decoded frame in version 1.
- * Counts into `stats` (compared, identical, mismatches, mismatchLog) and returns "identical" or
+ * Counts into `telemetry` (compared, identical, mismatches, mismatchLog: telemetry.js) and returns "identical" or
  * "mismatch". `decoder` decodes the engine's own frames (version 1).
  */
-export function compareFrame(engine, decoder, stats, frame) {
-  stats.compared += 1;
+export function compareFrame(engine, decoder, telemetry, frame) {
+  telemetry.compared += 1;
   let mine, theirs;
   if (frame.wire) {
     mine = engine.serverFrame(frame.t, frame.seq, frame.sentAt);
     theirs = frame.wire;
     if (mine.length === theirs.length && mine.every((b, i) => b === theirs[i])) {
-      stats.identical += 1;
+      telemetry.identical += 1;
       return "identical";
     }
     mine = hex(mine);
@@ -33,14 +33,14 @@ export function compareFrame(engine, decoder, stats, frame) {
     mine = JSON.stringify(decoder.decode(result.bytes.slice().buffer));
     theirs = JSON.stringify(frame);
     if (mine === theirs) {
-      stats.identical += 1;
+      telemetry.identical += 1;
       return "identical";
     }
   }
-  stats.mismatches += 1;
-  stats.lastMismatch = { seq: frame.seq, replica: mine, server: theirs };
-  stats.mismatchLog.push(stats.lastMismatch);
-  if (stats.mismatchLog.length > MISMATCHES_KEPT) stats.mismatchLog.shift();
+  telemetry.mismatches += 1;
+  telemetry.lastMismatch = { seq: frame.seq, replica: mine, server: theirs };
+  telemetry.mismatchLog.push(telemetry.lastMismatch);
+  if (telemetry.mismatchLog.length > MISMATCHES_KEPT) telemetry.mismatchLog.shift();
   console.warn(`scrollcast replica: frame ${frame.seq} differs from the server's; drawing server frames until the room rests`);
   return "mismatch";
 }

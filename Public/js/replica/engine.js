@@ -5,15 +5,14 @@
 // server would send (the same bytes, `sentAt` aside). It computes nothing itself: every number
 // comes from the Swift engine. The page's replica (page-replica.js) drives it.
 
+import { KEYS, POSITIONS, WHEEL_MODES } from "../input-names.js";
+
 /** Input kind codes of the boundary (InputCode.Kind in Sources/ScrollReplica). */
 export const InputKind = Object.freeze({
   pointerDown: 1, pointerMoved: 2, pointerUp: 3, pointerCancelled: 4, wheel: 5, key: 6,
   scrollToRow: 7, longPressBegan: 8, longPressMoved: 9, longPressEnded: 10,
   longPressCancelled: 11, resize: 12, reducedMotion: 13,
 });
-const WHEEL_MODES = ["pixel", "line", "page"];
-const KEYS = ["arrowUp", "arrowDown", "pageUp", "pageDown", "space", "shiftSpace", "home", "end"];
-const POSITIONS = ["none", "top", "middle", "bottom"];
 /** Protocol `kind` names (docs/protocol.md, "Inputs") → boundary kind codes. */
 const PROTOCOL_KINDS = {
   pointerDown: 1, pointerMove: 2, pointerUp: 3, pointerCancel: 4, wheel: 5, key: 6, scrollToRow: 7,

@@ -11,21 +11,19 @@ import { WireV2Decoder } from "../wire-v2.js";
 import { RoomClock } from "./room-clock.js";
 import { Blend } from "./blend.js";
 import { atRest, compareFrame } from "./compare.js";
-import { moveRow } from "../page-state.js";
+import { ReplicaTelemetry } from "./telemetry.js";
 
 // How far before a frame's room time a server that tells no marks may still place an input (its
 // InputTimeMapper's maxLag): the history before `t − MAX_LAG` is complete once frame `t` arrived.
 const MAX_LAG = 250;
-const PREDICTIONS_KEPT = 64;
 
 export class PageReplica {
-  /** `stats` is the object the page shows as window.scrollcast.state.replica. */
-  constructor(stats) {
+  constructor() {
     this.engine = null;
-    this.stats = Object.assign(stats, {
-      enabled: true, running: false, compared: 0, identical: 0, mismatches: 0, starts: 0,
-      predicted: 0, applied: 0, drawn: 0, lastMismatch: null, mismatchLog: [], predictionLog: [], error: null,
-    });
+    this.enabled = true;      // false once the engine failed or trapped (until fresh instances come) or the page stopped
+    this.running = false;     // drawing its own pictures (from a start at rest until a mismatch or a stop)
+    this.stopped = false;     // the page was destroyed: nothing starts it again
+    this.telemetry = new ReplicaTelemetry();   // what window.scrollcast.state.replica reports, never read back
     this.clock = new RoomClock();
     this.mapper = null;       // the server's InputTimeMapper, in the replica's module (engine.js)
     this.session = null;      // {sceneName, order, bodies (v2 texts since the snapshot), viewer}
@@ -49,19 +47,22 @@ export class PageReplica {
     this.lastStamp = -Infinity;
   }
 
-  get running() { return this.stats.running; }
+  /** The page state's read-only view of this replica (telemetry.js). */
+  report() { return this.telemetry.report({ enabled: this.enabled, running: this.running }); }
 
   /**
    * The WebAssembly engine arrived (it loads while the page already draws server frames), with
    * the confirmed engine (its own instance) that judges the pictures; also after a trap, fresh.
    */
   attachEngine(engine, confirmed = null, watcher = null) {
+    if (this.stopped) return;
     this.engine = engine;
     this.mapper = new TimeMapper(engine);
     this.confirmed = confirmed;
     this.watcher = watcher;
     this.created = false;
-    Object.assign(this.stats, { enabled: true, running: false });   // `error` keeps why it last stopped
+    this.enabled = true;      // the telemetry's `error` keeps why it last stopped
+    this.running = false;
     this.startIfDue();
   }
 
@@ -73,7 +74,7 @@ export class PageReplica {
    */
   startIfDue() {
     const frame = this.lastServerFrame;
-    if (this.running || !this.engine || !this.stats.enabled || !this.session || !frame || !atRest(frame)) return false;
+    if (this.running || !this.engine || !this.enabled || !this.session || !frame || !atRest(frame)) return false;
     this.log = this.log.filter((m) => m.after >= frame.seq);
     if (!this.created) this.#createScene();
     if (!this.#tryStart(frame)) return false;
@@ -86,12 +87,19 @@ export class PageReplica {
    * `onDisable` tells the page to stop asking for `applied` messages.
    */
   disable(reason) {
-    const was = this.stats.enabled;
-    this.stats.enabled = false;
-    this.stats.running = false;
-    this.stats.error = String(reason);
+    const was = this.enabled;
+    this.enabled = false;
+    this.running = false;
+    this.telemetry.error = String(reason);
     this.#forget();
-    if (was) this.onDisable?.(reason);
+    if (was && !this.stopped) this.onDisable?.(reason);
+  }
+
+  /** The page is destroyed: the replica draws nothing more and no engine that arrives later starts it. */
+  stop() {
+    this.stopped = true;
+    this.onStart = null;
+    this.disable("the page stopped");
   }
 
   /** `applied` messages and predictions held (none once disabled). */
@@ -114,14 +122,18 @@ export class PageReplica {
   #marked(mark, now, said) {
     if (!Number.isFinite(mark)) return;
     this.watcher?.marked(mark, now, said);
-    this.stats.marks = this.watcher?.marks === true;   // the server tells the complete history: watchers draw behind it
-    if (this.stats.marks) this.historyComplete(mark);
+    const marks = this.watcher?.marks === true;   // the server tells the complete history: watchers draw behind it
+    this.telemetry.marks = marks;
+    if (marks) this.historyComplete(mark);
   }
 
-  /** A snapshot (its frame comes next through `serverFrame`), `roundTrip` ms after the join went out. */
-  snapshot(message, roundTrip) {
-    this.session = { sceneName: message.sceneName ?? "demo", viewer: message.viewer,
-                     order: (message.scene?.sections ?? []).map((s) => [...(s.rows ?? [])]),
+  /**
+   * A snapshot (its frame comes next through `serverFrame`), `roundTrip` ms after the join went
+   * out. `order` is the page's row order (row ids per section), which the page keeps current
+   * with every `rowMoved`: the replica reads it where it starts, and moves no row itself.
+   */
+  snapshot(message, roundTrip, order) {
+    this.session = { sceneName: message.sceneName ?? "demo", viewer: message.viewer, order,
                      bodies: message.textsBody ? [message.textsBody.slice()] : [] };
     this.#forget();
     this.reducedMotion = false;
@@ -130,7 +142,7 @@ export class PageReplica {
     this.lastStamp = -Infinity;   // the room's clock may start again
     this.watcher?.reset();
     this.clock.joinRoundTrip(roundTrip);
-    this.stats.running = false;
+    this.running = false;
     this.created = false;
   }
 
@@ -139,7 +151,7 @@ export class PageReplica {
     if (this.session) this.session.viewer = message.viewer;
     this.#forget();
     this.watcher?.reset();
-    this.stats.running = false;
+    this.running = false;
   }
 
   texts(body) {
@@ -148,19 +160,15 @@ export class PageReplica {
     if (this.created) this.#call(() => this.engine.serverTexts(body, false));
   }
 
-  rowMoved(move) {
-    if (this.session) moveRow(this.session.order, move);
-  }
-
   /** An `applied` message, arrived at page time `now`. */
   applied(message, now) {
     // How the room is (kept, not held) serves a start after a trap; the changes need an engine.
     if (message.kind === "reducedMotion") this.reducedMotion = message.on === true;
     if (message.kind === "rest") this.rest = { seq: message.after, offset: message.offset };
-    if (!this.stats.enabled) return;
+    if (!this.enabled) return;
     this.clock.frameArrived(message.t, now);
     if (message.cause === "state") return;
-    this.stats.applied += 1;
+    this.telemetry.applied += 1;
     this.log.push(message);
     this.confirmed?.applied(message);
     this.watcher?.applied(message);
@@ -168,8 +176,7 @@ export class PageReplica {
       const index = this.predictions.findIndex((p) => p.id === message.id);
       if (index >= 0) {
         const [own] = this.predictions.splice(index, 1);
-        const note = this.stats.predictionLog.find((n) => n.id === own.id);
-        if (note) note.applied = message.t;
+        this.telemetry.predictionApplied(own.id, message.t);
         this.clock.inputApplied(own.lead, own.time, message.t);
         this.mapper?.confirm(own.clientTime, message.t);
         if (message.t !== own.time) this.correction = true;
@@ -227,10 +234,10 @@ export class PageReplica {
     const time = Math.max(last, mapped);
     const own = { id: message.id, clientTime: message.t, time, numbers, sentAt: now, stamped, lead: this.clock.lead };
     this.predictions.push(own);
-    this.#note({ id: message.id, kind: message.kind, at: now, stamp: message.at ?? null, clock, lead: this.clock.lead, latest: this.latestInputTime, time });
+    this.telemetry.predictionMade({ id: message.id, kind: message.kind, at: now, stamp: message.at ?? null, clock, lead: this.clock.lead, latest: this.latestInputTime, time });
     if (!this.dirty) this.#call(() => this.#applyPrediction(own));
     if (!this.running) return false;   // the engine trapped
-    this.stats.predicted += 1;
+    this.telemetry.predicted += 1;
     return true;
   }
 
@@ -242,7 +249,7 @@ export class PageReplica {
   serverFrame(frame, now) {
     this.clock.frameArrived(frame.t, now);
     this.lastServerFrame = frame;
-    if (!this.stats.enabled || !this.engine) return "waiting";
+    if (!this.enabled || !this.engine) return "waiting";
     // Not running: only what follows the next frame at rest (where it starts) can be needed.
     if (!this.running) { this.log = this.log.filter((m) => m.after >= frame.seq); return "waiting"; }
     let verdict;
@@ -254,8 +261,8 @@ export class PageReplica {
       }
       this.log = later;
       this.engine.save();
-      verdict = compareFrame(this.engine, this.decoder, this.stats, frame);
-      if (verdict === "mismatch") { this.stats.running = false; this.#forget(); }
+      verdict = compareFrame(this.engine, this.decoder, this.telemetry, frame);
+      if (verdict === "mismatch") { this.running = false; this.#forget(); }
       this.#rebuildOnTopOfBase();
     } catch (error) {
       this.disable(error);
@@ -273,7 +280,7 @@ export class PageReplica {
     const watched = this.clock.driving ? null : this.#call(() => this.watcher?.frameAt(now));
     if (watched) {
       this.lastDrawTime = this.watcher.lastTime;
-      this.stats.drawn += 1;
+      this.telemetry.drawn += 1;
       return watched;
     }
     const time = this.clock.displayTime(now);
@@ -289,7 +296,7 @@ export class PageReplica {
       this.lastEngineOffset = result.contentOffset;
       if (result.texts) this.decoder.decode(result.texts.slice().buffer);
       const frame = this.blend.apply(this.decoder.decode(result.bytes.slice().buffer));
-      this.stats.drawn += 1;
+      this.telemetry.drawn += 1;
       return frame;
     } catch (error) {
       this.disable(error);
@@ -331,7 +338,7 @@ export class PageReplica {
   }
 
   #tryStart(frame) {
-    if (!this.created || !atRest(frame) || !this.stats.enabled) return false;
+    if (!this.created || !atRest(frame) || !this.enabled) return false;
     // The exact resting offset when the server told it (frames round it to 0.01 pt).
     const offset = this.rest?.seq === frame.seq ? this.rest.offset : frame.offset;
     const ok = this.#call(() => this.engine.restore(this.session.order, frame.viewport, offset));
@@ -345,8 +352,8 @@ export class PageReplica {
     this.confirmed?.start(rest);
     this.watcher?.start(rest);
     this.complete = -Infinity;
-    this.stats.running = true;
-    this.stats.starts += 1;
+    this.running = true;
+    this.telemetry.starts += 1;
     this.dirty = true;
     return true;
   }
@@ -363,13 +370,6 @@ export class PageReplica {
     this.latestInputTime = Math.max(this.latestInputTime, message.t);
   }
 
-  /** The prediction log (docs/wasm.md): what each own input was predicted as, and what the server made of it. */
-  #note(entry) {
-    const log = this.stats.predictionLog;
-    log.push(entry);
-    if (log.length > PREDICTIONS_KEPT) log.shift();
-  }
-
   #isDropped(message) {
     return this.dropped.size > 0 && message.viewer === this.session?.viewer && this.dropped.has(message.id);
   }
@@ -377,15 +377,8 @@ export class PageReplica {
   #applyPrediction(own) {
     if (this.dropped.has(own.id)) return;
     const { code } = this.engine.apply(own.numbers, own.id, own.time, this.session.viewer);
-    if (code < 0) this.#noteRefusal(own, code);
+    if (code < 0) this.telemetry.predictionRefused(own.id, code, own.time);
     if (code >= 0) this.latestInputTime = Math.max(this.latestInputTime, own.time);
-  }
-
-  /** The engine refused a prediction (it then shows only when the server's `applied` comes). */
-  #noteRefusal(own, code) {
-    this.stats.refusedPredictions = [...(this.stats.refusedPredictions ?? []).slice(-9), { id: own.id, code, time: own.time }];
-    const note = this.stats.predictionLog.find((n) => n.id === own.id);
-    if (note) note.refused = code;
   }
 
   #call(f) {

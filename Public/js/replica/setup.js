@@ -25,27 +25,25 @@ export function replicaOffReason(search = window.location.search) {
 }
 
 /**
- * A PageReplica filling `stats`, its engine on its way; null when the page does without.
+ * A PageReplica, its engine on its way; null when the page does without (`replicaOffReason`).
  * `measures` (PageMeasures) receives the room's offset for each judged picture; `asking(on)` says
  * whether the page should ask for `applied` messages (false once the replica cannot run).
+ * Nothing happens once the replica is stopped: an engine that arrives later is not attached.
  */
-export function createReplica(stats, { measures, asking }) {
-  const off = replicaOffReason();
-  if (off) {
-    Object.assign(stats, { enabled: false, running: false, compared: 0, identical: 0, mismatches: 0, error: off });
-    return null;
-  }
-  const replica = new PageReplica(stats);
-  stats.engineRestarts = 0;
+export function createReplica({ measures, asking }) {
+  if (replicaOffReason()) return null;
+  const replica = new PageReplica();
   let instantiate = null;
+  let restarts = 0;   // control state: how many fresh engines this page made (the telemetry only tells it)
   const attach = ([engine, judge, watch]) =>
     replica.attachEngine(engine, new ConfirmedEngine(judge, (n, offset) => measures.confirm(n, offset)), new Watcher(watch));
   replica.onDisable = () => {
     // A load failure, or traps past the limit: the replica will not run again on this page.
-    if (!instantiate || stats.engineRestarts >= ENGINE_RESTARTS) return asking(false);
+    if (!instantiate || restarts >= ENGINE_RESTARTS) return asking(false);
     // A trap: the module is fine, this instance's memory is not. Fresh instances start again at
     // the next rest; meanwhile the page draws server frames and keeps no `applied` message.
-    stats.engineRestarts += 1;
+    restarts += 1;
+    replica.telemetry.engineRestarts = restarts;
     Promise.all([instantiate(), instantiate(), instantiate()])
       .then(attach)
       .catch((error) => { console.warn(`scrollcast: could not make the engine again: ${error}`); asking(false); });
