@@ -79,12 +79,18 @@ test: deps
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
 	$(MAKE) test-e2e
 
-# Browser and protocol tests against the real server; screenshots land in $(ARTIFACTS).
+# Browser and protocol tests against the real server; screenshots land in $(ARTIFACTS). Two
+# workers (E2E_WORKERS), each with its own servers and browser: most tests wait on links and
+# animations, not the CPU. Tests marked `alone` (their figure is the machine's own timing) run
+# after, one at a time.
+E2E_WORKERS ?= 2
 test-e2e: deps
 	mkdir -p $(ARTIFACTS)
 	@echo "test-e2e: screenshots and browser console logs go to $(ARTIFACTS)"
 	SCROLLCAST_BIN=$(CURDIR)/.build/debug/scrollcast SCROLLCAST_ARTIFACTS=$(ARTIFACTS) \
-	  $(PY) -m pytest -q --durations=40 Tests/e2e Tests/bench
+	  $(PY) -m pytest -q -n $(E2E_WORKERS) -m "not alone" --durations=40 Tests/e2e Tests/bench
+	SCROLLCAST_BIN=$(CURDIR)/.build/debug/scrollcast SCROLLCAST_ARTIFACTS=$(ARTIFACTS) \
+	  $(PY) -m pytest -q -m alone Tests/e2e Tests/bench
 
 # The native/WebAssembly cross-check at scale (WASM_SCRIPTS scripts, default 20,000): native
 # and Chromium times, frames compared, the module's sizes; headline last. The server only serves

@@ -49,7 +49,7 @@ if [ ! -x "$VENV/bin/python" ]; then
   echo "install-deps: creating $VENV"
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c 'import websockets, playwright, pytest, pytest_playwright' 2>/dev/null; then
+if ! "$VENV/bin/python" -c 'import websockets, playwright, pytest, pytest_playwright, xdist' 2>/dev/null; then
   echo "install-deps: installing Python test packages"
   "$VENV/bin/pip" install -q --disable-pip-version-check -r Tests/e2e/requirements.txt
 fi

@@ -33,9 +33,19 @@ from redis_helpers import redis_server  # noqa: F401  (a fixture, offered to eve
 from server_helpers import REPO, RunningServer
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "alone: a test whose figure is the machine's own timing (a gap, a latency): `make test-e2e` "
+        "runs it after the others, never beside another test (the others run on two workers)")
+
+
 def pytest_sessionstart(session):
     """The page's bundle and compressed copies made from Public/ as it is now, so a module edited
-    since the last `make` is what the browsers run (scripts/bundle-page.py, scripts/precompress.sh)."""
+    since the last `make` is what the browsers run (scripts/bundle-page.py, scripts/precompress.sh).
+    Made once, before any worker starts: workers (pytest-xdist) would rewrite the files under each
+    other's servers."""
+    if hasattr(session.config, "workerinput"):
+        return
     for script in (["scripts/bundle-page.py", "Public"], ["scripts/precompress.sh", "Public", ".build/public-encoded"]):
         made = subprocess.run([str(REPO / script[0]), *script[1:]], cwd=REPO, capture_output=True, text=True)
         if made.returncode != 0:

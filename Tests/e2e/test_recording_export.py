@@ -11,6 +11,8 @@ import os
 import threading
 import time
 
+import pytest
+
 from recording_helpers import RawGet, dechunk, seed_long_room
 from server_helpers import ClientClock, Viewer, metric, run
 
@@ -74,6 +76,7 @@ def threads_named(pid: int, prefix: str) -> list[int]:
     return tids
 
 
+@pytest.mark.alone
 def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(server_factory, tmp_path):
     """The issue's letter: no frame gap over two periods while 100,000-entry recordings download.
 
