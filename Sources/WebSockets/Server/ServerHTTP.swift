@@ -23,18 +23,28 @@ extension WebSocketServer {
         guard method == "GET" || method == "HEAD", let staticFiles, let file = staticFiles.resolve(path) else {
             return respondWithStatus(wsi, 404, "not found")
         }
-        return serveStatic(wsi, file, from: staticFiles, includeBody: method != "HEAD")
+        if file.contentType.hasPrefix("text/html") {
+            return servePage(wsi, file, from: staticFiles, includeBody: method != "HEAD")
+        }
+        return serveStatic(wsi, file, from: staticFiles, version: StaticFileVersions.requested(in: query),
+                           includeBody: method != "HEAD")
     }
 
     /// A static file: its compressed copy when the client accepts one and it is fresh, a 304 when
-    /// the client's cached copy is current. `no-cache` lets a browser keep every file but ask
-    /// each time, so a new build shows at once and a reload costs only 304s.
-    private func serveStatic(_ wsi: OpaquePointer, _ file: StaticFiles.File, from files: StaticFiles, includeBody: Bool) -> Int32 {
+    /// the client's cached copy is current. Asked for by its current content version
+    /// (`?v=VERSION`, as the pages name it: `VersionedPage`), it may be kept for good; otherwise
+    /// `no-cache` lets a browser keep it but ask each time, so a new build shows at once.
+    private func serveStatic(_ wsi: OpaquePointer, _ file: StaticFiles.File, from files: StaticFiles, version: String?,
+                             includeBody: Bool) -> Int32 {
         guard let variant = StaticFileVariant.choose(for: file, root: files.root, encodedRoot: files.encodedRoot,
                                                      acceptEncoding: LWS.header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING)) else {
             return respondWithStatus(wsi, 404, "not found")
         }
-        var headers = [("cache-control", "no-cache"), ("etag", variant.entityTag), ("vary", "Accept-Encoding")]
+        // Only the current version is immutable: an old page's name for a file since rebuilt gets
+        // today's bytes, which its browser must not keep under the old name.
+        let current = version != nil && version == fileVersions.version(of: file.path)
+        var headers = [("cache-control", current ? StaticFileVersions.immutable : "no-cache"), ("etag", variant.entityTag),
+                       ("vary", "Accept-Encoding")]
         if let coding = variant.coding { headers.append(("content-encoding", coding.rawValue)) }
         if let tags = LWS.header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH), variant.isNamed(byIfNoneMatch: tags) {
             let notModified = HTTPResponse(status: 304, contentType: file.contentType, body: [], headers: headers)
@@ -50,6 +60,26 @@ extension WebSocketServer {
             return respondWithStatus(wsi, 404, "not found")
         }
         return respond(wsi, HTTPResponse(status: 200, contentType: file.contentType, body: body, headers: headers), includeBody: true)
+    }
+
+    /// An HTML page with its named files' versions written in (`VersionedPage`), never kept
+    /// without asking (`no-cache`): its tag is its digest, so a 304 costs one round trip.
+    /// Sent as it is: its compressed copies would not hold the versions.
+    private func servePage(_ wsi: OpaquePointer, _ file: StaticFiles.File, from files: StaticFiles, includeBody: Bool) -> Int32 {
+        guard let status = FileStatus(file.path), let html = StaticFiles.read(file.path, count: status.size) else {
+            return respondWithStatus(wsi, 404, "not found")
+        }
+        let page = VersionedPage(html: html, page: file, files: files) { fileVersions.version(of: $0.path) }
+        let headers = [("cache-control", "no-cache"), ("etag", page.entityTag), ("vary", "Accept-Encoding")]
+        if let tags = LWS.header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH), StaticFileVariant.ifNoneMatch(tags, names: page.entityTag) {
+            return respond(wsi, HTTPResponse(status: 304, contentType: file.contentType, body: [], headers: headers), includeBody: false)
+        }
+        guard includeBody else {
+            let head = HTTPResponse(status: 200, contentType: file.contentType, body: [], headers: headers)
+            guard writeHead(wsi, head, contentLength: UInt64(page.body.count)) == 0 else { return -1 }
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        }
+        return respond(wsi, HTTPResponse(status: 200, contentType: file.contentType, body: page.body, headers: headers), includeBody: true)
     }
 
     /// Sends a small status page; returns what the callback should return.
