@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from server_helpers import PUBLIC, REPO, RunningServer
+from server_helpers import PUBLIC, REPO, RunningServer, without_versions
 
-VERSION = re.compile(rb"\?v=[0-9a-f]{16}(?=\")")
 EXPECTED_TYPES = {
     ".html": "text/html",
     ".js": "text/javascript",
@@ -56,7 +55,7 @@ def test_page_is_served_at_the_root_as_html(scrollcast_server):
     assert status == 200
     assert content_type.startswith("text/html")
     # The page as written, with the content versions of the files it names (test_versions_…).
-    assert VERSION.sub(b"", body) == (PUBLIC / "index.html").read_bytes()
+    assert without_versions(body) == (PUBLIC / "index.html").read_bytes()
     assert b'src="bundle/page.js?v=' in body and b'href="styles.css?v=' in body
 
 
@@ -72,7 +71,7 @@ def test_public_file_served_with_right_type(scrollcast_server, public_file: Path
     status, content_type, body = get(f"{scrollcast_server.base_url}/{relative}")
     assert status == 200, relative
     # A page goes out with its files' versions written in (test_versions_in_the_page_…).
-    assert (VERSION.sub(b"", body) if public_file.suffix == ".html" else body) == public_file.read_bytes()
+    assert (without_versions(body) if public_file.suffix == ".html" else body) == public_file.read_bytes()
     expected = EXPECTED_TYPES.get(public_file.suffix)
     assert expected, f"no expected type listed for {public_file.suffix} ({relative}); add it here"
     assert content_type.split(";")[0].strip() == expected, f"{relative}: {content_type}"
