@@ -37,10 +37,12 @@ while IFS= read -r -d '' file; do
 done < <(find "$SRC" -type f \( -name '*.css' -o -name '*.js' -o -name '*.mjs' -o -name '*.json' \
                                -o -name '*.svg' -o -name '*.wasm' -o -name '*.txt' -o -name '*.map' \) -print0)
 
-# Copies of files that are gone (the server would never send them, but they would linger).
+# Copies of files that are gone, and of pages (made before pages were left out): the server
+# would never send them, but they would linger.
 while IFS= read -r -d '' copy; do
   relative=${copy#"$DST"/}
-  [ -f "$SRC/${relative%.*}" ] || rm -f "$copy"
+  original=${relative%.*}
+  if [ ! -f "$SRC/$original" ] || [[ $original == *.html ]]; then rm -f "$copy"; fi
 done < <(find "$DST" -type f \( -name '*.gz' -o -name '*.br' -o -name '*.tmp' \) -print0)
 
 ((have_brotli)) || echo "precompress: no brotli CLI (apt-get install brotli): gzip copies only" >&2
