@@ -18,6 +18,11 @@ extension WebSocketServer {
             return beginStream(wsi, includeBody: method != "HEAD", start)
         }
         if let response = delegate.server(self, respondTo: method, path: path, query: query) {
+            if response.status == 200, let tag = response.headers.first(where: { $0.0.lowercased() == "etag" })?.1,
+               let tags = LWS.header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH), StaticFileVariant.ifNoneMatch(tags, names: tag) {
+                let notModified = HTTPResponse(status: 304, contentType: response.contentType, body: [], headers: response.headers)
+                return respond(wsi, notModified, includeBody: false)
+            }
             return respond(wsi, response, includeBody: method != "HEAD")
         }
         guard method == "GET" || method == "HEAD", let staticFiles, let file = staticFiles.resolve(path) else {
