@@ -87,9 +87,10 @@ def same(a, b) -> bool:
 
 def load_times(browser, base_url: str, profile: str) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Page load to first frame, LOADS fresh loads per replica mode (a new browser context: an
-    empty cache), each followed by a reload (its cache warm: every file revalidated, 304s), the
-    modes taking turns so that the machine's load (shared, changing by the second) weighs on
-    both alike. Returns (loads, reloads) per mode."""
+    empty cache), each followed by a reload (its cache warm: the page is asked about, every file
+    it names is kept by its content version: docs/design.md, "Static files"), the modes taking
+    turns so that the machine's load (shared, changing by the second) weighs on both alike.
+    Returns (loads, reloads) per mode."""
     loads = {replica: [] for replica in REPLICA_MODES}
     reloads = {replica: [] for replica in REPLICA_MODES}
     for i in range(LOADS):
@@ -208,7 +209,7 @@ def section(results: dict, seconds: float, load: tuple[float, float]) -> list[st
         "emulator (`scrollcast-link`, profiles in docs/links.md); the page in headless Chromium "
         f"(60 Hz display) through the same link. Per profile: page load to first frame (median of {LOADS} fresh loads "
         "per mode, the two modes taking turns; each in a new browser context, so with an empty cache) and a reload "
-        "of each (its cache warm: every file revalidated, 304s), "
+        "of each (its cache warm: the page revalidated, every file it names kept by its content version), "
         f"{FLINGS} flings (a {6}-step mouse drag up the long table, released, then rest), measured by the page "
         "itself (docs/measures.md) and checked against the Python recomputation from its raw record; then "
         f"`scrollcast-load {load_via} --rooms 1 --viewers {VIEWERS} --drivers 1 --script drag --duration {DURATION:g}`. "

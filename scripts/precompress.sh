@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes the compressed copies the server sends to browsers that accept them (docs/design.md,
-# "Static files"): for each text file under SRC (default Public), DST/<path>.gz (gzip -9) and,
+# "Static files"): for each text file under SRC (default Public) but the HTML pages (which the
+# server sends as it writes versions into them), DST/<path>.gz (gzip -9) and,
 # where the `brotli` CLI is installed, DST/<path>.br (quality 11), DST defaulting to
 # .build/public-encoded. Only copies missing or older than their file are made again; each is
 # written beside and renamed into place, so the server never reads half a copy. A copy that is
@@ -33,13 +34,15 @@ while IFS= read -r -d '' file; do
   relative=${file#"$SRC"/}
   make_copy "$file" "$DST/$relative.gz" gzip -9 -n -c
   if ((have_brotli)); then make_copy "$file" "$DST/$relative.br" brotli -q 11 -c; fi
-done < <(find "$SRC" -type f \( -name '*.html' -o -name '*.css' -o -name '*.js' -o -name '*.mjs' -o -name '*.json' \
+done < <(find "$SRC" -type f \( -name '*.css' -o -name '*.js' -o -name '*.mjs' -o -name '*.json' \
                                -o -name '*.svg' -o -name '*.wasm' -o -name '*.txt' -o -name '*.map' \) -print0)
 
-# Copies of files that are gone (the server would never send them, but they would linger).
+# Copies of files that are gone, and of pages (made before pages were left out): the server
+# would never send them, but they would linger.
 while IFS= read -r -d '' copy; do
   relative=${copy#"$DST"/}
-  [ -f "$SRC/${relative%.*}" ] || rm -f "$copy"
+  original=${relative%.*}
+  if [ ! -f "$SRC/$original" ] || [[ $original == *.html ]]; then rm -f "$copy"; fi
 done < <(find "$DST" -type f \( -name '*.gz' -o -name '*.br' -o -name '*.tmp' \) -print0)
 
 ((have_brotli)) || echo "precompress: no brotli CLI (apt-get install brotli): gzip copies only" >&2

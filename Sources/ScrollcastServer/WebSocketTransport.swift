@@ -122,9 +122,19 @@ nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomSchedul
     func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse? {
         RoomActor.assumeIsolated { service.respond(method: method, path: path, query: query) }.map {
             HTTPResponse(status: $0.status, contentType: $0.contentType, body: $0.body,
-                         headers: [("cache-control", "no-store")] + $0.headers)
+                         headers: cachePolicy(path: path, status: $0.status, body: $0.body) + $0.headers)
         }
     }
+
+    /// Scene images (`scene-images/…`, docs/scenes.md) are kept by browsers and revalidated: a
+    /// reload gets `304`s instead of the images again. Every other route is never cached.
+    private func cachePolicy(path: String, status: Int, body: [UInt8]) -> [(String, String)] {
+        guard status == 200, path.hasPrefix("/scene-images/") else { return [("cache-control", "no-store")] }
+        return [("cache-control", "no-cache"), ("etag", sceneImageTags.tag(path: path, body: body))]
+    }
+
+    // Service thread only.
+    private var sceneImageTags = SceneImageTags()
 }
 
 /// A streamed response of the library as the room layer's `HTTPBodyWriter`; like every
@@ -192,4 +202,18 @@ private final class ServiceThread: RoomThread {
     }
 
     var isCurrent: Bool { server.isOnServiceThread }
+}
+
+/// Each scene image's tag, computed once: a scene's images are read at start-up and an upload's
+/// name is new for new content, so the bytes at a path do not change while the server runs (the
+/// byte count is checked all the same). Bounded by the scenes' images, which are in memory anyway.
+private struct SceneImageTags {
+    private var tags: [String: (count: Int, tag: String)] = [:]
+
+    mutating func tag(path: String, body: [UInt8]) -> String {
+        if let known = tags[path], known.count == body.count { return known.tag }
+        let tag = HTTPResponse.entityTag(naming: body)
+        tags[path] = (body.count, tag)
+        return tag
+    }
 }

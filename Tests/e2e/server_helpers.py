@@ -26,6 +26,13 @@ SUBPROTOCOL = "scrollcast.v1"
 REPO = Path(__file__).resolve().parents[2]
 PUBLIC = REPO / "Public"
 LISTENING = re.compile(r"^scrollcast listening on (http://\S+?):(\d+)\s*$")
+# A file's content version as the server writes it into a page's src and href (docs/design.md, "Static files").
+VERSION = re.compile(rb"\?v=[0-9a-f]{16}(?=\")")
+
+
+def without_versions(page: bytes) -> bytes:
+    """A served page as its file on disk is written: the versions the server adds taken out."""
+    return VERSION.sub(b"", page)
 
 
 def stop_process(proc: subprocess.Popen) -> int:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from server_helpers import PUBLIC, REPO, RunningServer
+from server_helpers import PUBLIC, REPO, RunningServer, without_versions
 
 EXPECTED_TYPES = {
     ".html": "text/html",
@@ -54,7 +54,9 @@ def test_page_is_served_at_the_root_as_html(scrollcast_server):
     status, content_type, body = get(scrollcast_server.base_url + "/?room=demo")
     assert status == 200
     assert content_type.startswith("text/html")
-    assert body == (PUBLIC / "index.html").read_bytes()
+    # The page as written, with the content versions of the files it names (test_versions_…).
+    assert without_versions(body) == (PUBLIC / "index.html").read_bytes()
+    assert b'src="bundle/page.js?v=' in body and b'href="styles.css?v=' in body
 
 
 
@@ -68,7 +70,8 @@ def test_public_file_served_with_right_type(scrollcast_server, public_file: Path
     relative = public_file.relative_to(PUBLIC).as_posix()
     status, content_type, body = get(f"{scrollcast_server.base_url}/{relative}")
     assert status == 200, relative
-    assert body == public_file.read_bytes()
+    # A page goes out with its files' versions written in (test_versions_in_the_page_…).
+    assert (without_versions(body) if public_file.suffix == ".html" else body) == public_file.read_bytes()
     expected = EXPECTED_TYPES.get(public_file.suffix)
     assert expected, f"no expected type listed for {public_file.suffix} ({relative}); add it here"
     assert content_type.split(";")[0].strip() == expected, f"{relative}: {content_type}"
@@ -149,7 +152,7 @@ def encoded_site(tmp_path_factory):
     server.stop()
 
 
-ENCODED_FILES = ["index.html", "js/main.js", "styles.css", "images/background.svg"]
+ENCODED_FILES = ["js/main.js", "styles.css", "images/background.svg"]
 
 
 @pytest.mark.parametrize("relative", ENCODED_FILES + ["wasm/scrollcast-engine.wasm"])
@@ -196,15 +199,51 @@ def test_if_none_match_gets_304_until_the_file_changes_and_a_stale_copy_is_never
     assert status == 200 and "content-encoding" not in headers and body == changed
     assert headers["etag"] != first["etag"]
     # A missing copy: the plain file too.
-    (encoded / "index.html.br").unlink()
-    status, headers, body = request(f"{server.base_url}/", **{"Accept-Encoding": "br"})
-    assert status == 200 and "content-encoding" not in headers and body == (public / "index.html").read_bytes()
+    (encoded / "styles.css.br").unlink()
+    status, headers, body = request(f"{server.base_url}/styles.css", **{"Accept-Encoding": "br"})
+    assert status == 200 and "content-encoding" not in headers and body == (public / "styles.css").read_bytes()
     # The copies made again are sent again, under the new tag.
     made = subprocess.run([str(REPO / "scripts/precompress.sh"), str(public), str(encoded)], capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
     status, headers, body = request(url, **gz)
     assert status == 200 and headers["content-encoding"] == "gzip" and gzip.decompress(body) == changed
     assert headers["etag"] != first["etag"]
+
+
+def versions_named_by(page: bytes) -> dict[str, str]:
+    """The files a page names with a content version: name → version."""
+    return {m[1].decode(): m[2].decode() for m in re.finditer(rb'(?:src|href)="([^"?]+)\?v=([0-9a-f]{16})"', page)}
+
+
+def test_versions_in_the_page_make_its_files_immutable_until_they_change(encoded_site):
+    """The page (never compressed: its copies could not hold the versions) names each file it
+    loads by its content version; asked for by that version a file may be kept for good, by any
+    other name it is revalidated. A changed file gets a new version, and the page a new tag."""
+    server, public, encoded = encoded_site
+    status, page, body = request(f"{server.base_url}/", **{"Accept-Encoding": "gzip, br"})
+    assert status == 200 and "content-encoding" not in page and page["cache-control"] == "no-cache"
+    versions = versions_named_by(body)
+    assert {"styles.css", "bundle/page.js", "js/upload.js", "wasm/scrollcast-engine.wasm", "images/background.svg"} <= set(versions)
+    assert not (encoded / "index.html.br").exists() and not (encoded / "index.html.gz").exists()
+    for name, version in versions.items():
+        status, headers, file_body = request(f"{server.base_url}/{name}?v={version}", **{"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["cache-control"] == "public, max-age=31536000, immutable", name
+        assert (gzip.decompress(file_body) if headers.get("content-encoding") else file_body) == (public / name).read_bytes()
+        for other in [f"{name}?v=0000000000000000", name]:
+            assert request(f"{server.base_url}/{other}")[1]["cache-control"] == "no-cache", other
+    status, _, _ = request(f"{server.base_url}/", **{"If-None-Match": page["etag"]})
+    assert status == 304
+
+    # A new build of one file: a new version, the old one no longer immutable, a new page tag.
+    (public / "styles.css").write_bytes((public / "styles.css").read_bytes() + b"\n/* rebuilt */\n")
+    status, again, body = request(f"{server.base_url}/", **{"If-None-Match": page["etag"]})
+    assert status == 200 and again["etag"] != page["etag"]
+    changed = versions_named_by(body)
+    assert changed["styles.css"] != versions["styles.css"]
+    assert {k: v for k, v in changed.items() if k != "styles.css"} == {k: v for k, v in versions.items() if k != "styles.css"}
+    old = request(f"{server.base_url}/styles.css?v={versions['styles.css']}")
+    assert old[1]["cache-control"] == "no-cache" and old[2] == (public / "styles.css").read_bytes()
+    assert request(f"{server.base_url}/styles.css?v={changed['styles.css']}")[1]["cache-control"].endswith("immutable")
 
 
 def test_range_is_ignored_and_nothing_outside_the_folders_is_served(encoded_site):

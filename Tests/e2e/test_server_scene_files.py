@@ -105,6 +105,29 @@ def test_join_scene_gets_the_file_scene_and_its_images_are_served_with_their_typ
         assert fetch(scenes_server, path)[0] == 404, path
 
 
+def test_a_scene_image_is_kept_and_revalidated_and_other_routes_are_never_cached(scenes_server):
+    """docs/design.md, "Static files": a reload asks about a scene's images and gets 304s, not the
+    images again; /scenes, /metrics and /healthz stay `no-store`."""
+    path = f"{scenes_server.base_url}/scene-images/photo-feed/background.png"
+    with urllib.request.urlopen(path, timeout=10) as reply:
+        headers, body = reply.headers, reply.read()
+    assert headers["cache-control"] == "no-cache" and headers["etag"].startswith('"c-') and body
+    for tags, expected in [(headers["etag"], 304), (f'"other", W/{headers["etag"]}', 304), ('"other"', 200)]:
+        request = urllib.request.Request(path, headers={"If-None-Match": tags})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                status, again = reply.status, reply.read()
+        except urllib.error.HTTPError as error:
+            status, again = error.code, error.read()
+        assert status == expected and again == (b"" if expected == 304 else body), tags
+    other = f"{scenes_server.base_url}/scene-images/photo-feed/layer-3.png"
+    with urllib.request.urlopen(other, timeout=10) as reply:
+        assert reply.headers["etag"] != headers["etag"], "each image its own tag"
+    for route in ["/scenes", "/metrics", "/healthz"]:
+        with urllib.request.urlopen(scenes_server.base_url + route, timeout=10) as reply:
+            assert reply.headers["cache-control"] == "no-store" and "etag" not in reply.headers, route
+
+
 def test_a_file_scene_room_is_rejoined_with_its_scene(scenes_server, room_name):
     async def scenario():
         creator = await Viewer.join(scenes_server.ws_url, room_name, scene="contacts")

@@ -12,7 +12,8 @@ export class RasterImage {
     this.rasterKey = "";
     this.image.onload = () => { this.loaded = true; onReady(); };
     this.image.onerror = () => { this.failed = true; console.warn("scrollcast: could not load image", url); onReady(); };
-    this.image.src = url;
+    // The versioned name index.html gives a file it lists (kept by the browser until it changes).
+    this.image.src = globalThis.scrollcastEarly?.assetURL?.(url) ?? url;
   }
 
   /** A canvas holding the image at width×height pt times `scale` px/pt, or null until loaded. */

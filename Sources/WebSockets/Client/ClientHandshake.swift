@@ -45,14 +45,7 @@ struct ClientHandshake {
 
     /// The Sec-WebSocket-Accept a server must answer to `key`.
     static func expectedAccept(forKey key: String) -> String {
-        let input = Array((key + acceptGUID).utf8)
-        var digest = [UInt8](repeating: 0, count: 20)
-        input.withUnsafeBufferPointer { source in
-            digest.withUnsafeMutableBufferPointer { output in
-                _ = lws_SHA1(source.baseAddress, source.count, output.baseAddress)
-            }
-        }
-        return Base64.encode(digest)
+        Base64.encode(SHA1.hash(Array((key + acceptGUID).utf8)))
     }
 
     /// Adds response bytes; once the header block is complete, judges it.

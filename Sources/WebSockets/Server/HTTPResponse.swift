@@ -15,6 +15,12 @@ public struct HTTPResponse: Sendable {
         self.body = body
         self.headers = headers
     }
+    /// A strong validator naming `body`'s bytes (a digest of them). A 200 that carries it as
+    /// its `etag` header is answered `304` with no body when the request's `If-None-Match` names
+    /// it, so a route whose bytes rarely change can let browsers keep them and ask.
+    public static func entityTag(naming body: [UInt8]) -> String {
+        "\"c-\(StaticFileVersions.digest(body))\""
+    }
     /// A text response (UTF-8), plain text by default.
     public init(status: Int = 200, text: String, contentType: String = "text/plain; charset=utf-8",
                 headers: [(String, String)] = []) {

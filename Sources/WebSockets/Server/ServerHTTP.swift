@@ -18,38 +18,70 @@ extension WebSocketServer {
             return beginStream(wsi, includeBody: method != "HEAD", start)
         }
         if let response = delegate.server(self, respondTo: method, path: path, query: query) {
+            if response.status == 200, let tag = response.headers.first(where: { $0.0.lowercased() == "etag" })?.1 {
+                return respondValidated(wsi, contentType: response.contentType, headers: response.headers, entityTag: tag,
+                                        size: response.body.count, includeBody: method != "HEAD") { response.body }
+            }
             return respond(wsi, response, includeBody: method != "HEAD")
         }
         guard method == "GET" || method == "HEAD", let staticFiles, let file = staticFiles.resolve(path) else {
             return respondWithStatus(wsi, 404, "not found")
         }
-        return serveStatic(wsi, file, from: staticFiles, includeBody: method != "HEAD")
+        if file.contentType.hasPrefix("text/html") {
+            return servePage(wsi, file, from: staticFiles, includeBody: method != "HEAD")
+        }
+        return serveStatic(wsi, file, from: staticFiles, version: StaticFileVersions.requested(in: query),
+                           includeBody: method != "HEAD")
     }
 
     /// A static file: its compressed copy when the client accepts one and it is fresh, a 304 when
-    /// the client's cached copy is current. `no-cache` lets a browser keep every file but ask
-    /// each time, so a new build shows at once and a reload costs only 304s.
-    private func serveStatic(_ wsi: OpaquePointer, _ file: StaticFiles.File, from files: StaticFiles, includeBody: Bool) -> Int32 {
+    /// the client's cached copy is current. Asked for by its current content version
+    /// (`?v=VERSION`, as the pages name it: `VersionedPage`), it may be kept for good; otherwise
+    /// `no-cache` lets a browser keep it but ask each time, so a new build shows at once.
+    private func serveStatic(_ wsi: OpaquePointer, _ file: StaticFiles.File, from files: StaticFiles, version: String?,
+                             includeBody: Bool) -> Int32 {
         guard let variant = StaticFileVariant.choose(for: file, root: files.root, encodedRoot: files.encodedRoot,
                                                      acceptEncoding: LWS.header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING)) else {
             return respondWithStatus(wsi, 404, "not found")
         }
-        var headers = [("cache-control", "no-cache"), ("etag", variant.entityTag), ("vary", "Accept-Encoding")]
+        // Only the current version is immutable: an old page's name for a file since rebuilt gets
+        // today's bytes, which its browser must not keep under the old name.
+        let current = version != nil && version == fileVersions.version(of: file.path)
+        var headers = [("cache-control", current ? StaticFileVersions.immutable : "no-cache"), ("etag", variant.entityTag),
+                       ("vary", "Accept-Encoding")]
         if let coding = variant.coding { headers.append(("content-encoding", coding.rawValue)) }
-        if let tags = LWS.header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH), variant.isNamed(byIfNoneMatch: tags) {
-            let notModified = HTTPResponse(status: 304, contentType: file.contentType, body: [], headers: headers)
-            return respond(wsi, notModified, includeBody: false)
+        // Read whole: the page's files are small (the largest, the .wasm, is ~130 KB).
+        return respondValidated(wsi, contentType: file.contentType, headers: headers, entityTag: variant.entityTag,
+                                size: variant.size, includeBody: includeBody) { StaticFiles.read(variant.path, count: variant.size) }
+    }
+
+    /// A `304` when the request's `If-None-Match` names `entityTag`, else a `200` of `size` bytes
+    /// (headers only for a HEAD, the body read only for a GET; a 404 if it cannot be read now).
+    private func respondValidated(_ wsi: OpaquePointer, contentType: String, headers: [(String, String)], entityTag: String,
+                                  size: Int, includeBody: Bool, body: () -> [UInt8]?) -> Int32 {
+        if let tags = LWS.header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH), StaticFileVariant.ifNoneMatch(tags, names: entityTag) {
+            return respond(wsi, HTTPResponse(status: 304, contentType: contentType, body: [], headers: headers), includeBody: false)
         }
         guard includeBody else {
-            let head = HTTPResponse(status: 200, contentType: file.contentType, body: [], headers: headers)
-            guard writeHead(wsi, head, contentLength: UInt64(variant.size)) == 0 else { return -1 }
+            let head = HTTPResponse(status: 200, contentType: contentType, body: [], headers: headers)
+            guard writeHead(wsi, head, contentLength: UInt64(size)) == 0 else { return -1 }
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         }
-        // Read whole: the page's files are small (the largest, the .wasm, is ~130 KB).
-        guard let body = StaticFiles.read(variant.path, count: variant.size) else {
+        guard let bytes = body() else { return respondWithStatus(wsi, 404, "not found") }
+        return respond(wsi, HTTPResponse(status: 200, contentType: contentType, body: bytes, headers: headers), includeBody: true)
+    }
+
+    /// An HTML page with its named files' versions written in (`VersionedPage`), never kept
+    /// without asking (`no-cache`): its tag is its digest, so a 304 costs one round trip.
+    /// Sent as it is: its compressed copies would not hold the versions.
+    private func servePage(_ wsi: OpaquePointer, _ file: StaticFiles.File, from files: StaticFiles, includeBody: Bool) -> Int32 {
+        guard let status = FileStatus(file.path), let html = StaticFiles.read(file.path, count: status.size) else {
             return respondWithStatus(wsi, 404, "not found")
         }
-        return respond(wsi, HTTPResponse(status: 200, contentType: file.contentType, body: body, headers: headers), includeBody: true)
+        let page = VersionedPage(html: html, page: file, files: files) { fileVersions.version(of: $0.path) }
+        let headers = [("cache-control", "no-cache"), ("etag", page.entityTag), ("vary", "Accept-Encoding")]
+        return respondValidated(wsi, contentType: file.contentType, headers: headers, entityTag: page.entityTag,
+                                size: page.body.count, includeBody: includeBody) { page.body }
     }
 
     /// Sends a small status page; returns what the callback should return.

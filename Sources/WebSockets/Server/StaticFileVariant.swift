@@ -45,9 +45,9 @@ struct StaticFileVariant: Equatable {
         return StaticFileVariant(path: file.path, coding: nil, size: original.size, entityTag: "\"\(tag)\"")
     }
 
-    /// Whether an `If-None-Match` header names this variant (weak comparison, as RFC 9110 asks
+    /// Whether an `If-None-Match` header names `entityTag` (weak comparison, as RFC 9110 asks
     /// for this header: a `W/` prefix is ignored; `*` matches any).
-    func isNamed(byIfNoneMatch header: String) -> Bool {
+    static func ifNoneMatch(_ header: String, names entityTag: String) -> Bool {
         header.split(separator: ",").contains { item in
             var tag = item.trimmingSpaces
             if tag == "*" { return true }

@@ -17,6 +17,7 @@ public final class WebSocketServer: @unchecked Sendable {
 
     // Service-thread state.
     var staticFiles: StaticFiles?
+    var fileVersions = StaticFileVersions()
     var connections: [ConnectionID: ServerConnection] = [:]
     var connectionsByWSI: [OpaquePointer: ServerConnection] = [:]
     var pendingUpgrades: [OpaquePointer: UpgradeRequest] = [:]

@@ -20,7 +20,8 @@ public protocol WebSocketServerDelegate: AnyObject, Sendable {
     /// The connection is gone. `code` is the close code sent or received, nil if the socket just dropped.
     func server(_ server: WebSocketServer, didClose connection: ConnectionID, code: CloseCode?, reason: String)
     /// Dynamic HTTP routes (e.g. /metrics, /healthz), asked before static files; nil falls through
-    /// to static files and then 404. Default: nil.
+    /// to static files and then 404. A 200 with an `etag` header (`HTTPResponse.entityTag`) is
+    /// answered `304` when the request's `If-None-Match` names it. Default: nil.
     func server(_ server: WebSocketServer, respondTo method: String, path: String, query: String) -> HTTPResponse?
     /// Dynamic routes answered later and in pieces, asked before `respondTo`: a function the
     /// server calls at once with the response's `HTTPResponseStream`, to hand it to whatever
