@@ -13,6 +13,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from server_helpers import REPO, RunningServer
 
@@ -126,9 +127,26 @@ class ScrollcastPage:
     def wait(self, predicate: str, arg=None, timeout: float = 15000):
         """Waits until `predicate(state, arg)` (a JS arrow function) is truthy. The page object may
         not exist yet: the modules' fallback (no bundle) is imported after the load event."""
-        self.page.wait_for_function(
-            f"([arg]) => window.scrollcast !== undefined && ({predicate})(window.scrollcast.state, arg)",
-            arg=[arg], timeout=timeout)
+        try:
+            self.page.wait_for_function(
+                f"([arg]) => window.scrollcast !== undefined && ({predicate})(window.scrollcast.state, arg)",
+                arg=[arg], timeout=timeout)
+        except PlaywrightTimeoutError:
+            raise AssertionError(f"waited {timeout / 1000:.0f} s for {predicate} ({arg!r}); the page: {self.summary()}") from None
+
+    def summary(self) -> dict:
+        """What a timed-out wait reports: enough of the page's state to tell why it never came."""
+        return self.page.evaluate("""() => { const s = window.scrollcast && window.scrollcast.state;
+            if (!s) return 'no window.scrollcast';
+            const f = s.lastFrame;
+            return { joined: s.joined, resumes: s.resumes, snapshots: s.snapshots, framesDrawn: s.framesDrawn,
+                     lastReceivedSeq: s.lastReceivedSeq, reconnecting: s.reconnecting, driveMode: s.driveMode,
+                     rowMoves: s.rowMoves, inputsByKind: s.inputsByKind, ownInputsApplied: s.ownInputsApplied, canvas: s.canvas,
+                     frame: f && { seq: f.seq, t: f.t, phase: f.phase, animating: f.animating, offset: f.offset,
+                                   lifted: f.lifted === undefined ? undefined : f.lifted !== null },
+                     replica: s.replica && { enabled: s.replica.enabled, running: s.replica.running,
+                                             starts: s.replica.starts, compared: s.replica.compared,
+                                             mismatches: s.replica.mismatches } }; }""")
 
     def wait_idle(self, timeout: float = 20000):
         """Waits until the drawn frame is at rest: idle phase (no finger down) and nothing animating."""
@@ -174,6 +192,24 @@ class ScrollcastPage:
         mouse.move(cx, cy, steps=steps)
         if release:
             mouse.up()
+
+    def fling(self, x0: float = 200, y0: float = 720, x1: float = 200, y1: float = 140, steps: int = 6,
+              attempts: int = 3) -> int:
+        """A fast drag released in motion; returns (the tries it took) once the drawn picture
+        decelerates or bounces. On a busy machine Playwright's moves can come so far apart that the
+        finger has all but stopped when it lifts, which the physics (rightly) takes for a drag with
+        no fling: such a try is let come to rest and made again, at most `attempts` times."""
+        for attempt in range(1, attempts + 1):
+            self.drag(x0, y0, x1, y1, steps=steps)
+            try:
+                self.wait("s => s.lastFrame.phase === 'decelerating' || s.lastFrame.phase === 'bouncing'",
+                          timeout=4000 if attempt < attempts else 15000)
+                return attempt
+            except AssertionError:
+                if attempt == attempts:
+                    raise
+                self.wait_idle()
+        raise AssertionError("unreachable")
 
 
 def changed_fraction(a: bytes, b: bytes) -> float:

@@ -148,8 +148,7 @@ def test_destroy_ends_everything_and_a_new_page_starts_after_it(page, page_serve
     assert "resume" in page.evaluate("window.__probe.joins.at(-1)")
 
     # Mid-fling, with the loop drawing every display frame and a toast showing.
-    sc.drag(200, 720, 200, 140, steps=6)
-    sc.wait("s => s.lastFrame.animating === true && s.lastFrame.phase === 'decelerating'")
+    sc.fling()
     page.evaluate("window.scrollcast.page.controls.toast('shown while the page is destroyed')")
     ran = page.evaluate("window.__probe.framesRan")
     page.evaluate("window.__probe.frames(3)")

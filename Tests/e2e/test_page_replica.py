@@ -64,8 +64,7 @@ def test_a_driver_and_a_watcher_through_every_kind_of_motion(browser, page, serv
     samples = frames_to_show(page)
     # A cut mid-fling: both pages resume, draw server frames until the room rests, start again.
     starts = [replica(sc)["starts"] for sc in (driver, watcher)]
-    driver.drag(*FLING, steps=6)
-    driver.wait("s => s.lastFrame.phase === 'decelerating' || s.lastFrame.phase === 'bouncing'")
+    driver.fling(*FLING)
     # The pages load through the proxy too, so Chromium may still hold a keep-alive HTTP connection
     # beside the two sockets; that both pages resume below is what this cut must cause.
     assert proxy.cut() >= 2

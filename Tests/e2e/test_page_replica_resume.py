@@ -18,7 +18,7 @@ from replica_session import assert_no_mismatch, replica, wait_running
 def fling_checked(sc: ScrollcastPage, label: str, frames: int = 20):
     """Flings, waits for rest and for the replica to have compared `frames` more frames, all identical."""
     compared = replica(sc)["compared"]
-    sc.drag(*FLING, steps=6)
+    sc.fling(*FLING)
     sc.wait_idle()
     sc.wait("(s, c) => s.replica.compared > c", compared + frames)
     assert_no_mismatch(sc, label)
@@ -35,8 +35,7 @@ def test_the_replica_starts_again_after_a_resume_mid_fling_and_after_a_snapshot(
 
     # Cut mid-fling: the page resumes, and the replica (which missed `applied` messages while
     # away) draws server frames until the room rests, then starts from there.
-    sc.drag(*FLING, steps=6)
-    sc.wait("s => s.lastFrame.phase === 'decelerating' || s.lastFrame.phase === 'bouncing'")
+    sc.fling(*FLING)
     starts = replica(sc)["starts"]
     assert proxy.cut() == 1
     sc.wait("s => s.resumes === 1 && s.joined")
