@@ -38,7 +38,8 @@ export class PageExplore {
     this.failure = null;       // the explorer's engine failed: why
     this.lastRoomTime = -Infinity;
     this.button = document.getElementById("view-toggle");
-    this.hint = document.createElement("span");
+    // Why the control is off, beside it (kept for a page started again after a destroy()).
+    this.hint = document.getElementById("explore-reason") ?? document.createElement("span");
     this.hint.className = "hint";
     this.hint.id = "explore-reason";
     this.button.after(this.hint);

@@ -8,6 +8,8 @@ page without its engine, and a page whose `view` the server refuses (a cluster n
 
 from __future__ import annotations
 
+import pytest
+
 from measures_recompute import picture_measures
 from measures_session import FLING, record_total
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
@@ -19,8 +21,22 @@ from server_helpers import metric
 EASE_MS = 400   # Public/js/explore.js, documented in docs/design.md
 
 
-def _open(browser, artifacts, base_url: str, room: str, label: str, extra: str = "&replica=on") -> ScrollcastPage:
-    page = artifacts.watch(browser.new_context().new_page(), label)
+@pytest.fixture()
+def windows(browser):
+    """Opens browser windows (contexts) for this test and closes them when it ends: their pages leave the room."""
+    opened = []
+
+    def new_window():
+        opened.append(browser.new_context())
+        return opened[-1]
+
+    yield new_window
+    for context in opened:
+        context.close()
+
+
+def _open(windows, artifacts, base_url: str, room: str, label: str, extra: str = "&replica=on") -> ScrollcastPage:
+    page = artifacts.watch(windows().new_page(), label)
     return ScrollcastPage(page, base_url, room).open(extra)
 
 
@@ -52,9 +68,9 @@ def _assert_eased_back(sc: ScrollcastPage, room_offset: float) -> dict:
     return ease
 
 
-def test_an_explorer_scrolls_its_own_table_and_eases_back_to_the_room(browser, page_server, room, artifacts):
-    a = _open(browser, artifacts, page_server.base_url, room, "explorer")
-    b = _open(browser, artifacts, page_server.base_url, room, "other")
+def test_an_explorer_scrolls_its_own_table_and_eases_back_to_the_room(windows, page_server, room, artifacts):
+    a = _open(windows, artifacts, page_server.base_url, room, "explorer")
+    b = _open(windows, artifacts, page_server.base_url, room, "other")
     for sc in (a, b):
         wait_running(sc)
         sc.wait("s => s.viewers === 2 && s.explore.available")
@@ -108,10 +124,10 @@ def test_an_explorer_scrolls_its_own_table_and_eases_back_to_the_room(browser, p
     assert figures["wrong"]["wrong"] == 0, figures
 
 
-def test_a_key_holder_calls_the_explorer_of_a_locked_room_back(browser, page_server, room, artifacts):
-    holder = _open(browser, artifacts, page_server.base_url, room, "holder", "&replica=on&lock=1")
+def test_a_key_holder_calls_the_explorer_of_a_locked_room_back(windows, page_server, room, artifacts):
+    holder = _open(windows, artifacts, page_server.base_url, room, "holder", "&replica=on&lock=1")
     holder.wait("s => s.driveMode === 'key'")
-    watcher = _open(browser, artifacts, page_server.base_url, room, "watcher")
+    watcher = _open(windows, artifacts, page_server.base_url, room, "watcher")
     watcher.wait("s => s.driveMode === 'watch'")
     wait_running(watcher)
     watcher.wait("s => s.explore.available")
@@ -157,9 +173,9 @@ def test_a_key_holder_calls_the_explorer_of_a_locked_room_back(browser, page_ser
     assert watcher.frame()["offset"] == room_offset
 
 
-def test_a_page_without_its_engine_cannot_explore_and_says_why(browser, page_server, room, artifacts):
-    off = _open(browser, artifacts, page_server.base_url, room, "replica-off", "&replica=off")
-    bare_context = browser.new_context()
+def test_a_page_without_its_engine_cannot_explore_and_says_why(windows, page_server, room, artifacts):
+    off = _open(windows, artifacts, page_server.base_url, room, "replica-off", "&replica=off")
+    bare_context = windows()
     bare_context.add_init_script("delete window.WebAssembly")
     bare = ScrollcastPage(artifacts.watch(bare_context.new_page(), "no-wasm"), page_server.base_url, room).open("&replica=on")
     for sc, why in ((off, "?replica=off"), (bare, "no WebAssembly")):
@@ -173,10 +189,10 @@ def test_a_page_without_its_engine_cannot_explore_and_says_why(browser, page_ser
     assert off.state("s.sharing.exploring") == 0
 
 
-def test_a_cluster_node_refuses_view_and_the_page_says_why(browser, cluster, room, artifacts):
-    owner = _open(browser, artifacts, cluster.nodes[0].base_url, room, "owner-n0", "&replica=off")
+def test_a_cluster_node_refuses_view_and_the_page_says_why(windows, cluster, room, artifacts):
+    owner = _open(windows, artifacts, cluster.nodes[0].base_url, room, "owner-n0", "&replica=off")
     assert cluster.owner_index(room) == 0
-    other = _open(browser, artifacts, cluster.nodes[1].base_url, room, "other-n1")
+    other = _open(windows, artifacts, cluster.nodes[1].base_url, room, "other-n1")
     wait_running(other)
     other.wait("s => s.explore.available")
     assert other.page.evaluate("window.scrollcast.explore()") is True
