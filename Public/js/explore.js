@@ -37,6 +37,7 @@ export class PageExplore {
     this.serverReason = null;  // the server refused `view` for good here (a cluster node)
     this.failure = null;       // the explorer's engine failed: why
     this.lastRoomTime = -Infinity;
+    this.lastEased = null;     // the ease's latest picture
     this.button = document.getElementById("view-toggle");
     // Why the control is off, beside it (kept for a page started again after a destroy()).
     this.hint = document.getElementById("explore-reason") ?? document.createElement("span");
@@ -96,6 +97,7 @@ export class PageExplore {
     this.page.sharing.setView("follow");
     const from = this.page.state.lastFrame?.offset;
     this.page.state.explore.ease = { by, from, t0: null, end: null, pictures: [] };
+    this.lastEased = null;
     this.#setMode(this.started && Number.isFinite(from) ? "ease" : "follow");
     return true;
   }
@@ -135,6 +137,8 @@ export class PageExplore {
   #eased(vsync, room) {
     const ease = this.page.state.explore.ease;
     const t = this.#roomTime(vsync);
+    // Room time stood still (a second callback at one vsync, the clock's estimate stepping back): the same picture.
+    if (this.lastEased && t <= ease.pictures.at(-1).t) return this.lastEased;
     if (ease.t0 === null) ease.t0 = t;
     const p = (t - ease.t0) / EASE_MS;
     if (!room || p >= 1) {
@@ -145,6 +149,7 @@ export class PageExplore {
     const offset = ease.from + (room.offset - ease.from) * easeInOut(p);
     const frame = this.explorer.pictureAt(this.page.state.order, room.viewport, offset);
     ease.pictures.push({ t, offset: frame?.offset ?? null, target: room.offset });
+    this.lastEased = frame;
     return frame;
   }
 
