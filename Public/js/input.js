@@ -152,7 +152,8 @@ export class InputSender {
 /**
  * Listens to the canvas and feeds `sender`. `toLogical(clientX, clientY)` maps to viewport pt.
  * Every listener goes when `signal` (an AbortSignal) aborts: the page's destroy().
- * Returns an object with `refused(id)` so a refused gesture stops streaming its moves.
+ * Returns an object with `refused(id)` so a refused gesture stops streaming its moves, and
+ * `abandonGesture()` / `streaming()` for a page that changes where its input goes.
  */
 export function attachInput({ canvas, sender, toLogical, signal, onUserInput = () => {} }) {
   let activePointer = null;   // pointerId of the gesture we are streaming
@@ -211,12 +212,18 @@ export function attachInput({ canvas, sender, toLogical, signal, onUserInput = (
   // Long presses on touch screens would otherwise open a context menu.
   listen("contextmenu", (e) => e.preventDefault());
 
+  const abandonGesture = () => {
+    if (activePointer !== null) gestureRefused = true;
+    sender.discardPending();
+  };
+
   return {
     /** A new connection knows nothing of a gesture begun on the old one: stop streaming it. */
-    connectionReset() {
-      if (activePointer !== null) gestureRefused = true;
-      sender.discardPending();
-    },
+    connectionReset: abandonGesture,
+    /** The rest of the gesture in progress, if any, is sent nowhere (explore.js: it changed tables). */
+    abandonGesture,
+    /** Whether a gesture's pointer events are being sent now. */
+    streaming: () => activePointer !== null && !gestureRefused,
     refused(id) {
       if (id !== null && id === gestureDownId && activePointer !== null) {
         gestureRefused = true;

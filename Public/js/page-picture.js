@@ -1,16 +1,17 @@
 // The page's picture: one animation-frame loop drawing the newest server frame (never a queue),
-// or the replica's picture at the room time of each display frame, and the phone frame fitted to
-// the stage. The page calls requestAnimationFrame here and nowhere else, so stop() ends all of
+// or the replica's picture at the room time of each display frame, or the viewer's own table
+// while it explores (explore.js), and the phone frame fitted to the stage. The page calls requestAnimationFrame here and nowhere else, so stop() ends all of
 // its drawing at once.
 
 export class PagePicture {
   /**
    * `renderer` draws (draw.js); `state` is the page's state; `replica` the page's PageReplica or
    * null; `stats`, `controls` and `measures` hear of each picture; `stage`, `phone` and `canvas`
-   * are the elements laid out.
+   * are the elements laid out; `explore` (PageExplore, set once made) draws while the viewer explores.
    */
   constructor({ renderer, state, replica, stats, controls, measures, stage, phone, canvas }) {
     Object.assign(this, { renderer, state, replica, stats, controls, measures, stage, phone, canvas });
+    this.explore = null;
     this.pending = null;        // newest server frame not yet drawn
     this.redrawWanted = false;  // something besides a new frame changed the picture
     this.handle = 0;            // the animation frame asked for, 0 when none
@@ -49,6 +50,7 @@ export class PagePicture {
 
   #draw(vsync) {
     this.handle = 0;
+    if (this.explore?.drawing && this.#drawOwn(vsync)) return;
     const { state, replica, renderer } = this;
     const now = performance.now();
     // The replica's picture at this display frame's room time; else the server's newest (also in
@@ -63,8 +65,7 @@ export class PagePicture {
       state.framesDrawn += 1;
       this.stats.frameDrawn(frame, now);
       if (frame.animating === false) this.controls.announcePosition(frame);
-      const v = renderer.viewport(frame);
-      if (!this.laidOut || v.width !== this.laidOut.width || v.height !== this.laidOut.height) this.layout();
+      this.#fit(frame);
     } else if (this.redrawWanted) {
       if (state.lastFrame) renderer.draw(state.lastFrame);
       else renderer.drawWaiting(state.joinRefused ? "Join refused" : state.connected ? "Joining…" : "Connecting…");
@@ -82,6 +83,40 @@ export class PagePicture {
       // In motion every display frame is recorded: loop until a frame says motion stopped (or the link is lost).
       if (state.lastFrame.animating === true && state.joined) this.schedule();
     }
+  }
+
+  /**
+   * The viewer's own picture (exploring, or easing back to the room's): drawn, never recorded
+   * (docs/measures.md, "Exploring"). False once the ease is over: the room's picture is drawn.
+   */
+  #drawOwn(vsync) {
+    const { replica, state } = this;
+    // Following, the page would draw this: the replica's picture, else the newest server frame.
+    const room = () => (replica.running ? replica.frameAt(vsync) : null) ?? replica.lastServerFrame;
+    const frame = this.explore.frameAt(vsync, room);
+    if (!frame) {
+      if (!replica.running) this.pending ??= replica.lastServerFrame;
+      this.replicaTime = null;
+      return false;
+    }
+    this.pending = null;
+    this.replicaTime = null;
+    this.renderer.draw(frame);
+    state.lastFrame = frame;
+    state.framesDrawn += 1;
+    this.stats.frameDrawn(frame, performance.now());
+    this.#fit(frame);
+    // The room's replica starts at its rest meanwhile, ready for the way back.
+    if (!replica.running && this.replicaStart === null) {
+      this.replicaStart = setTimeout(() => { this.replicaStart = null; replica.startIfDue(); }, 0);
+    }
+    if (frame.animating === true || this.explore.mode === "ease") this.schedule();
+    return true;
+  }
+
+  #fit(frame) {
+    const v = this.renderer.viewport(frame);
+    if (!this.laidOut || v.width !== this.laidOut.width || v.height !== this.laidOut.height) this.layout();
   }
 
   /** Sizes the phone frame to the room's aspect ratio within the stage, and the canvas to match. */

@@ -149,6 +149,7 @@ export class PageRoom {
     input.refused(message.input ?? null);
     replica?.refused(message.input);
     measures.refused(message.input);
+    if (this.page.explore.refused(message)) return;   // our `view`: explore.js says why
     if (message.code === "locked" && state.driveMode !== "key") {
       state.driveMode = "watch";
       controls.setDriving("watch");

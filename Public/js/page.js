@@ -19,6 +19,7 @@ import { replicaOffReport } from "./replica/telemetry.js";
 import { createPageState } from "./page-state.js";
 import { PagePicture } from "./page-picture.js";
 import { PageRoom } from "./page-room.js";
+import { PageExplore } from "./explore.js";
 
 const STATS_EVERY_MS = 500;   // the overlay's figures
 
@@ -43,6 +44,7 @@ export class ScrollcastPage {
     this.input = null;
     this.controls = null;
     this.sharing = null;
+    this.explore = null;        // exploring on one's own, following again (explore.js)
     this.stats = null;
     this.reconnecting = null;
     this.lastLostStatus = null; // the status a "reconnecting" banner shows once the loss lasts
@@ -70,11 +72,12 @@ export class ScrollcastPage {
     this.measures = new PageMeasures();   // what this viewer saw (docs/measures.md): state.drawn, the measures of the picture
     // The room's engine in the page; once it cannot run, the page stops asking for `applied`.
     this.replica = createReplica({ measures: this.measures, asking: (on) => this.connection.setInputs(on) });
-    const offReport = replicaOffReport(replicaOffReason());
+    const offReason = replicaOffReason();
+    const offReport = replicaOffReport(offReason);
     this.state = createPageState({ room, requestedScene: sceneFromLocation(), sentDriverKey: Boolean(startKey), askedLock, nodes,
                                    replica: () => this.replica?.report() ?? offReport, drawn: () => this.measures.record.entries() });
     const state = this.state;
-    if (this.replica) this.replica.onStart = () => this.picture.schedule();
+    if (this.replica) this.replica.onStart = () => { this.explore.prepare(); this.picture.schedule(); };
 
     this.renderer = new Renderer(canvas, {
       onNeedsRedraw: () => {
@@ -99,7 +102,8 @@ export class ScrollcastPage {
     this.sender = new InputSender({
       transmit: (message) => this.#transmit(message),
       // Stamped as sent, not at the event's own time: on a busy page that can be long past (docs/wasm.md).
-      stamp: () => this.replica?.stamp(performance.now()) ?? null,
+      // An input for the viewer's own table (exploring) goes to no room: no stamp.
+      stamp: () => (this.explore.drawing ? null : this.replica?.stamp(performance.now()) ?? null),
     });
     this.input = attachInput({ canvas, sender: this.sender, signal, toLogical: (x, y) => this.renderer.toLogical(x, y, state.lastFrame) });
     this.controls = new Controls({
@@ -132,13 +136,17 @@ export class ScrollcastPage {
     this.picture = new PagePicture({ renderer: this.renderer, state, replica: this.replica, stats: this.stats, controls: this.controls,
                                      measures: this.measures, stage, phone: doc.getElementById("phone"), canvas });
     this.room = new PageRoom(this);
+    this.explore = new PageExplore(this, offReason);
+    this.picture.explore = this.explore;
+    this.sharing.onToggleView = () => this.explore.toggle();
+    this.sharing.onCalledBack = (by) => this.explore.follow(by);
 
     const layout = () => this.picture.layout();
     this.resizeObserver = new ResizeObserver(layout);
     this.resizeObserver.observe(stage);
     window.addEventListener("resize", layout, { signal });   // also fires when devicePixelRatio changes (zoom)
     window.addEventListener("hashchange", () => this.#adoptKeyFromFragment(), { signal });
-    this.statsTimer = setInterval(() => this.stats.update(), STATS_EVERY_MS);
+    this.statsTimer = setInterval(() => { this.stats.update(); this.explore.render(); }, STATS_EVERY_MS);
     this.hook = this.#testHook();
     window.scrollcast = this.hook;
     this.picture.layout();
@@ -171,6 +179,10 @@ export class ScrollcastPage {
   /** Sends one input (InputSender's transmit): counted in the state and measures, drawn at once by the replica. */
   #transmit(message) {
     const { state } = this;
+    if (this.explore.takes(message)) {   // for the viewer's own table, or dropped during the ease back: never sent
+      this.picture.schedule();
+      return true;
+    }
     if (!this.connection.send(message)) return false;
     state.inputsSent += 1;
     state.lastInputId = message.id;
@@ -255,6 +267,10 @@ export class ScrollcastPage {
       /** The node ("host:port") of the current socket, or of the next attempt while disconnected. */
       get node() { return page.connection.node; },
       test: testHooks(this.replica),   // test-only: known-bad pictures the measures must read badly (docs/measures.md)
+      /** Explore on one's own, follow again, call everyone back: what the page's buttons do (explore.js). */
+      explore: () => this.explore.explore(),
+      follow: () => this.explore.follow(),
+      callBack: () => this.sharing.callBack(),
       /** Client (CSS px) coordinates of a viewport point: lets tests aim at rows. */
       clientPoint: (x, y) => this.picture.clientPoint(x, y),
     };

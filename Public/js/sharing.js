@@ -12,7 +12,10 @@ const $ = (id) => document.getElementById(id);
  */
 export function attachSharing({ connection, controls, state, signal }) {
   const sharing = new Sharing({
-    send: (message) => connection.send(message),
+    send: (message) => {
+      sharing.lastSent = message;
+      return connection.send(message);
+    },
     state,
     signal,
     toast: (text) => controls.toast(text),
@@ -39,6 +42,10 @@ export class Sharing {
     this.requests = new Map();   // asker → performance.now() it lapses at (key holders' list)
     this.ticker = null;
     this.signal = signal;
+    this.lastSent = null;        // the last sharing message sent (a refusal with no input answers it)
+    // The page's explore.js takes these (it switches the picture); alone, they only say so to the server.
+    this.onToggleView = () => this.setView(this.state.sharing.viewMode === "explore" ? "follow" : "explore");
+    this.onCalledBack = () => this.setView("follow");
     state.sharing = {
       viewMode: "follow",        // "follow" or "explore": what this page told the server
       exploring: 0,              // viewers exploring, from presence
@@ -50,8 +57,8 @@ export class Sharing {
       calledBackBy: null,        // who last called this page back
     };
     $("ask-drive").addEventListener("click", () => this.ask(), { signal });
-    $("view-toggle").addEventListener("click", () => this.setView(this.state.sharing.viewMode === "explore" ? "follow" : "explore"), { signal });
-    $("call-back").addEventListener("click", () => this.send({ type: "callBack" }), { signal });
+    $("view-toggle").addEventListener("click", () => this.onToggleView(), { signal });
+    $("call-back").addEventListener("click", () => this.callBack(), { signal });
     this.render();
   }
 
@@ -90,7 +97,7 @@ export class Sharing {
       case "follow":
         s.calledBackBy = message.by ?? null;
         if (s.viewMode === "explore") {
-          this.setView("follow");
+          this.onCalledBack(message.by ?? null);
           this.toast(`${message.by} called everyone back: following the room.`);
         }
         break;
@@ -134,10 +141,20 @@ export class Sharing {
     this.send({ type: grant ? "grant" : "deny", viewer });
   }
 
+  /**
+   * Tells the server this viewer follows or explores; false when not sent. Following holds even
+   * unsent: a new connection's viewer follows until it says otherwise.
+   */
   setView(mode) {
-    if (!this.send({ type: "view", mode })) return;
-    this.state.sharing.viewMode = mode;
+    const sent = this.send({ type: "view", mode });
+    if (sent || mode === "follow") this.state.sharing.viewMode = mode;
     this.render();
+    return sent;
+  }
+
+  /** Asks every explorer to follow the room (a key holder, or anyone in an open room). */
+  callBack() {
+    return this.send({ type: "callBack" });
   }
 
   holdsKey() {

@@ -24,10 +24,13 @@ def nearest_rank(values, q):
 
 
 def motion(entries) -> list[bool]:
-    """Entry i ≥ 1 is in motion when it animates, or its drawn offset or the room's changed."""
+    """Entry i ≥ 1 is in motion when it animates, or its drawn offset or the room's changed; the
+    first entry after a pause (`resumed`: the page explored) is only a reference, as the first is."""
     m = [False] * len(entries)
     for i in range(1, len(entries)):
         prev, cur = entries[i - 1], entries[i]
+        if cur.get("resumed"):
+            continue
         room_moved = cur["room"] is not None and prev["room"] is not None and cur["room"] != prev["room"]
         m[i] = bool(cur["animating"]) or cur["offset"] != prev["offset"] or room_moved
     return m

@@ -110,6 +110,26 @@ def test_a_picture_not_judged_yet_holds_input_to_picture(modules):
     assert modules.evaluate("([e, s]) => M.inputToPicture(e, s)", [entries, [{"id": 1, "t": 10}]]) == []
 
 
+def test_the_first_picture_after_exploring_is_only_a_reference(modules):
+    """The page recorded nothing while the viewer explored (docs/measures.md, "Exploring"): the
+    entry after that pause, whatever jump it shows and however wrong it would be judged, is not in
+    motion; without its `resumed` the same entries read a wrong picture and picture judder."""
+    entries = frames(smooth(12))
+    entries[6]["offset"] += 900
+    jumped = run(modules, entries)
+    assert jumped["wrong"]["wrong"] == 1 and jumped["picture"]["off"] == 2, jumped
+    entries[6]["resumed"] = True
+    clean = run(modules, entries)
+    assert clean["motionFrames"] == jumped["motionFrames"] - 1, clean
+    assert clean["wrong"]["wrong"] == 0 and clean["picture"]["off"] == 0, clean
+    paused = modules.evaluate("""() => {
+        const r = new M.DrawnRecord(8);
+        const frame = { seq: 1, t: 1, offset: 0, animating: false, input: null };
+        r.push(1, 1, frame, false, true); r.pause(); r.push(2, 2, frame, false, true); r.push(3, 3, frame, false, true);
+        return r.entries().map((e) => e.resumed); }""")
+    assert paused == [False, True, False]
+
+
 def test_the_drawn_record_is_a_ring_read_as_plain_objects(modules):
     result = modules.evaluate("""() => {
         const r = new M.DrawnRecord(3);
@@ -124,8 +144,8 @@ def test_the_drawn_record_is_a_ring_read_as_plain_objects(modules):
     assert (result["n"], result["length"], result["first"]) == (5, 3, 3)
     assert [e["n"] for e in result["all"]] == [3, 4, 5] and result["gone"] is None
     assert result["all"][1] == {"n": 4, "at": 40, "vsync": 39, "seq": 104, "t": 64, "offset": 2,
-                                "animating": True, "input": 7, "own": True, "fresh": True, "replica": False, "never": False, "room": 2.25,
-                                "present": 104}
+                                "animating": True, "input": 7, "own": True, "fresh": True, "replica": False, "never": False, "resumed": False,
+                                "room": 2.25, "present": 104}
     assert result["all"][0]["room"] is None
     assert result["last"] == [result["all"][2]] and result["all"][2]["seq"] == 2 ** 40
     assert result["all"][2]["input"] == -1 and result["since"] == [result["all"][1]]

@@ -142,8 +142,10 @@ def test_a_key_holder_grants_a_watcher_the_drive_refuses_another_and_lets_one_la
 
 def test_exploring_changes_the_counts_and_everyone_is_called_back(browser, sharing_server, room, artifacts):
     a = _open(browser, artifacts, sharing_server, room, "caller")
-    b = _open(browser, artifacts, sharing_server, room, "explorer")
+    # Exploring needs the page's own engine (test_page_explore.py: without it the page says why).
+    b = _open(browser, artifacts, sharing_server, room, "explorer", "&replica=on")
     a.wait("s => s.viewers === 2")
+    b.wait("s => s.explore.available")
     assert a.page.locator("#view-counts").inner_text() == "2 following · 0 exploring"
 
     b.page.click("#view-toggle")

@@ -10,6 +10,7 @@ const OWN_INPUT = 2;   // the frame's `input` names this viewer
 const FRESH = 4;       // this display frame drew a server frame not drawn before
 const REPLICA = 8;     // the picture is the replica's (else a server frame)
 const NEVER = 16;      // the picture will never be judged (its judge stopped or had passed its time)
+const RESUMED = 32;    // the first entry after a pause (the page explored): only a reference
 
 /**
  * One entry per display frame (requestAnimationFrame callback) that drew or kept a server frame.
@@ -19,8 +20,8 @@ const NEVER = 16;      // the picture will never be judged (its judge stopped or
  * `animating`, `input` (the frame's input id, or -1), `own` (that input is this viewer's) and
  * `fresh` (a newly arrived server frame was drawn, rather than the previous one kept), `replica`
  * (the picture is the replica's, not a server frame), `never` (it will never be judged), `room`
- * (the room's own offset at `t`, once confirmed: NaN until then) and `present` (the page's
- * estimate of the room's present at `at`).
+ * (the room's own offset at `t`, once confirmed: NaN until then), `present` (the page's
+ * estimate of the room's present at `at`) and `resumed` (the first entry after a pause).
  */
 export class DrawnRecord {
   constructor(capacity = DRAWN_RECORD_CAPACITY) {
@@ -36,7 +37,11 @@ export class DrawnRecord {
     this.flags = new Uint8Array(capacity);
     /** Entries recorded since the page loaded; the ring holds the last `capacity` of them. */
     this.total = 0;
+    this.resumeNext = false;   // paused: the next entry is the first after the pause
   }
+
+  /** Nothing is recorded for a while (the page draws its own table, explore.js): the next entry says so. */
+  pause() { this.resumeNext = true; }
 
   /**
    * Records one display frame showing `frame` (a parsed frame), the room's offset at its time
@@ -53,7 +58,9 @@ export class DrawnRecord {
     this.t[i] = typeof frame.t === "number" ? frame.t : NaN;
     this.offset[i] = typeof frame.offset === "number" ? frame.offset : NaN;
     this.input[i] = typeof frame.input?.id === "number" ? frame.input.id : -1;
-    this.flags[i] = (frame.animating === true ? ANIMATING : 0) | (own ? OWN_INPUT : 0) | (fresh ? FRESH : 0) | (replica ? REPLICA : 0);
+    this.flags[i] = (frame.animating === true ? ANIMATING : 0) | (own ? OWN_INPUT : 0) | (fresh ? FRESH : 0) | (replica ? REPLICA : 0)
+      | (this.resumeNext ? RESUMED : 0);
+    this.resumeNext = false;
     this.total += 1;
     return this.total - 1;
   }
@@ -82,7 +89,8 @@ export class DrawnRecord {
     return {
       n, at: this.at[i], vsync: this.vsync[i], seq: this.seq[i], t: this.t[i], offset: this.offset[i],
       animating: (flags & ANIMATING) !== 0, input: this.input[i], own: (flags & OWN_INPUT) !== 0,
-      fresh: (flags & FRESH) !== 0, replica: (flags & REPLICA) !== 0, never: (flags & NEVER) !== 0, room: orNull(this.room[i]), present: orNull(this.present[i]),
+      fresh: (flags & FRESH) !== 0, replica: (flags & REPLICA) !== 0, never: (flags & NEVER) !== 0,
+      resumed: (flags & RESUMED) !== 0, room: orNull(this.room[i]), present: orNull(this.present[i]),
     };
   }
 

@@ -60,6 +60,12 @@ export class PageMeasures {
     return n;
   }
 
+  /**
+   * While `paused` the page draws its own table (explore.js) and records nothing: those pictures
+   * are not the room's, so they are neither right nor wrong; the first entry after is a reference.
+   */
+  pause(paused) { if (paused) this.record.pause(); }
+
   /** The confirmed engine computed the room's offset at entry `n`'s room time. */
   confirm(n, offset) {
     if (Number.isNaN(offset)) this.record.abandon(n); else this.record.confirm(n, offset);

@@ -12,12 +12,14 @@ export const CLOCK_TOLERANCE = 0.25;
 
 /**
  * Which entries are in motion: entry i (i ≥ 1) when its picture animates, or its offset (drawn
- * or the room's) differs from entry i − 1's. The first entry is only a reference.
+ * or the room's) differs from entry i − 1's. The first entry, and the first after a pause
+ * (`resumed`: the page explored meanwhile), are only references.
  */
 export function motion(entries) {
   const m = new Uint8Array(entries.length);
   for (let i = 1; i < entries.length; i += 1) {
     const prev = entries[i - 1], cur = entries[i];
+    if (cur.resumed) continue;
     const roomMoved = cur.room !== null && prev.room !== null && cur.room !== prev.room;
     m[i] = cur.animating || cur.offset !== prev.offset || roomMoved ? 1 : 0;
   }

@@ -45,6 +45,7 @@ export class PageReplica {
     this.correction = false;     // an own input was applied elsewhere than predicted: blend at the next picture
     this.stamping = true;        // own inputs carry `at` (test hook `unstamped()` turns it off: a known-bad driver)
     this.lastStamp = -Infinity;
+    this.instantiate = null;     // () => a Promise of another ReplicaEngine of this module (the explorer's, explore.js)
   }
 
   /** The page state's read-only view of this replica (telemetry.js). */

@@ -50,7 +50,7 @@ export function createReplica({ measures, asking }) {
   };
   import("./engine.js")
     .then(({ loadEngines }) => loadEngines(3))
-    .then((engines) => { instantiate = engines.instantiate; attach(engines); })
+    .then((engines) => { instantiate = engines.instantiate; replica.instantiate = instantiate; attach(engines); })
     .catch((error) => {
       console.warn(`scrollcast: replica engine unavailable, drawing server frames: ${error}`);
       replica.disable(error);
