@@ -17,6 +17,23 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from server_helpers import REPO, RunningServer
 
+# A pointer gesture on the canvas from `start` to `end` (client px) in `steps` moves, each event
+# 8 ms after the last by the page's clock (a busy wait: a timer could come late on a busy machine).
+FLING_IN_PAGE = """([start, end, steps]) => {
+    const canvas = document.getElementById('view');
+    const send = (type, x, y) => canvas.dispatchEvent(new PointerEvent(type, {
+        pointerId: 1, pointerType: 'mouse', isPrimary: true, button: 0, buttons: type === 'pointerup' ? 0 : 1,
+        clientX: x, clientY: y, bubbles: true, cancelable: true }));
+    const pause = () => { const until = performance.now() + 8; while (performance.now() < until) {} };
+    send('pointerdown', start[0], start[1]);
+    for (let i = 1; i <= steps; i += 1) {
+        pause();
+        send('pointermove', start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps);
+    }
+    pause();
+    send('pointerup', end[0], end[1]);
+}"""
+
 ARTIFACTS = Path(os.environ.get("SCROLLCAST_ARTIFACTS", REPO / "test-artifacts"))
 
 
@@ -196,11 +213,14 @@ class ScrollcastPage:
     def fling(self, x0: float = 200, y0: float = 720, x1: float = 200, y1: float = 140, steps: int = 6,
               attempts: int = 3) -> int:
         """A fast drag released in motion; returns (the tries it took) once the drawn picture
-        decelerates or bounces. On a busy machine Playwright's moves can come so far apart that the
-        finger has all but stopped when it lifts, which the physics (rightly) takes for a drag with
-        no fling: such a try is let come to rest and made again, at most `attempts` times."""
+        decelerates or bounces. The gesture is dispatched inside the page, its events 8 ms apart
+        by the page's own clock: Playwright's moves are one browser round trip each, and on a busy
+        machine they came so far apart that the finger had all but stopped when it lifted, which
+        the physics (rightly) takes for a drag with no fling. A try the page still takes for a
+        drag is let come to rest and made again, at most `attempts` times."""
+        start, end = list(self.client_point(x0, y0)), list(self.client_point(x1, y1))
         for attempt in range(1, attempts + 1):
-            self.drag(x0, y0, x1, y1, steps=steps)
+            self.page.evaluate(FLING_IN_PAGE, [start, end, steps])
             try:
                 self.wait("s => s.lastFrame.phase === 'decelerating' || s.lastFrame.phase === 'bouncing'",
                           timeout=4000 if attempt < attempts else 15000)
