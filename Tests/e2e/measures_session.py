@@ -4,13 +4,54 @@ the tests check it."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from measures_recompute import input_to_picture, nearest_rank, picture_measures
+from measures_recompute import input_to_picture, motion, nearest_rank, picture_measures
+from wire_v2 import WireV2Decoder
 
 # A quick drag up the long table and release: momentum, then rest (viewport pt).
 FLING = (200, 720, 200, 140)
 FLING_STEPS = 6
+
+
+class ReceivedFrames:
+    """Every frame the page's WebSockets received (snapshot frames too), by seq, decoded here with
+    one texts table, as the page keeps it (a resumed connection sends only what is new)."""
+
+    def __init__(self, page):
+        self.by_seq: dict[int, dict] = {}
+        self.decoder = WireV2Decoder()
+        page.on("websocket", self._watch)
+
+    def _watch(self, ws):
+        def received(payload):
+            if isinstance(payload, str):
+                message = json.loads(payload)
+            else:
+                message = self.decoder.decode(payload)
+            frame = message.get("frame") if message.get("type") == "snapshot" else message
+            if frame and frame.get("type") == "frame":
+                self.by_seq[frame["seq"]] = frame
+        ws.on("framereceived", received)
+
+
+def watcher_delays(page, received: ReceivedFrames, entries: list[dict]) -> dict:
+    """A watcher's true lag and its link's one-way delays (ms), on the machine's one clock (the
+    server, the link and the browser share it): the room's present at wall-clock time E is
+    E + max(t − sentAt) over the frames received (sentAt: the server's wall clock as it encoded
+    frame t). `lag`: the room's present at each display frame in motion (its vsync) minus the
+    room time drawn. `oneWay`: for each mark that arrived during the entries (watchClock()'s
+    arrivals), its arrival minus the moment the room's clock showed it: how late the link and the
+    page's own thread delivered the room's present."""
+    origin = page.evaluate("performance.timeOrigin")
+    room = max(f["t"] - f["sentAt"] for f in received.by_seq.values() if f.get("sentAt"))
+    clock = page.evaluate("window.scrollcast.test.watchClock()")
+    lag = [origin + e["vsync"] + room - e["t"] for e, moving in zip(entries, motion(entries)) if moving]
+    first, last = entries[0]["at"], entries[-1]["at"]
+    one_way = [origin + a + room - m for a, m in clock["arrivals"] if first <= a <= last]
+    return {"lag": lag, "oneWay": one_way}
 
 
 def record_total(page) -> int:
