@@ -47,10 +47,10 @@ def watcher_delays(page, received: ReceivedFrames, entries: list[dict]) -> dict:
     page's own thread delivered the room's present."""
     origin = page.evaluate("performance.timeOrigin")
     room = max(f["t"] - f["sentAt"] for f in received.by_seq.values() if f.get("sentAt"))
-    clock = page.evaluate("window.scrollcast.test.watchClock()")
+    clock = page.evaluate("window.scrollcast.test.watchClock?.() ?? null")   # none without the replica
     lag = [origin + e["vsync"] + room - e["t"] for e, moving in zip(entries, motion(entries)) if moving]
     first, last = entries[0]["at"], entries[-1]["at"]
-    one_way = [origin + a + room - m for a, m in clock["arrivals"] if first <= a <= last]
+    one_way = [origin + a + room - m for a, m in (clock or {}).get("arrivals", []) if first <= a <= last]
     return {"lag": lag, "oneWay": one_way}
 
 
