@@ -212,7 +212,7 @@ def section(results: dict, seconds: float, load: tuple[float, float]) -> list[st
         SECTION,
         "",
         f"Run {when} on this machine ({os.cpu_count()} CPUs, shared; 1-minute load average {load[0]:.1f} at the start, "
-        f"{load[1]:.1f} at the end), {seconds:.0f} s. Release server behind the link "
+        f"{load[1]:.1f} at the end), {seconds:.0f} s. {'Release' if BIN == RELEASE else f'Debug (`--bin-dir {BIN}`)'} server behind the link "
         "emulator (`scrollcast-link`, profiles in docs/links.md); the page in headless Chromium "
         f"(60 Hz display) through the same link. Per profile: page load to first frame (median of {LOADS} fresh loads "
         "per mode, the two modes taking turns; each in a new browser context, so with an empty cache) and a reload "

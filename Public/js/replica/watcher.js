@@ -29,7 +29,7 @@ export class Watcher {
 
   /** A new connection (its join's `roundTrip`, ms, when known): the server says again whether it tells the marks. */
   reset(roundTrip = null) {
-    this.follower.stop();
+    this.stop();
     this.clock.reset(roundTrip);
     this.marks = false;
   }
@@ -41,7 +41,10 @@ export class Watcher {
     return this.follower.start(rest);
   }
 
-  stop() { this.follower.stop(); }
+  stop() {
+    this.follower.stop();
+    clearTimeout(this.wakeTimer);
+  }
 
   /** A change the room applied (not cause `state`). */
   applied(message) { this.follower.applied(message); }
