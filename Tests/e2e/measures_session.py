@@ -44,14 +44,14 @@ def watcher_delays(page, received: ReceivedFrames, entries: list[dict]) -> dict:
     frame t). `lag`: the room's present at each display frame in motion (its vsync) minus the
     room time drawn. `oneWay`: for each mark that arrived during the entries (watchClock()'s
     arrivals), its arrival minus the moment the room's clock showed it: how late the link and the
-    page's own thread delivered the room's present."""
+    page's own thread delivered the room's present; `marks`: (page time arrived, one-way) of each."""
     origin = page.evaluate("performance.timeOrigin")
     room = max(f["t"] - f["sentAt"] for f in received.by_seq.values() if f.get("sentAt"))
     clock = page.evaluate("window.scrollcast.test.watchClock?.() ?? null")   # none without the replica
     lag = [origin + e["vsync"] + room - e["t"] for e, moving in zip(entries, motion(entries)) if moving]
     first, last = entries[0]["at"], entries[-1]["at"]
-    one_way = [origin + a + room - m for a, m in (clock or {}).get("arrivals", []) if first <= a <= last]
-    return {"lag": lag, "oneWay": one_way}
+    marks = [(a, origin + a + room - m) for a, m in (clock or {}).get("arrivals", []) if first <= a <= last]
+    return {"lag": lag, "oneWay": [d for _, d in marks], "marks": marks}
 
 
 def record_total(page) -> int:
