@@ -116,7 +116,7 @@ export class PageReplica {
   /** A `beat` (docs/protocol.md, "The complete history"), arrived at page time `now`. */
   beat(message, now) {
     this.clock.frameArrived(message.t, now);   // the room's present: a clock right even in a room at rest
-    this.#marked(message.complete, now, true, false);
+    this.#marked(message.complete, now, true, null);   // a beat: the room moves on as it did
   }
 
   #marked(mark, now, said, moving) {

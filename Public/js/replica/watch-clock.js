@@ -63,11 +63,12 @@ export class WatchClock {
 
   /**
    * A message carrying mark `m` (a frame's `t`, `applied.complete`, `beat.complete`) arrived at
-   * page time `arrival`; `moving`: the room is in motion there (more marks are on their way).
+   * page time `arrival`; `moving`: the room is in motion there (more marks are on their way), or
+   * null when the message does not say (a beat: during a hold the room sends one every frame).
    */
-  marked(m, arrival, moving = false) {
+  marked(m, arrival, moving = null) {
     if (!Number.isFinite(m) || m < this.mark) return;
-    this.moving = moving;
+    if (moving !== null) this.moving = moving;
     if (m === this.mark) return;
     this.mark = m;
     this.markAt = arrival;

@@ -52,9 +52,10 @@ export class Watcher {
   /**
    * Every change at or before room time `mark` has been sent (a beat or an `applied` with
    * `complete`, `said` true: these prove the server tells marks; or a frame's `t`, a mark only
-   * once it does). `moving`: the room is in motion there (an animating frame, a change).
+   * once it does). `moving`: the room is in motion there (an animating frame, a change), or
+   * null when the message does not say (a beat).
    */
-  marked(mark, at, said = true, moving = false) {
+  marked(mark, at, said = true, moving = null) {
     if (said) this.marks = true;
     if (this.marks) this.clock.marked(mark, at, moving);
   }
