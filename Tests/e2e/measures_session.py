@@ -54,6 +54,25 @@ def watcher_delays(page, received: ReceivedFrames, entries: list[dict]) -> dict:
     return {"lag": lag, "oneWay": [d for _, d in marks], "marks": marks}
 
 
+def judder_waiting_beyond(entries: list[dict], marks: list[tuple[float, float]], q: float = 0.99) -> tuple[int, int]:
+    """(clock judder pairs as docs/measures.md defines them, those of them at a display frame still
+    waiting for a mark whose one-way delay came beyond the q-quantile of the one-way delays of the
+    marks before it: what a clock built on that quantile could not have covered). `marks`:
+    (page time arrived, one-way delay), in arrival order (watcher_delays)."""
+    moving = motion(entries)
+    pairs = explained = 0
+    for i in range(2, len(entries)):
+        prev, cur = entries[i - 1], entries[i]
+        interval, step = cur["vsync"] - prev["vsync"], cur["t"] - prev["t"]
+        if not (moving[i] and moving[i - 1]) or 0.75 * interval <= step <= 1.25 * interval:
+            continue
+        pairs += 1
+        before = [d for a, d in marks if a <= cur["at"]]
+        waited_for = next((d for a, d in marks if a > cur["at"]), None)
+        explained += bool(before) and waited_for is not None and waited_for > nearest_rank(before, q)
+    return pairs, explained
+
+
 def record_total(page) -> int:
     """How many display frames the page has recorded since it loaded."""
     return page.evaluate("() => { const r = window.scrollcast.drawnRecord(1); return r.length ? r[0].n + 1 : 0; }")
