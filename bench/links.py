@@ -32,7 +32,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from link_helpers import LinkProxy  # the e2e tests' link emulator wrapper (Tests/e2e)
-from measures_session import fling, first_frame_ms, measured, picture_samples, record_total
+from measures_recompute import nearest_rank
+from measures_session import ReceivedFrames, fling, first_frame_ms, measured, picture_samples, record_total, watcher_delays
 from page_fixtures import ScrollcastPage
 from playwright.sync_api import sync_playwright
 from server_helpers import RunningServer
@@ -111,8 +112,11 @@ def page_figures(browser, base_url: str, profile: str, replica: str, loads: list
     (the default) or `off` (server frames only), for the driver and a watcher; `loads` the
     load-to-first-frame times, cold, and `reloads` warm."""
     room = f"links-{profile}-{replica}-fling"
-    pages = {label: ScrollcastPage(browser.new_context().new_page(), base_url, room).open(f"&replica={replica}")
-             for label in ("driver", "watcher")}
+    pages, received = {}, {}
+    for label in ("driver", "watcher"):
+        page = browser.new_context().new_page()
+        received[label] = ReceivedFrames(page)
+        pages[label] = ScrollcastPage(page, base_url, room).open(f"&replica={replica}")
     for sc in pages.values():
         sc.wait_idle()
         if replica == "on":
@@ -129,13 +133,16 @@ def page_figures(browser, base_url: str, profile: str, replica: str, loads: list
            "reload_ms": statistics.median(reloads), "reloads_ms": reloads}
     for label, p in pages.items():
         p.wait_idle()
-        mine, expected, _, _ = measured(p.page, (starts[label], record_total(p.page)))
+        mine, expected, entries, _ = measured(p.page, (starts[label], record_total(p.page)))
         if mine != expected and not all(close(mine[k], v) for k, v in expected.items()):
             raise SystemExit(f"bench: the {label}'s measures {mine} are not the definition's {expected}")
         state = p.page.evaluate("window.scrollcast.state.replica")
         ms = [s["ms"] for s in picture_samples(p.page)]
+        # The true lag and the link's one-way p99 on the machine's one clock (measures_session.watcher_delays).
+        delays = watcher_delays(p.page, received[label], entries)
         out[label] = {**mine, "compared": state.get("compared", 0), "mismatches": state.get("mismatches", 0),
-                      "photon_first": ms[0] if ms else None}
+                      "photon_first": ms[0] if ms else None, "trueLag": nearest_rank(delays["lag"], 0.5),
+                      "oneWayP99": nearest_rank(delays["oneWay"], 0.99)}
         p.page.context.close()
     return out
 
@@ -178,9 +185,9 @@ def fmt(value, digits=1):
 def table(results: dict) -> list[str]:
     lines = [
         "| profile | page | viewer | load → first frame (ms) | reload → first frame (ms) | wrong pictures (%, largest pt) | clock judder (%) "
-        "| picture judder (%, largest pt) | input-to-picture p50 / p99 (ms) | lag p50 (ms) "
+        "| picture judder (%, largest pt) | input-to-picture p50 / p99 (ms) | lag p50 (ms) | true lag p50 / one-way p99 (ms) "
         "| load tool input-to-frame p50 / p99 (ms) | inter-arrival jitter p50 / p99 (ms) | emulator timing error p99 (µs) |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for (profile, replica), r in results.items():
         for label in ("watcher", "driver"):
@@ -191,6 +198,7 @@ def table(results: dict) -> list[str]:
                 f"| `{profile}` | {page} | {label} | {fmt(r['load_ms'], 0)} | {fmt(r['reload_ms'], 0)} | {fmt(w['pct'], 2)} ({fmt(w['largestPt'])}) "
                 f"| {fmt(c['pct'])} | {fmt(p['pct'], 2)} ({fmt(p['largestPt'])}) "
                 f"| {fmt(ip['p50'], 0)} / {fmt(ip['p99'], 0)} ({ip['count']}) | {fmt(v['lag']['p50'], 0)} "
+                f"| {fmt(v.get('trueLag'), 0)} / {fmt(v.get('oneWayP99'), 0)} "
                 f"| {fmt(r.get('frame_p50'))} / {fmt(r.get('frame_p99'))} | {fmt(r.get('jitter_p50'))} / {fmt(r.get('jitter_p99'))} "
                 f"| {fmt(r.get('link_error_p99_us'), 0)} |")
     return lines
@@ -205,7 +213,7 @@ def section(results: dict, seconds: float, load: tuple[float, float]) -> list[st
         SECTION,
         "",
         f"Run {when} on this machine ({os.cpu_count()} CPUs, shared; 1-minute load average {load[0]:.1f} at the start, "
-        f"{load[1]:.1f} at the end), {seconds:.0f} s. Release server behind the link "
+        f"{load[1]:.1f} at the end), {seconds:.0f} s. {'Release' if BIN == RELEASE else f'Debug (`--bin-dir {BIN}`)'} server behind the link "
         "emulator (`scrollcast-link`, profiles in docs/links.md); the page in headless Chromium "
         f"(60 Hz display) through the same link. Per profile: page load to first frame (median of {LOADS} fresh loads "
         "per mode, the two modes taking turns; each in a new browser context, so with an empty cache) and a reload "
@@ -224,6 +232,9 @@ def section(results: dict, seconds: float, load: tuple[float, float]) -> list[st
         "- **wrong pictures**, **clock** and **picture judder**, **input-to-picture**, **lag**: as defined in "
         "docs/measures.md, over every display frame of the run (flings and "
         f"{DRAGS} slow {DRAG_STEPS}-step drags after them; input-to-picture sample count in brackets).",
+        "- **true lag**, **one-way p99**: the room's present on the machine's one clock (frames' `sentAt`) minus the "
+        "room time drawn, at each display frame in motion, and the p99 of the marks' one-way delays (arrival minus the "
+        "room's clock then; replica pages only): docs/measures.md, \"A watcher's clock and lag\".",
         "- **load tool**: input-to-frame is sending input id N to receiving the first frame naming an id ≥ N; "
         "inter-arrival jitter is |arrival gap − `sentAt` gap| of successive frames at each connection; the "
         "emulator's timing error is how late the in-process link released its chunks (docs/links.md).",
@@ -280,6 +291,8 @@ def main(argv=None):
             print(f"links_{key}_{label}_input_to_picture_p50_ms={fmt(v['inputToPicture']['p50'], 0)}")
             print(f"links_{key}_{label}_input_to_picture_p99_ms={fmt(v['inputToPicture']['p99'], 0)}")
             print(f"links_{key}_{label}_lag_p50_ms={fmt(v['lag']['p50'], 0)}")
+            print(f"links_{key}_{label}_true_lag_p50_ms={fmt(v.get('trueLag'), 0)}")
+            print(f"links_{key}_{label}_one_way_p99_ms={fmt(v.get('oneWayP99'), 0)}")
     headline = results.get(("4g", "on"))
     print(f"links_4g_watcher_wrong_pct={fmt(headline['watcher']['wrong']['pct'], 2) if headline else '–'}")
 

@@ -4,13 +4,73 @@ the tests check it."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from measures_recompute import input_to_picture, nearest_rank, picture_measures
+from measures_recompute import input_to_picture, motion, nearest_rank, picture_measures
+from wire_v2 import WireV2Decoder
 
 # A quick drag up the long table and release: momentum, then rest (viewport pt).
 FLING = (200, 720, 200, 140)
 FLING_STEPS = 6
+
+
+class ReceivedFrames:
+    """Every frame the page's WebSockets received (snapshot frames too), by seq, decoded here with
+    one texts table, as the page keeps it (a resumed connection sends only what is new)."""
+
+    def __init__(self, page):
+        self.by_seq: dict[int, dict] = {}
+        self.decoder = WireV2Decoder()
+        page.on("websocket", self._watch)
+
+    def _watch(self, ws):
+        def received(payload):
+            if isinstance(payload, str):
+                message = json.loads(payload)
+            else:
+                message = self.decoder.decode(payload)
+            frame = message.get("frame") if message.get("type") == "snapshot" else message
+            if frame and frame.get("type") == "frame":
+                self.by_seq[frame["seq"]] = frame
+        ws.on("framereceived", received)
+
+
+def watcher_delays(page, received: ReceivedFrames, entries: list[dict]) -> dict:
+    """A watcher's true lag and its link's one-way delays (ms), on the machine's one clock (the
+    server, the link and the browser share it): the room's present at wall-clock time E is
+    E + max(t − sentAt) over the frames received (sentAt: the server's wall clock as it encoded
+    frame t). `lag`: the room's present at each display frame in motion (its vsync) minus the
+    room time drawn. `oneWay`: for each mark that arrived during the entries (watchClock()'s
+    arrivals), its arrival minus the moment the room's clock showed it: how late the link and the
+    page's own thread delivered the room's present; `marks`: (page time arrived, one-way) of each."""
+    origin = page.evaluate("performance.timeOrigin")
+    room = max(f["t"] - f["sentAt"] for f in received.by_seq.values() if f.get("sentAt"))
+    clock = page.evaluate("window.scrollcast.test.watchClock?.() ?? null")   # none without the replica
+    lag = [origin + e["vsync"] + room - e["t"] for e, moving in zip(entries, motion(entries)) if moving]
+    first, last = entries[0]["at"], entries[-1]["at"]
+    marks = [(a, origin + a + room - m) for a, m in (clock or {}).get("arrivals", []) if first <= a <= last]
+    return {"lag": lag, "oneWay": [d for _, d in marks], "marks": marks}
+
+
+def judder_waiting_beyond(entries: list[dict], marks: list[tuple[float, float]], q: float = 0.99) -> tuple[int, int]:
+    """(clock judder pairs as docs/measures.md defines them, those of them at a display frame still
+    waiting for a mark whose one-way delay came beyond the q-quantile of the one-way delays of the
+    marks before it: what a clock built on that quantile could not have covered). `marks`:
+    (page time arrived, one-way delay), in arrival order (watcher_delays)."""
+    moving = motion(entries)
+    pairs = explained = 0
+    for i in range(2, len(entries)):
+        prev, cur = entries[i - 1], entries[i]
+        interval, step = cur["vsync"] - prev["vsync"], cur["t"] - prev["t"]
+        if not (moving[i] and moving[i - 1]) or 0.75 * interval <= step <= 1.25 * interval:
+            continue
+        pairs += 1
+        before = [d for a, d in marks if a <= cur["at"]]
+        waited_for = next((d for a, d in marks if a > cur["at"]), None)
+        explained += bool(before) and waited_for is not None and waited_for > nearest_rank(before, q)
+    return pairs, explained
 
 
 def record_total(page) -> int:
@@ -27,7 +87,8 @@ def fling(sc, steps: int = FLING_STEPS, attempts: int = 3) -> tuple[int, int]:
     """Flings `sc` (a page_fixtures.ScrollcastPage at rest) and waits for rest again; returns the
     [start, end) indices of the display frames recorded meanwhile. On a machine so loaded that
     the drag's last move comes long before its release, the release has no speed and nothing
-    flies: that drag is not a fling, and a quicker one (fewer steps) is tried."""
+    flies: that drag is not a fling, and a quicker one (fewer steps) is tried. Real mouse input,
+    not ScrollcastPage.fling's events made in the page: the measures time the browser's own."""
     for _ in range(attempts):
         start = record_total(sc.page)
         sc.drag(*FLING, steps=steps)

@@ -7,16 +7,13 @@ the replica does better on each figure."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from measures_recompute import nearest_rank, picture_measures
-from measures_session import assert_same_figures, fling, measured, picture_samples, record, summary
+from measures_session import ReceivedFrames, assert_same_figures, fling, measured, picture_samples, record, summary
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
-from wire_v2 import WireV2Decoder
 
 # The test's own requestAnimationFrame loop: the timestamps of every display frame, to check the
 # page recorded each one during motion. Callbacks of one display frame share one timestamp.
@@ -31,27 +28,6 @@ POINTER_PROBE = """() => { window.__pointerTimes = [];
     window.__pointerTimes.push(e.timeStamp);
     for (const s of (e.getCoalescedEvents ? e.getCoalescedEvents() : [])) window.__pointerTimes.push(s.timeStamp);
   }, { capture: true }); }"""
-
-
-class ReceivedFrames:
-    """Every frame the page's WebSocket received (snapshot frames too), by seq, decoded here."""
-
-    def __init__(self, page):
-        self.by_seq: dict[int, dict] = {}
-        page.on("websocket", self._watch)
-
-    def _watch(self, ws):
-        decoder = WireV2Decoder()
-
-        def received(payload):
-            if isinstance(payload, str):
-                message = json.loads(payload)
-            else:
-                message = decoder.decode(payload)
-            frame = message.get("frame") if message.get("type") == "snapshot" else message
-            if frame and frame.get("type") == "frame":
-                self.by_seq[frame["seq"]] = frame
-        ws.on("framereceived", received)
 
 
 def assert_record_consistent(entries: list[dict], received: ReceivedFrames, frames_drawn: int | None = None):

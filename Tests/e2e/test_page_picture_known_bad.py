@@ -1,18 +1,22 @@
 """The measures of the picture (docs/measures.md) read badly where the picture is bad, in real
 Chromium against the real server: test-only hooks (window.scrollcast.test) skew a watcher's
-replica clock, or make a driver's replica leave out its own inputs. The figures come from each
+replica clock or make it move in steps, or make a driver's replica leave out its own inputs. The figures come from each
 page's own record and equal their Python recomputation (measures_recompute.py). The other
 known-bad case, `?replica=off` on 4g, is in test_page_measures.py."""
 
 from __future__ import annotations
 
-from measures_session import FLING, assert_same_figures, measured, picture_samples, record_total, summary
+from measures_session import (
+    FLING, ReceivedFrames, assert_same_figures, judder_waiting_beyond, measured, picture_samples, record_total, summary,
+    watcher_delays,
+)
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
 from replica_session import wait_running
 
 SKEW_MS = 300
+STEP_MS = 50
 
 
 def figures_since(sc, start: int) -> dict:
@@ -25,14 +29,17 @@ def test_a_watcher_drawing_ahead_of_the_room_or_behind_it_reads_badly(browser, p
     base = page_server.base_url
     driver = ScrollcastPage(artifacts.watch(page, "driver"), base, room).open("&replica=on")
     pages = {}
-    for label in ("right", "ahead", "behind"):
+    for label in ("right", "ahead", "behind", "stepped"):
         # Each in a window of its own: headless Chromium gives a tab behind another a display frame or two a second.
         window = browser.new_context().new_page()
+        if label == "stepped":
+            received = ReceivedFrames(window)
         pages[label] = ScrollcastPage(artifacts.watch(window, label), base, room).open("&replica=on")
     for sc in (driver, *pages.values()):
         wait_running(sc)
     pages["ahead"].page.evaluate(f"window.scrollcast.test.skewClock({SKEW_MS})")
     pages["behind"].page.evaluate(f"window.scrollcast.test.skewClock({-SKEW_MS})")
+    pages["stepped"].page.evaluate(f"window.scrollcast.test.stepClock({STEP_MS})")
     starts = {label: record_total(sc.page) for label, sc in pages.items()}
 
     # A slow drag (every move changes the picture: a watcher drawing ahead guesses them all) and a fling.
@@ -45,7 +52,7 @@ def test_a_watcher_drawing_ahead_of_the_room_or_behind_it_reads_badly(browser, p
     for label, f in figures.items():
         print(f"{label}: {summary(f, [])}")
 
-    right, ahead, behind = figures["right"], figures["ahead"], figures["behind"]
+    right, ahead, behind, stepped = figures["right"], figures["ahead"], figures["behind"], figures["stepped"]
     # Ahead of the room's history, the watcher draws the drag's moves before they happen.
     # (About every display frame of the drag; the fling after it, known from its release, is right.)
     assert ahead["wrong"]["wrong"] >= 4 and ahead["wrong"]["largestPt"] > 20, ahead["wrong"]
@@ -53,6 +60,15 @@ def test_a_watcher_drawing_ahead_of_the_room_or_behind_it_reads_badly(browser, p
     # Behind it by SKEW_MS, the watcher draws that much later than the other watcher.
     assert behind["lag"]["p50"] > right["lag"]["p50"] + SKEW_MS / 2, (behind["lag"], right["lag"])
     assert ahead["lag"]["p50"] < right["lag"]["p50"] - SKEW_MS / 2, (ahead["lag"], right["lag"])
+    # A clock in steps of three display frames: the room's own pictures, but it freezes and jumps.
+    assert stepped["wrong"]["wrong"] == 0, stepped["wrong"]
+    assert stepped["clock"]["freezes"] > 10 and stepped["clock"]["jumps"] > 10, stepped["clock"]
+    assert stepped["clock"]["pct"] > 50 > right["clock"]["pct"], (stepped["clock"], right["clock"])
+    # Nor does test_page_replica's allowance for marks delayed beyond the link's p99 excuse it.
+    _, _, entries, _ = measured(pages["stepped"].page, (starts["stepped"], record_total(pages["stepped"].page)))
+    delays = watcher_delays(pages["stepped"].page, received, entries)
+    pairs, beyond = judder_waiting_beyond(entries, delays["marks"])
+    assert 100 * (pairs - beyond) / stepped["clock"]["frames"] > 50, (pairs, beyond, stepped["clock"])
 
 
 def test_a_driver_that_leaves_out_its_own_inputs_reads_badly(page, page_server, room, artifacts):

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from measures_session import FLING, assert_same_figures, measured, picture_samples, record_total, summary
+from measures_recompute import nearest_rank
+from measures_session import (
+    FLING, ReceivedFrames, assert_same_figures, fling, judder_waiting_beyond, measured, picture_samples, record_total, summary,
+    watcher_delays,
+)
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
@@ -18,6 +22,42 @@ from replica_session import (
     assert_no_mismatch, assert_within_the_bound, frames_to_show, move_a_row, ms_summary, replica, wait_running,
     wheel_and_keys,
 )
+
+
+# The watcher's goals (issue 27): its clock judders on at most 1 % of the display frames in motion,
+# and it draws at most the link's one-way p99 plus two display frames behind the room. Until it
+# has measured a window, a watcher whose join was slow assumes one stall (its prior, docs/wasm.md):
+# a 10 s run on 4g may see none or one, and then its p99 lies below what the prior covers. A clock
+# within that bound cannot cover a mark delayed beyond the p99 of the delays before it (on this
+# loaded machine the server or the page stalls 300 ms and more now and then): judder at a display
+# frame still waiting for such a mark is counted apart, and may reach WAITING_BEYOND_P99_PCT in all.
+WATCHER_CLOCK_JUDDER_PCT = 1
+WAITING_BEYOND_P99_PCT = 5
+DISPLAY_FRAME_MS = 1000 / 60
+
+
+def assert_watcher_clock_smooth(watcher, received, span: tuple[int, int], profile: str):
+    """Through the slow drag, the fling, the wheel burst, keys, scroll-to-row and the row move: the
+    watcher drew only the room's pictures, its clock stepped with the display (docs/measures.md;
+    a display frame the browser skipped lengthens the interval, so a loaded machine's irregular
+    animation frames are no judder of a clock that follows them), and its true lag (the room's
+    present on the machine's one clock, measures_session.watcher_delays) is within the bound."""
+    mine, expected, entries, _ = measured(watcher.page, span)
+    assert_same_figures(mine, expected)
+    delays = watcher_delays(watcher.page, received, entries)
+    lag, one_way = nearest_rank(delays["lag"], 0.5), nearest_rank(delays["oneWay"], 0.99)
+    prior = watcher.page.evaluate("window.scrollcast.test.watchClock().prior")
+    bound = max(one_way, min(delays["oneWay"]) + prior) + 2 * DISPLAY_FRAME_MS
+    pairs, beyond = judder_waiting_beyond(entries, delays["marks"])
+    print(f"{profile} watcher before the cut: {summary(mine, [])}; {beyond} of its judder waiting beyond the "
+          f"p99; true lag p50 {lag:.0f} ms, one-way p99 {one_way:.0f} ms (fastest {min(delays['oneWay']):.0f}), prior {prior} ms")
+    assert mine["motionFrames"] > 100, mine
+    assert mine["wrong"]["wrong"] == 0 and mine["wrong"]["judged"] > 100, mine["wrong"]
+    frames = mine["clock"]["frames"]
+    assert pairs == mine["clock"]["freezes"] + mine["clock"]["slowdowns"] + mine["clock"]["jumps"], (pairs, mine["clock"])
+    assert 100 * (pairs - beyond) / frames <= WATCHER_CLOCK_JUDDER_PCT, (mine["clock"], beyond)
+    assert mine["clock"]["pct"] <= WAITING_BEYOND_P99_PCT, mine["clock"]
+    assert lag <= bound, (lag, one_way, prior)
 
 
 def fling_and_rest(sc, steps: int = 6) -> tuple[int, int]:
@@ -39,17 +79,20 @@ def test_a_driver_and_a_watcher_through_every_kind_of_motion(browser, page, serv
     artifacts.watch(page, "driver")
     driver = ScrollcastPage(page, base, room).open("&replica=on")
     # The watcher in a window of its own: a tab behind another gets a display frame or two a second.
-    watcher = ScrollcastPage(artifacts.watch(browser.new_context().new_page(), "watcher"), base, room).open("&replica=on")
+    watcher_page = artifacts.watch(browser.new_context().new_page(), "watcher")
+    received = ReceivedFrames(watcher_page)
+    watcher = ScrollcastPage(watcher_page, base, room).open("&replica=on")
     for sc in (driver, watcher):
         wait_running(sc)
     # The driver's tab in front: headless Chromium gives a tab behind another one or two display
     # frames a second (what made the first inputs and the row move's look a second late before).
     page.bring_to_front()
+    watched_from = record_total(watcher_page)
 
     # A first slow drag, then a fling.
     driver.drag(200, 300, 200, 500, steps=10)
     driver.wait_idle()
-    span = fling_and_rest(driver)
+    span = fling(driver)   # tried again, quicker, if a loaded machine's release has no speed
     fling_figures, _, _, _ = measured(page, span)
     assert fling_figures["motionFrames"] > 20, fling_figures
     # A wheel burst, keys and scroll-to-row, each until rest.
@@ -62,6 +105,7 @@ def test_a_driver_and_a_watcher_through_every_kind_of_motion(browser, page, serv
     move_a_row(driver, watcher)
     watcher.wait("s => s.replica.compared > 0")
     samples = frames_to_show(page)
+    assert_watcher_clock_smooth(watcher, received, (watched_from, record_total(watcher_page)), profile)
     # A cut mid-fling: both pages resume, draw server frames until the room rests, start again.
     starts = [replica(sc)["starts"] for sc in (driver, watcher)]
     driver.fling(*FLING)

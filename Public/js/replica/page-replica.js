@@ -117,12 +117,12 @@ export class PageReplica {
   /** A `beat` (docs/protocol.md, "The complete history"), arrived at page time `now`. */
   beat(message, now) {
     this.clock.frameArrived(message.t, now);   // the room's present: a clock right even in a room at rest
-    this.#marked(message.complete, now, true);
+    this.#marked(message.complete, now, true, null);   // a beat: the room moves on as it did
   }
 
-  #marked(mark, now, said) {
+  #marked(mark, now, said, moving) {
     if (!Number.isFinite(mark)) return;
-    this.watcher?.marked(mark, now, said);
+    this.watcher?.marked(mark, now, said, moving);
     const marks = this.watcher?.marks === true;   // the server tells the complete history: watchers draw behind it
     this.telemetry.marks = marks;
     if (marks) this.historyComplete(mark);
@@ -141,7 +141,7 @@ export class PageReplica {
     this.mapper?.reset();
     this.clock.reset();
     this.lastStamp = -Infinity;   // the room's clock may start again
-    this.watcher?.reset();
+    this.watcher?.reset(roundTrip);
     this.clock.joinRoundTrip(roundTrip);
     this.running = false;
     this.created = false;
@@ -189,7 +189,7 @@ export class PageReplica {
       }
     }
     this.dirty = true;
-    if (typeof message.complete === "number") this.#marked(message.complete, now, true);
+    if (typeof message.complete === "number") this.#marked(message.complete, now, true, true);
   }
 
   /** The server refused our input `id`: it was never applied. */
@@ -269,7 +269,7 @@ export class PageReplica {
       this.disable(error);
       return "mismatch";
     }
-    this.#marked(frame.t, now, false);   // a mark when the server tells marks; else complete to t − MAX_LAG
+    this.#marked(frame.t, now, false, frame.animating === true);   // a mark when the server tells marks; else complete to t − MAX_LAG
     this.historyComplete(frame.t - MAX_LAG - 1);
     return verdict;
   }

@@ -35,8 +35,9 @@ export function createReplica({ measures, asking }) {
   const replica = new PageReplica();
   let instantiate = null;
   let restarts = 0;   // control state: how many fresh engines this page made (the telemetry only tells it)
-  const attach = ([engine, judge, watch]) =>
-    replica.attachEngine(engine, new ConfirmedEngine(judge, (n, offset) => measures.confirm(n, offset)), new Watcher(watch));
+  // The page's onStart (page.js) schedules a display frame: the watcher's wake-up does the same.
+  const attach = ([engine, judge, watch]) => replica.attachEngine(engine,
+    new ConfirmedEngine(judge, (n, offset) => measures.confirm(n, offset)), new Watcher(watch, () => replica.onStart?.()));
   replica.onDisable = () => {
     // A load failure, or traps past the limit: the replica will not run again on this page.
     if (!instantiate || restarts >= ENGINE_RESTARTS) return asking(false);

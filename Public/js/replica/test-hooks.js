@@ -37,8 +37,19 @@ export function testHooks(replica) {
       replica.dirty = true;
       return true;
     },
-    /** The watcher's clock: its offset (ms) and the mark gaps it is the p99 of. */
-    watchClock: () => (replica.watcher ? { offset: replica.watcher.clock.offset, gaps: [...replica.watcher.clock.gaps] } : null),
+    /** The watcher's clock moves in steps of `ms` (freezes and jumps, never past what it knows): a juddering clock. */
+    stepClock(ms) { if (replica.watcher) replica.watcher.clock.quantum = ms; },
+    /**
+     * The watcher's clock: its offset (ms), the base it adds to, the staleness it covers
+     * (`needs`), its prior and the join's round trip it comes from, the new connections it
+     * started again at (`resets`), and the marks since this connection's join (`arrivals`:
+     * [page time arrived, mark]).
+     */
+    watchClock: () => {
+      const c = replica.watcher?.clock;
+      return c && { offset: c.offset, base: c.base, needs: [...c.needs], prior: c.prior, roundTrip: c.roundTrip,
+                    resets: c.resets, arrivals: c.arrivals.map((a) => [...a]) };
+    },
     /** The driver's clock: its lead (ms) and the own inputs the room applied elsewhere than stamped. */
     lead: () => ({ lead: replica.clock.lead, target: replica.clock.target, late: replica.clock.late }),
     /** `applied` messages and predictions the replica holds. */
