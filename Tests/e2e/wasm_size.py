@@ -14,8 +14,10 @@ MAX_GZIPPED = 60 * 1024
 # What the module may not grow past, tighter than the targets so that growth shows while there is
 # still room: its size after the size cuts of docs/wasm.md, "Size" (127,538 bytes, 56,876
 # gzipped) and a little room. Lower these as it shrinks; raise them only with a reason in the doc.
-CEILING_BYTES = 126 * 1024
-CEILING_GZIPPED = 57 * 1024
+# Raised from 126 / 57 KB for the inputs stream's exports (scrollcast_restore_state, the frame
+# hash): docs/wasm.md, "Size". The gzipped target (60 KB) is missed until they are cut down.
+CEILING_BYTES = 145 * 1024
+CEILING_GZIPPED = 65 * 1024
 
 
 def module_sizes(path: Path) -> tuple[int, int]:
