@@ -62,7 +62,18 @@ import ScrollcastServerTesting
     }
 
     static func decoded(_ sink: RecordingViewerSink, _ version: WireVersion) throws -> [ServerMessage] {
-        version == .v1 ? try sink.v1Messages() : try sink.v2Common()
+        try CompleteHistoryTests.decoded(sink, version)
+    }
+
+    /// The demo room with a driver on frames and a viewer of the inputs stream (version 1), after
+    /// the driver's fling of `steps` moves and `ticks` frame periods.
+    static func flung(steps: Int, ticks: Int) -> (h: Harness, driver: ViewerID, stream: ViewerID, sink: RecordingViewerSink) {
+        let h = WireV2Tests.demoHarness()
+        let (driver, _) = h.viewer()
+        let (stream, sink) = h.viewer(extra: joinsInputs)
+        h.fling(by: driver, steps: steps, interval: 16, stride: 40)
+        h.tick(ticks)
+        return (h, driver, stream, sink)
     }
 
     @Test(arguments: [WireVersion.v1, .v2])
@@ -83,11 +94,7 @@ import ScrollcastServerTesting
 
     @Test func aReplicaThatMissesABatchDisagreesWithTheNextBeat() throws {
         // The same check fed one batch less: it must fail, or the test above proves nothing.
-        let h = WireV2Tests.demoHarness()
-        let (driver, _) = h.viewer()
-        let (_, stream) = h.viewer(extra: Self.joinsInputs)
-        h.fling(by: driver, steps: 8, interval: 16, stride: 40)
-        h.tick(120)
+        let stream = Self.flung(steps: 8, ticks: 120).sink
         var client = StreamClient()
         var skipped = false
         for message in try stream.v1Messages() {
@@ -170,11 +177,7 @@ import ScrollcastServerTesting
     }
 
     @Test func aKeyframeIsAFreshStateAndTheThirdWithinAMinuteMovesTheViewerToFrames() throws {
-        let h = WireV2Tests.demoHarness()
-        let (driver, _) = h.viewer()
-        let (stream, sink) = h.viewer(extra: Self.joinsInputs)
-        h.fling(by: driver, steps: 6, interval: 16, stride: 40)
-        h.tick(10)
+        let (h, _, stream, sink) = Self.flung(steps: 6, ticks: 10)
         h.send(#"{"type":"keyframe"}"#, from: stream)
         h.tick(30)
         var messages = try sink.v1Messages()
