@@ -218,7 +218,9 @@ import ScrollWire
         }
         switch connection.rateLimiter.judge(now: clock.nowMilliseconds()) {
         case .accept:
-            guard let room = connection.room as? Room, room.keyframe(for: viewer) != .notInStream else {
+            // A room run here, reached at once or once the store had read it.
+            let room = (connection.room as? Room) ?? (connection.room as? LoadingRoomEndpoint)?.room
+            guard let room, room.keyframe(for: viewer) != .notInStream else {
                 return fail(id, WireError("'keyframe' needs the inputs stream"))
             }
         case .refuse:

@@ -259,6 +259,33 @@ import ScrollcastServerTesting
         #expect(s.replica?.changes == resumed.seq)
     }
 
+    /// A store that reads rooms later, as one reading on another thread does.
+    final class LateLoadingStore: RoomStore {
+        let inner = InMemoryRoomStore()
+        var loads: [() -> Void] = []
+        func loadRoom(named name: String) throws(RoomStoreError) -> StoredRoom? { try inner.loadRoom(named: name) }
+        func loadRoom(named name: String, completion: @escaping (Result<StoredRoom?, RoomStoreError>) -> Void) {
+            loads.append { [inner] in inner.loadRoom(named: name, completion: completion) }
+        }
+        func roomCreated(_ settings: RoomSettings) { inner.roomCreated(settings) }
+        func append(_ entry: RoomLogEntry, toRoom room: String) { inner.append(entry, toRoom: room) }
+        func commitRowMove(_ move: RowMoveRecord, completion: @escaping (Result<Void, RoomStoreError>) -> Void) {
+            inner.commitRowMove(move, completion: completion)
+        }
+        func roomEvicted(named name: String) { inner.roomEvicted(named: name) }
+    }
+
+    @Test func aKeyframeReachesARoomTheStoreWasStillReadingAtTheJoin() throws {
+        let store = LateLoadingStore()
+        let h = Harness(scene: { DemoScene.configuration() }, store: store)
+        let (stream, sink) = h.viewer(extra: Self.joinsInputs)
+        #expect(sink.received.isEmpty, "the room is still being read")
+        for load in store.loads { load() }
+        h.send(#"{"type":"keyframe"}"#, from: stream)
+        let snapshots = try sink.v1Messages().filter { if case .snapshot(let s) = $0 { s.replica != nil } else { false } }
+        #expect(snapshots.count == 2 && sink.closedWith == nil, "\(sink.closedWith.map { "\($0)" } ?? "")")
+    }
+
     @Test func aRoomWhoseViewersAllTakeInputsEncodesNoFrameButStillComputesThem() throws {
         let h = WireV2Tests.demoHarness()
         let (driver, driverSink) = h.viewer(extra: Self.joinsInputs)
