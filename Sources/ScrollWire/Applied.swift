@@ -94,8 +94,14 @@ extension ServerMessageEncoder {
     /// applies the very doubles the room applied.
     public static func applied(_ m: AppliedMessage) -> [UInt8] {
         var w = JSONWriter(capacity: 160)
+        writeApplied(m, into: &w, type: true)
+        return w.bytes
+    }
+
+    /// An `applied` object; without `type` as an entry of a `batch`.
+    static func writeApplied(_ m: AppliedMessage, into w: inout JSONWriter, type: Bool) {
         w.beginObject()
-        w.key("type"); w.string("applied")
+        if type { w.key("type"); w.string("applied") }
         w.key("after"); w.integer(m.after)
         w.key("t"); w.exactNumber(m.time)
         if let complete = m.complete { w.key("complete"); w.exactNumber(complete) }
@@ -121,7 +127,6 @@ extension ServerMessageEncoder {
             w.key("offset"); w.exactNumber(offset)
         }
         w.endObject()
-        return w.bytes
     }
 }
 
@@ -166,6 +171,12 @@ extension ServerMessageEncoderV2 {
     public static func applied(_ m: AppliedMessage) -> [UInt8] {
         var w = BinaryWriter(capacity: 48)
         w.byte(ServerMessageTypeV2.applied.rawValue)
+        writeApplied(m, into: &w)
+        return w.bytes
+    }
+
+    /// An `applied` message without its type byte (also an entry of a `batch`).
+    static func writeApplied(_ m: AppliedMessage, into w: inout BinaryWriter) {
         w.uvarint(m.after)
         w.float64(m.time)
         w.byte((m.viewer == nil ? 0 : 1) | (m.complete == nil ? 0 : 2))
@@ -209,7 +220,6 @@ extension ServerMessageEncoderV2 {
                 w.byte(on ? 1 : 0)
             }
         }
-        return w.bytes
     }
 }
 

@@ -7,10 +7,12 @@ public struct BeatMessage: Sendable, Equatable {
     /// Every change the room makes at or before this room time has been sent to the viewer by now
     /// (`complete`, exact; never after `t`).
     public var complete: Double
+    /// `FrameHash` of the room's frame at `time` (`hash`): only in the inputs stream.
+    public var hash: UInt64?
 
     /// A beat.
-    public init(time: Double, complete: Double) {
-        self.time = time; self.complete = complete
+    public init(time: Double, complete: Double, hash: UInt64? = nil) {
+        self.time = time; self.complete = complete; self.hash = hash
     }
 }
 
@@ -22,18 +24,21 @@ extension ServerMessageEncoder {
         w.key("type"); w.string("beat")
         w.key("t"); w.exactNumber(m.time)
         w.key("complete"); w.exactNumber(m.complete)
+        if let hash = m.hash { w.key("hash"); w.string(HashText.hex(hash)) }
         w.endObject()
         return w.bytes
     }
 }
 
 extension ServerMessageEncoderV2 {
-    /// A `beat` message (version 2, type `0a`): `t` and `complete` as `f64`.
+    /// A `beat` message (version 2, type `0a`): `t` and `complete` as `f64`; with a hash (the
+    /// inputs stream), type `11` and the hash as 8 little-endian bytes after them.
     public static func beat(_ m: BeatMessage) -> [UInt8] {
-        var w = BinaryWriter(capacity: 17)
-        w.byte(ServerMessageTypeV2.beat.rawValue)
+        var w = BinaryWriter(capacity: 25)
+        w.byte(m.hash == nil ? ServerMessageTypeV2.beat.rawValue : ServerMessageTypeV2.hashedBeat.rawValue)
         w.float64(m.time)
         w.float64(m.complete)
+        if let hash = m.hash { w.u64(hash) }
         return w.bytes
     }
 }

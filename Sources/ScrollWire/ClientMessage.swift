@@ -8,6 +8,8 @@ public enum ClientMessage: Sendable, Equatable {
     case input(InputMessage)
     /// `ask`, `grant`, `deny`, `view` or `callBack` (docs/protocol.md, "Sharing").
     case sharing(SharingRequest)
+    /// `keyframe`: an inputs-stream viewer asks for a fresh snapshot of the engine's state.
+    case keyframe
 }
 
 /// A `join` message: the room to watch and, optionally, how to drive it.
@@ -35,14 +37,18 @@ public struct JoinRequest: Sendable, Equatable {
     /// Asks to be told how far the room's history is complete (`complete` in `applied`, `beat`
     /// messages); only with `inputs`.
     public var complete: Bool
+    /// Which stream the viewer asks for (`stream`; docs/protocol.md, "The inputs stream").
+    public var stream: ViewerStream
+    /// The engine version the viewer replicates (`engine`), asked with the inputs stream.
+    public var engine: UInt32?
 
     /// Creates a join request.
     public init(room: String, client: String? = nil, driverKey: String? = nil, lock: Bool = false,
                 scene: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil, inputs: Bool = false,
-                complete: Bool = false) {
+                complete: Bool = false, stream: ViewerStream = .frames, engine: UInt32? = nil) {
         self.room = room; self.client = client; self.driverKey = driverKey; self.lock = lock
         self.scene = scene; self.resumable = resumable; self.resume = resume; self.inputs = inputs
-        self.complete = complete
+        self.complete = complete; self.stream = stream; self.engine = engine
     }
 
     /// Whether the viewer is told the room's life (it asked to resume, or to be able to).

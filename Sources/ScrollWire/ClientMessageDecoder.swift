@@ -14,6 +14,7 @@ public enum ClientMessageDecoder {
         switch type {
         case "join": return .join(try join(reader))
         case "input": return .input(try input(reader))
+        case "keyframe": return .keyframe
         case _ where SharingRequest.types.contains(type): return .sharing(try sharing(type, reader))
         default: throw WireError("unknown message type '\(JSONParser.printable(type))'")
         }
@@ -47,10 +48,17 @@ public enum ClientMessageDecoder {
         }
         let inputs = try r.optionalBool("inputs") ?? false
         let complete = try r.optionalBool("complete") ?? false
-        if complete, !inputs { throw WireError("field 'complete' needs 'inputs': true") }
+        let stream = try r.optionalString("stream").map { (name: String) throws(WireError) -> ViewerStream in
+            guard let stream = ViewerStream(rawValue: name) else {
+                throw WireError.notOneOf(field: "stream", options: ViewerStream.allCases.map { $0.rawValue }, got: name)
+            }
+            return stream
+        } ?? .frames
+        if complete, !inputs, stream != .inputs { throw WireError("field 'complete' needs 'inputs': true") }
+        let engine = r.has("engine") ? UInt32(try r.integer("engine", in: 0...Int64(UInt32.max))) : nil
         return JoinRequest(room: room, client: client, driverKey: driverKey, lock: lock, scene: scene,
                            resumable: try r.optionalBool("resumable") ?? false, resume: try resumeRequest(r),
-                           inputs: inputs, complete: complete)
+                           inputs: inputs, complete: complete, stream: stream, engine: engine)
     }
 
     private static func input(_ r: FieldReader) throws(WireError) -> InputMessage {

@@ -16,6 +16,8 @@ public enum ClientMessageEncoder {
         if request.resumable { w.key("resumable"); w.bool(true) }
         if request.inputs { w.key("inputs"); w.bool(true) }
         if request.complete { w.key("complete"); w.bool(true) }
+        if request.stream != .frames { w.key("stream"); w.string(request.stream.rawValue) }
+        if let engine = request.engine { w.key("engine"); w.integer(UInt64(engine)) }
         if let resume = request.resume {
             w.key("resume")
             w.beginObject()
@@ -82,6 +84,7 @@ public enum ClientMessageEncoder {
         case .join(let request): return join(request)
         case .input(let message): return Self.input(message)
         case .sharing(let request): return sharing(request)
+        case .keyframe: return #"{"type":"keyframe"}"#
         }
     }
 }

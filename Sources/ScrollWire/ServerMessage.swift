@@ -38,15 +38,18 @@ public struct Snapshot: Sendable, Equatable {
     public var locked: Bool
     /// The room's life and move count, only for a viewer that asked (`join`'s `resumable`).
     public var resumePoint: ResumePoint?
+    /// What a replica starts from, only for a viewer of the inputs stream (`replica`).
+    public var replica: ReplicaStart?
 
     /// Creates a snapshot.
     public init(room: String, viewer: String, viewers: Int, driver: String?, configuration: SceneConfiguration,
                 sections: [TableSection], frame: EffectFrame, frameInput: AppliedInput?, frameSentAt: Double,
-                driverKey: String? = nil, sceneName: String, locked: Bool = false, resumePoint: ResumePoint? = nil) {
+                driverKey: String? = nil, sceneName: String, locked: Bool = false, resumePoint: ResumePoint? = nil,
+                replica: ReplicaStart? = nil) {
         self.room = room; self.viewer = viewer; self.viewers = viewers; self.driver = driver
         self.configuration = configuration; self.sections = sections; self.frame = frame
         self.frameInput = frameInput; self.frameSentAt = frameSentAt; self.driverKey = driverKey
-        self.sceneName = sceneName; self.locked = locked; self.resumePoint = resumePoint
+        self.sceneName = sceneName; self.locked = locked; self.resumePoint = resumePoint; self.replica = replica
     }
 }
 
@@ -73,8 +76,10 @@ public enum ServerMessage: Sendable, Equatable {
     /// A change the room applied to its scene (only for viewers whose join asked: `inputs`).
     case applied(AppliedMessage)
     /// How far the room's history is complete while no frame says it (only for viewers whose
-    /// join asked: `complete`).
+    /// join asked: `complete`), with the hash of the room's frame in the inputs stream.
     case beat(BeatMessage)
+    /// The changes of one period, for a viewer of the inputs stream.
+    case batch(BatchMessage)
 }
 
 /// A decoded `frame` message (also the `frame` inside a `snapshot`).
@@ -167,15 +172,18 @@ public struct SnapshotMessage: Sendable, Equatable {
     public var locked: Bool
     /// The room's life and move count (`life`, `moves`), present when the join asked.
     public var resumePoint: ResumePoint?
+    /// What a replica starts from (`replica`), in the inputs stream.
+    public var replica: ReplicaStart?
 
     /// Creates a snapshot message.
     public init(protocolVersion: Int, room: String, viewer: String, viewers: Int, driver: String?,
                 sceneName: String = ScrollWire.sceneNameWhenAbsent,
                 scene: SceneDescription, frame: FrameMessage, driverKey: String?, locked: Bool = false,
-                resumePoint: ResumePoint? = nil) {
+                resumePoint: ResumePoint? = nil, replica: ReplicaStart? = nil) {
         self.protocolVersion = protocolVersion; self.room = room; self.viewer = viewer
         self.viewers = viewers; self.driver = driver; self.sceneName = sceneName; self.scene = scene
         self.frame = frame; self.driverKey = driverKey; self.locked = locked; self.resumePoint = resumePoint
+        self.replica = replica
     }
 }
 
@@ -251,6 +259,6 @@ extension SnapshotMessage {
             room: room, viewer: viewer, viewers: viewers, driver: driver, configuration: configuration,
             sections: sections, frame: frame.effectFrame(insets: scene.insets), frameInput: frame.input,
             frameSentAt: frame.sentAt, driverKey: driverKey, sceneName: sceneName, locked: locked,
-            resumePoint: resumePoint)
+            resumePoint: resumePoint, replica: replica)
     }
 }

@@ -29,7 +29,9 @@ public enum ServerMessageDecoder {
         case "applied":
             return .applied(try applied(r))
         case "beat":
-            return .beat(BeatMessage(time: try r.number("t"), complete: try r.number("complete")))
+            return .beat(try beat(r))
+        case "batch":
+            return .batch(try batch(r))
         default:
             guard let notice = try sharing(type, r) else {
                 throw WireError("unknown message type '\(JSONParser.printable(type))'")
@@ -127,7 +129,7 @@ public enum ServerMessageDecoder {
             viewers: try r.int("viewers"), driver: try r.optionalString("driver"),
             sceneName: try r.optionalString("sceneName") ?? ScrollWire.sceneNameWhenAbsent, scene: scene,
             frame: try frame(r.object("frame")), driverKey: try r.optionalString("driverKey"),
-            locked: try r.optionalBool("locked") ?? false, resumePoint: try resumePoint(r))
+            locked: try r.optionalBool("locked") ?? false, resumePoint: try resumePoint(r), replica: try replica(r))
     }
 
     private static func row(_ r: FieldReader) throws(WireError) -> VisibleRow {

@@ -81,6 +81,7 @@ public enum ServerMessageEncoder {
         w.key("frame"); writeFrame(snapshot.frame, input: snapshot.frameInput, sentAt: snapshot.frameSentAt, into: &w)
         if let key = snapshot.driverKey { w.key("driverKey"); w.string(key) }
         writeResumePoint(snapshot.resumePoint, into: &w)
+        writeReplica(snapshot.replica, into: &w)
         w.endObject()
         return w.bytes
     }
@@ -168,6 +169,8 @@ public enum ServerMessageEncoder {
             return applied(m)
         case .beat(let m):
             return beat(m)
+        case .batch(let m):
+            return batch(m)
         }
     }
 

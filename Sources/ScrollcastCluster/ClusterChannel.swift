@@ -46,12 +46,13 @@ final class ClusterChannel: RoomChannel {
         self.local = LocalViewers(metrics: serverMetrics)
     }
 
-    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool) {
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool,
+                stream: ViewerStream) {
         guard !closed else { return }
         if sink is RemoteViewerSink {
             remote[viewer] = version
         } else {
-            local.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete)
+            local.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: stream)
         }
     }
 

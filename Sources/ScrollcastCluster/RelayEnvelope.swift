@@ -54,6 +54,9 @@ struct RelayEnvelope: Equatable {
         case .everyoneExcept(let id): out.append(2); ClusterBytes.appendShort(Array(id.utf8), to: &out)
         case .inputWatchers: out.append(3)
         case .completeWatchers: out.append(4)
+        case .inputsStream: out.append(5)
+        case .framesStream: out.append(6)
+        case .framesStreamExcept(let id): out.append(7); ClusterBytes.appendShort(Array(id.utf8), to: &out)
         }
         ClusterBytes.appendLong(v1, to: &out)
         ClusterBytes.appendLong(v2, to: &out)
@@ -72,9 +75,11 @@ struct RelayEnvelope: Equatable {
         case 0: audience = .everyone
         case 3: audience = .inputWatchers
         case 4: audience = .completeWatchers
-        case 1, 2:
+        case 5: audience = .inputsStream
+        case 6: audience = .framesStream
+        case 1, 2, 7:
             guard let id = reader.short().flatMap({ String(validating: $0, as: UTF8.self) }) else { return nil }
-            audience = audienceKind == 1 ? .viewer(id) : .everyoneExcept(id)
+            audience = audienceKind == 1 ? .viewer(id) : audienceKind == 2 ? .everyoneExcept(id) : .framesStreamExcept(id)
         default: return nil
         }
         guard let v1 = reader.long(), let v2 = reader.long(), reader.atEnd else { return nil }

@@ -23,9 +23,10 @@ import ScrollWire
         self.channel = channel
     }
 
-    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool) {
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool,
+                stream: ViewerStream) {
         flush()
-        channel.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete)
+        channel.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: stream)
     }
 
     func detach(_ viewer: String) {

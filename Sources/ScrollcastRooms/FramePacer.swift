@@ -62,10 +62,13 @@ public struct FramePacer: Sendable, Hashable {
         return false
     }
 
-    /// When the next frame is due, or nil when none is (no input waiting, scene at rest).
+    /// When the next frame is due, or nil when none is (no input waiting, scene at rest). Never
+    /// within the minimum gap of the last frame: a late animation frame keeps the grid, so the
+    /// next grid point can fall inside that gap, and a tick there would find nothing due and
+    /// leave the deadline in the past (a timer firing again and again until the gap is over).
     public func nextDue(isAnimating: Bool) -> Double? {
         if inputFramePending { return lastFrameTime + minimumGap }
-        return isAnimating ? animationDue : nil
+        return isAnimating ? max(animationDue, lastFrameTime + minimumGap) : nil
     }
 
     /// The frame due at `now` (a tick), or nil if none is due yet.

@@ -49,7 +49,8 @@ import ScrollWire
 
     let name: String
     private let viewer: String
-    private var room: Room?
+    /// The room, once live.
+    private(set) var room: Room?
     private var waiting: [(Room) -> Void] = []
     private var left = false
 

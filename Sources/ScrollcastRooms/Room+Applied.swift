@@ -18,14 +18,17 @@ extension Room {
 
     /// Tells the watchers that the scene applied `event` (from, or on behalf of, `viewer`).
     func relayApplied(_ event: InputEvent, viewer: String, cause: AppliedCause) {
-        guard inputWatchers > 0 else { return }  // before the message is made: every input comes here
-        relay(AppliedMessage(after: sequence, time: event.time, viewer: viewer, id: event.id, cause: cause,
-                             change: .input(event.kind)))
+        let change = AppliedMessage(after: sequence, time: event.time, viewer: viewer, id: event.id, cause: cause,
+                                    change: .input(event.kind))
+        recordChange(change)
+        relay(change)
     }
 
     /// Tells the watchers that the rows were put back in `order`, at rest, at room time `time`.
     func relayRowOrder(_ order: [[Int]], at time: Double) {
-        relay(AppliedMessage(after: sequence, time: time, viewer: nil, id: 0, cause: .takeBack, change: .rowOrder(order)))
+        let change = AppliedMessage(after: sequence, time: time, viewer: nil, id: 0, cause: .takeBack, change: .rowOrder(order))
+        recordChange(change)
+        relay(change)
     }
 
     /// Holds `message` for the next frame: as it is for the watchers without the mark, with

@@ -28,7 +28,7 @@ extension Room {
     func frameMarked(at time: Double, sentAt current: Double) {
         lastMarkAt = current
         if held.isEmpty { restBeatOwed = false }
-        guard completeWatchers > 0 else { return }
+        guard keepsMark else { return }
         markComplete(through: time)
     }
 
@@ -58,7 +58,7 @@ extension Room {
     /// it. Then a frame goes out first (as an input's would), showing those changes, and the
     /// joiner starts from it.
     func markLastFrameForFirstCompleteWatcher() {
-        guard completeWatchers == 0 else { return }
+        guard !keepsMark else { return }
         if appliedSinceFrame.contains(where: { $0.cause != .state && $0.time <= lastFrame.time }) {
             emitFrame(at: now, for: .input)
         }

@@ -21,6 +21,7 @@ extension Room {
             emitFrame(at: current, for: reason)
         }
         beatIfOwed()
+        sendBatchIfDue()
     }
 
     func requestFrame() {
@@ -54,25 +55,29 @@ extension Room {
         // (with it, as its leading messages).
         var message = RoomMessage()
         var leading: [LeadingMessage] = []
-        if speaks(.v2) {
+        if encodesFrames(.v2) {
             let encoded = ServerMessageEncoderV2.frame(frame, input: lastApplied, sentAt: sentAt, texts: &texts,
                                                        ahead: { WireTextTable.upcoming(around: frame, in: self.scene.sections) })
             if let new = encoded.texts {
                 recordSent(.texts(new))
-                leading.append(LeadingMessage(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyone))
+                leading.append(LeadingMessage(RoomMessage(v2: OutgoingMessage(binary: new)), to: .framesStream))
             }
             message.v2 = OutgoingMessage(binary: encoded.frame)
         }
-        if speaks(.v1) {
+        if encodesFrames(.v1) {
             message.v1 = OutgoingMessage(utf8: ServerMessageEncoder.frame(frame, input: lastApplied, sentAt: sentAt))
         }
-        metrics.frameEncodeTime.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
+        // Only frames encoded count: a room whose viewers all take inputs encodes none.
+        if message.v1 != nil || message.v2 != nil {
+            metrics.frameEncodeTime.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
+        }
         lastFrame = frame
         lastFrameInput = lastApplied
         lastFrameSentAt = sentAt
         relayRest(of: frame)
         channel.sendFrame(message, sequence: sequence, after: leading)
         frameMarked(at: frameTime, sentAt: current)
+        streamBeat(after: frame, at: current)
         if !frame.isAnimating, claim == nil { checkpoint(offset: frame.contentOffset) }
     }
 

@@ -135,6 +135,11 @@ extension Room {
         viewerCounts[version, default: 0] > 0
     }
 
+    /// Whether any viewer of the frames stream speaks `version`: frames are encoded only then.
+    func encodesFrames(_ version: WireVersion) -> Bool {
+        frameViewerCounts[version, default: 0] > 0
+    }
+
     /// A message for every viewer, encoded in each version someone speaks.
     func forEveryVersion(v1: () -> [UInt8], v2: () -> [UInt8]) -> RoomMessage {
         RoomMessage(v1: speaks(.v1) ? OutgoingMessage(utf8: v1()) : nil,

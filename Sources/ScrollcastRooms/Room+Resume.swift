@@ -20,6 +20,7 @@ extension Room {
     /// history allows, else the snapshot.
     func answerJoin(of id: String, resuming request: ResumeRequest?) {
         guard let request, let viewer = viewers.first(where: { $0.id == id }) else { return sendSnapshot(to: id) }
+        if viewer.stream == .inputs { return answerInputsResume(of: viewer, request) }
         let decision = history.decide(request, life: life, sequence: sequence, rowMoveVersion: durableRowMoveVersion,
                                         version: viewer.version)
         guard case .replay(let moves, let missedTexts) = decision else {
@@ -56,7 +57,7 @@ extension Room {
                                                        texts: &texts)
             if let new = encoded.texts {
                 recordSent(.texts(new))
-                channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyone)
+                channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .framesStream)
             }
             send(v2: encoded.frame, to: id)
         }
@@ -71,7 +72,7 @@ extension Room {
     /// (kept since the last one left, for its resume) starts afresh, as a new joiner's snapshot
     /// carries the whole table.
     func restartTextsIfAlone(joining version: WireVersion, resuming: Bool) {
-        guard version == .v2, !resuming, viewerCounts[.v2, default: 0] == 0, !texts.all.isEmpty else { return }
+        guard version == .v2, !resuming, frameViewerCounts[.v2, default: 0] == 0, !texts.all.isEmpty else { return }
         texts = WireTextTable()
         recordSent(.textsReset)
     }

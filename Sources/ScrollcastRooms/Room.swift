@@ -56,6 +56,11 @@ import ScrollWire
     var checkpointedOffset: Double
     /// Viewers speaking each protocol version: a version is encoded only while someone speaks it.
     var viewerCounts: [WireVersion: Int] = [:]
+    /// Of them, the viewers of the frames stream: frames are encoded only in their versions.
+    var frameViewerCounts: [WireVersion: Int] = [:]
+    /// Viewers of the inputs stream, the room's numbered changes, the batch waiting
+    /// (`Room+InputsStream.swift`).
+    var inputsStream = InputsStreamState()
     /// What the room's version-2 viewers have been sent of its texts (every frame is registered
     /// in it before it is encoded while any are here). Kept after the last one leaves, for its
     /// resume; a version-2 viewer joining afresh alone starts it anew.
@@ -99,6 +104,8 @@ import ScrollWire
     struct Viewer {
         let id: String
         let version: WireVersion
+        /// Where its messages go (the channel has it too; kept to attach it again on another stream).
+        let sink: ViewerSink
         let canDrive: Bool
         /// The room's key, for a viewer entitled to see it in its snapshot.
         let driverKey: String?
@@ -110,6 +117,10 @@ import ScrollWire
         var watchesInputs = false
         /// Whether it asked for the complete-history mark with them.
         var wantsComplete = false
+        /// Which stream it takes (docs/protocol.md, "The inputs stream").
+        var stream = ViewerStream.frames
+        /// Room times of its recent `keyframe` requests.
+        var keyframes: [Double] = []
     }
 
     /// A room of `registry` showing `configuration`, its clock starting now, run under `lease`, its frames
@@ -174,6 +185,7 @@ import ScrollWire
         if presencePending { due = min(due, lastPresenceTime + Self.presenceInterval) }
         if let first = held.first { due = min(due, first.due) }
         if let beat = beatDue { due = min(due, beat) }
+        if let batch = batchDue { due = min(due, batch) }
         if let expiry = sharing.nextExpiry { due = min(due, expiry) }
         return due < .infinity ? due : nil
     }
@@ -185,6 +197,8 @@ import ScrollWire
     /// with each thing that reaches it (an input, a join, a leave, a tick, a store's answer),
     /// whoever passed it on, so the frame timer never depends on a caller remembering to say so.
     func deadlineMayHaveMoved() {
+        // Changes the room just made go out at once when their period has come.
+        sendBatchIfDue()
         registry.deadlineMayHaveMoved(of: self)
     }
 
@@ -194,26 +208,35 @@ import ScrollWire
     /// once, and the other viewers get `presence`. `canDrive` is false for viewers of a locked room
     /// without its key; `driverKey` is the room's key, for a viewer entitled to see it in its
     /// snapshot.
+    /// A viewer of the inputs stream (`stream`) gets the engine's state and the room's changes
+    /// instead of frames (docs/protocol.md, "The inputs stream"); `inputs` and `complete` are then
+    /// implied.
     public func join(viewer id: String, sink: ViewerSink, version: WireVersion = .v1, canDrive: Bool = true,
                      driverKey: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil,
-                     inputs: Bool = false, complete: Bool = false) {
+                     inputs: Bool = false, complete: Bool = false, stream: ViewerStream = .frames) {
         defer { deadlineMayHaveMoved() }
+        let takesInputs = stream == .inputs
+        let inputs = inputs && !takesInputs
         let complete = inputs && complete
         let released = releaseHeld(dueBy: now + pacer.timerSlack)
         if complete { markLastFrameForFirstCompleteWatcher() }
-        restartTextsIfAlone(joining: version, resuming: resume != nil)
-        viewers.append(Viewer(id: id, version: version, canDrive: canDrive, driverKey: canDrive ? driverKey : nil,
-                              resumable: resumable || resume != nil, watchesInputs: inputs, wantsComplete: complete))
+        // The joiner's state will hold what waits for a batch: it goes to the others first.
+        if takesInputs { sendBatch() } else { restartTextsIfAlone(joining: version, resuming: resume != nil) }
+        viewers.append(Viewer(id: id, version: version, sink: sink, canDrive: canDrive, driverKey: canDrive ? driverKey : nil,
+                              resumable: resumable || resume != nil, watchesInputs: inputs, wantsComplete: complete,
+                              stream: stream))
         viewerCounts[version, default: 0] += 1
+        if takesInputs { inputsStream.counts[version, default: 0] += 1 } else { frameViewerCounts[version, default: 0] += 1 }
         if inputs { inputWatchers += 1 }
         if complete { completeWatchers += 1 }
         resumeGrant(resume, for: id)
-        channel.attach(id, sink: sink, version: version, watchesInputs: inputs, complete: complete)
+        channel.attach(id, sink: sink, version: version, watchesInputs: inputs, complete: complete, stream: stream)
         emptySince = nil
         answerJoin(of: id, resuming: resume)
         tellJoinerOfSharing(id)
         if inputs { sendAppliedState(to: id, version: version, complete: complete) }
         if complete { sendJoinBeat(to: id, version: version) }
+        if takesInputs { sendStreamJoinBeat(to: id, version: version) }
         announcePresence(urgent: false, joiner: id)
         if released { requestFrame() }
     }
@@ -221,12 +244,15 @@ import ScrollWire
     /// Adds the viewer of `join`, deciding whether it may drive: always in an open room; in a
     /// locked one when this join created it (`createdHere`) or presents the room's key.
     public func admit(_ join: ViewerJoin, createdHere: Bool) {
+        if join.request.stream == .inputs, let refusal = inputsStreamRefusal(engine: join.request.engine) {
+            return refuse(join, refusal)
+        }
         let holdsKey = DriverKey.matches(digest: driverKeyDigest, candidate: join.request.driverKey)
         let canDrive = !isLocked || createdHere || holdsKey
         let key = !isLocked ? nil : createdHere ? join.newKey : holdsKey ? join.request.driverKey : nil
         self.join(viewer: join.viewer, sink: join.sink, version: join.version, canDrive: canDrive, driverKey: key,
                   resumable: join.request.wantsResumePoint, resume: join.request.resume, inputs: join.request.inputs,
-                  complete: join.request.complete)
+                  complete: join.request.complete, stream: join.request.stream)
     }
 
     /// Whether viewer `id` is here.
@@ -243,10 +269,15 @@ import ScrollWire
             configuration: scene.configuration, sections: scene.sections, frame: lastFrame,
             frameInput: lastFrameInput, frameSentAt: lastFrameSentAt,
             driverKey: viewer.driverKey, sceneName: sceneName, locked: isLocked,
-            resumePoint: viewer.resumable ? resumePoint : nil)
+            resumePoint: viewer.resumable ? resumePoint : nil, replica: viewer.stream == .inputs ? replicaStart() : nil)
         switch viewer.version {
         case .v1:
             channel.send(RoomMessage(v1: OutgoingMessage(utf8: ServerMessageEncoder.snapshot(snapshot))), to: .viewer(id))
+        case .v2 where viewer.stream == .inputs:
+            // Its own table: the room's is what its frames viewers were sent, and it gets no frames.
+            var own = WireTextTable()
+            let encoded = ServerMessageEncoderV2.snapshot(snapshot, texts: &own)
+            channel.send(RoomMessage(v2: OutgoingMessage(binary: encoded.snapshot)), to: .viewer(id))
         case .v2:
             // The snapshot carries every text the room's v2 viewers have. Its frame can show texts
             // the table lacks only when no other v2 viewer was here (frames are registered only
@@ -254,7 +285,7 @@ import ScrollWire
             let encoded = ServerMessageEncoderV2.snapshot(snapshot, texts: &texts)
             if let new = encoded.texts {
                 recordSent(.texts(new))
-                channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .everyoneExcept(id))
+                channel.send(RoomMessage(v2: OutgoingMessage(binary: new)), to: .framesStreamExcept(id))
             }
             channel.send(RoomMessage(v2: OutgoingMessage(binary: encoded.snapshot)), to: .viewer(id))
         }
@@ -270,6 +301,11 @@ import ScrollWire
         held.removeAll { $0.viewer == id }
         let leaving = viewers.remove(at: index)
         viewerCounts[leaving.version, default: 1] -= 1
+        if leaving.stream == .inputs {
+            inputsStream.counts[leaving.version, default: 1] -= 1
+        } else {
+            frameViewerCounts[leaving.version, default: 1] -= 1
+        }
         if leaving.watchesInputs { inputWatchers -= 1 }
         if leaving.wantsComplete { completeWatchers -= 1 }
         channel.detach(id)

@@ -116,6 +116,20 @@ public struct RoomHistory: Sendable {
         if dropped > 0 { records.removeFirst(dropped) }
     }
 
+    /// The row moves after move `after` up to move `latest`, in order, or nil when the history no
+    /// longer holds every one of them (or `after` is beyond `latest`): a resume of the inputs
+    /// stream, which names changes, not frames.
+    public func moves(after: Int, upTo latest: Int) -> [RowMove]? {
+        guard after <= latest else { return nil }
+        var missed: [RowMove] = []
+        for record in records {
+            if case .rowMoved(let move) = record.entry, move.rowMoveVersion > after { missed.append(move) }
+        }
+        guard missed.count == latest - after,
+              missed.enumerated().allSatisfy({ $0.element.rowMoveVersion == after + 1 + $0.offset }) else { return nil }
+        return missed
+    }
+
     /// What to send a viewer of `version` resuming with `request`, in a room of life `life`
     /// whose last frame is `sequence` and whose viewers were told of `rowMoveVersion` row moves.
     public func decide(_ request: ResumeRequest, life: UInt64, sequence: UInt64, rowMoveVersion: Int,

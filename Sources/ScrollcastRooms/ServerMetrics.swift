@@ -31,6 +31,10 @@ public final class ServerMetrics: Sendable {
     package let resumes: Metrics.Counter
     /// Joins that asked to resume and got a snapshot (another life, beyond the history, …).
     package let resumesRefused: Metrics.Counter
+    /// Keyframes sent to viewers of the inputs stream that asked (their hash disagreed).
+    package let keyframes: Metrics.Counter
+    /// Viewers of the inputs stream moved back to frames (their hash kept disagreeing).
+    package let inputsStreamFallbacks: Metrics.Counter
     /// `GET /recording` exports running now.
     let recordingExports: Metrics.Gauge
     /// Exports answered 503 because the limit of them were running.
@@ -66,6 +70,10 @@ public final class ServerMetrics: Sendable {
         public static let resumes = "scrollcast_resumes_total"
         /// Counter of joins that asked to resume and got a snapshot.
         public static let resumesRefused = "scrollcast_resume_snapshots_total"
+        /// Counter of keyframes sent in the inputs stream.
+        public static let keyframes = "scrollcast_keyframes_total"
+        /// Counter of inputs-stream viewers moved back to frames.
+        public static let inputsStreamFallbacks = "scrollcast_inputs_stream_fallbacks_total"
         /// Gauge of recording exports running.
         public static let recordingExports = "scrollcast_recording_exports"
         /// Counter of recording exports refused with 503 (too many running).
@@ -90,6 +98,8 @@ public final class ServerMetrics: Sendable {
         frameEncodeTime = Metrics.Timer(label: Name.frameEncodeTime, factory: factory)
         resumes = Metrics.Counter(label: Name.resumes, factory: factory)
         resumesRefused = Metrics.Counter(label: Name.resumesRefused, factory: factory)
+        keyframes = Metrics.Counter(label: Name.keyframes, factory: factory)
+        inputsStreamFallbacks = Metrics.Counter(label: Name.inputsStreamFallbacks, factory: factory)
         recordingExports = Metrics.Gauge(label: Name.recordingExports, factory: factory)
         recordingExports.record(0)
         recordingExportsRefused = Metrics.Counter(label: Name.recordingExportsRefused, factory: factory)

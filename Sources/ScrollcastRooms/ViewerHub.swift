@@ -91,6 +91,7 @@ import ScrollWire
         case .join(let request): join(id, request)
         case .input(let input): handle(input, from: id)
         case .sharing(let request): share(request, from: id)
+        case .keyframe: keyframe(for: id)
         }
     }
 
@@ -124,6 +125,14 @@ import ScrollWire
         }
         // The key is the server's, never the client's: a chosen one could be guessed or empty.
         // It reaches the creator in its snapshot, to share.
+        var request = request
+        if request.stream == .inputs {
+            if let refusal = Room.engineRefusal(request.engine) { return refuse(id, refusal) }
+            // What the stream implies: a node that serves the room's frames instead (a cluster
+            // node for a room another node runs) sends them as to a replica's page.
+            request.inputs = true
+            request.complete = true
+        }
         let newKey = request.lock ? DriverKey.random().hex : nil
         let viewer = "\(viewerNamePrefix)v\(nextViewerNumber)"
         let join = ViewerJoin(viewer: viewer, sink: connection.sink, version: connection.version, request: request, newKey: newKey)
@@ -199,16 +208,44 @@ import ScrollWire
         }
     }
 
-    /// A protocol error: `error`, then close with the error's code.
-    private func fail(_ id: ViewerID, _ error: WireError) {
+    /// A `keyframe` request (docs/protocol.md, "The inputs stream"): it counts against the
+    /// connection's input rate like an input; from a viewer not in the inputs stream (a room run
+    /// elsewhere in a cluster serves frames) it is a protocol error.
+    private func keyframe(for id: ViewerID) {
         guard let connection = connections[id] else { return }
-        logger.debug("protocol error", metadata: ["connection": "\(id)", "error": "\(error.message)"])
+        guard connection.room != nil, let viewer = connection.viewerName else {
+            return fail(id, WireError("send 'join' before 'keyframe'"))
+        }
+        switch connection.rateLimiter.judge(now: clock.nowMilliseconds()) {
+        case .accept:
+            // A room run here, reached at once or once the store had read it.
+            let room = (connection.room as? Room) ?? (connection.room as? LoadingRoomEndpoint)?.room
+            guard let room, room.keyframe(for: viewer) != .notInStream else {
+                return fail(id, WireError("'keyframe' needs the inputs stream"))
+            }
+        case .refuse:
+            break
+        case .disconnect:
+            logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
+            close(id, CloseReason(.policyViolation, "input rate limit exceeded"))
+        }
+    }
+
+    /// `error` saying why, then the close with `reason`'s code.
+    private func refuse(_ id: ViewerID, _ reason: CloseReason) {
+        guard let connection = connections[id] else { return }
         let message = connection.version == .v1
-            ? OutgoingMessage(utf8: ServerMessageEncoder.error(message: error.message))
-            : OutgoingMessage(binary: ServerMessageEncoderV2.error(message: error.message))
+            ? OutgoingMessage(utf8: ServerMessageEncoder.error(message: reason.reason))
+            : OutgoingMessage(binary: ServerMessageEncoderV2.error(message: reason.reason))
         connection.sink.sendReliable(message)
         metrics.bytesOut.increment(by: message.count)
-        close(id, CloseReason(error))
+        close(id, reason)
+    }
+
+    /// A protocol error: `error`, then close with the error's code.
+    private func fail(_ id: ViewerID, _ error: WireError) {
+        logger.debug("protocol error", metadata: ["connection": "\(id)", "error": "\(error.message)"])
+        refuse(id, CloseReason(error))
     }
 
     private func close(_ id: ViewerID, _ reason: CloseReason) {

@@ -329,7 +329,7 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
             measurements.inputRefused(input, on: connection)
         case .error(let message):
             measurements.problem("server error: \(message)")
-        case .rowMoved, .presence, .resumed, .applied, .beat, .sharing:
+        case .rowMoved, .presence, .resumed, .applied, .beat, .batch, .sharing:
             break // nothing to measure
         }
     }

@@ -59,6 +59,7 @@ struct DocExamplesTests {
                 case .join: types.insert("join")
                 case .input(let input): types.insert("input"); kinds.insert(InputKindName(input.kind).rawValue)
                 case .sharing(let request): types.insert(request.type)
+                case .keyframe: types.insert("keyframe")
                 }
             } else {
                 let server: ServerMessage
@@ -76,12 +77,13 @@ struct DocExamplesTests {
                 case .resumed: types.insert("resumed")
                 case .applied: types.insert("applied")
                 case .beat: types.insert("beat")
+                case .batch: types.insert("batch")
                 case .sharing(let notice): types.insert(notice.type)
                 }
             }
         }
         #expect(types == Set(["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied",
-                              "beat"])
+                              "beat", "batch", "keyframe"])
                 .union(SharingRequest.types).union(["asked", "granted", "denied", "expired", "follow"]))
         #expect(kinds == Set(InputKindName.allCases.map(\.rawValue)))
     }

@@ -6,6 +6,14 @@ enum Fixtures {
     /// The grant in the doc's `granted` examples (a server makes 64 random hex digits).
     static let docGrant = "989ca3bcfb1bd56e276b9968f724a891c4ce32bcf4ed1591dad2acf5f13e5669"
     /// The doc's `applied` example: v7's pointer move 43, applied at room time 53216.4 after frame 1042.
+    /// The inputs stream's `batch` example of docs/protocol.md, in both versions.
+    static let docBatch = BatchMessage(changes: 8, complete: 1279.17, applied: [
+        AppliedMessage(after: 7, time: 1266.3, viewer: "v2", id: 6, cause: .input, change: .input(.pointerMoved(Point(x: 120, y: 380)))),
+        AppliedMessage(after: 8, time: 1275.4, viewer: "v2", id: 7, cause: .input, change: .input(.pointerUp(Point(x: 120, y: 371.5)))),
+    ])
+    /// Its beat with the frame hash (version 2 bytes).
+    static let docHashedBeat = ServerMessageEncoderV2.beat(BeatMessage(time: 1279.17, complete: 1279.17, hash: 0x0f3e_1c9a_8b7d_6e5f))
+
     static let docApplied = AppliedMessage(after: 1042, time: 53216.4, viewer: "v7", id: 43, cause: .input,
                                            change: .input(.pointerMoved(Point(x: 121.5, y: 352))))
 
@@ -50,10 +58,11 @@ enum Fixtures {
         background: BackgroundImage(image: "images/background.svg", height: 4000),
         sections: [TableSection(title: "Mon 3 Nov", rows: (0..<4).map { TableRow(id: $0, title: "Row \($0)") })])
 
-    static func snapshot(frame: EffectFrame = docFrame, driverKey: String? = nil) -> Snapshot {
+    static func snapshot(frame: EffectFrame = docFrame, driverKey: String? = nil, replica: ReplicaStart? = nil) -> Snapshot {
         Snapshot(room: "demo", viewer: "v7", viewers: 3, driver: nil, configuration: configuration,
                  sections: [TableSection(title: "Mon 3 Nov", rows: [0, 2, 1, 3].map { TableRow(id: $0, title: "") })],
-                 frame: frame, frameInput: docInput, frameSentAt: docSentAt, driverKey: driverKey, sceneName: "demo")
+                 frame: frame, frameInput: docInput, frameSentAt: docSentAt, driverKey: driverKey, sceneName: "demo",
+                 resumePoint: replica == nil ? nil : ResumePoint(life: 7, rowMoveVersion: 2), replica: replica)
     }
 
     /// One input of every kind, as the doc's examples show them.
@@ -150,6 +159,8 @@ enum FixturesV2 {
             ServerMessageEncoderV2.applied(Fixtures.docApplied),
             ServerMessageEncoderV2.applied({ var m = Fixtures.docApplied; m.complete = 53217.25; return m }()),
             ServerMessageEncoderV2.beat(BeatMessage(time: 53230.5, complete: 53230.5)),
+            ServerMessageEncoderV2.batch(Fixtures.docBatch),
+            Fixtures.docHashedBeat,
             ServerMessageEncoderV2.presence(viewers: 4, driver: "v7", locked: true, exploring: 1, granted: ["v9"]),
             ServerMessageEncoderV2.sharing(.asked(viewer: "v9", expiresIn: 30_000)),
             ServerMessageEncoderV2.sharing(.granted(viewer: "v9", by: "v7", grant: Fixtures.docGrant)),
@@ -224,6 +235,13 @@ extension FixturesV2 {
             ServerMessageEncoderV2.sharing(.denied(viewer: "v9", by: "v7")),
             ServerMessageEncoderV2.sharing(.expired(viewer: "v9")),
             ServerMessageEncoderV2.sharing(.follow(by: "v7")),
+            ServerMessageEncoderV2.batch(BatchMessage(changes: 3, complete: 160, applied: [
+                AppliedMessage(after: 9, time: 150.5, viewer: "v3", id: 11, cause: .input, change: .input(.wheel(dx: 0, dy: 120, mode: .line))),
+                AppliedMessage(after: 9, time: 152, viewer: nil, id: 0, cause: .takeBack, change: .rowOrder([[1, 0]]))])),
+            ServerMessageEncoderV2.beat(BeatMessage(time: 160, complete: 159.5, hash: 0xfedc_ba98_7654_3210)),
+            ServerMessageEncoderV2.snapshot(Fixtures.snapshot(replica: ReplicaStart(
+                engine: 1, time: 53230.5, changes: 44, input: Fixtures.docInput, state: [0x53, 0x43, 0x53, 0x54, 1])),
+                                            texts: &table).snapshot,
         ]
     }
 }

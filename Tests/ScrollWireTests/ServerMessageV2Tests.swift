@@ -275,7 +275,7 @@ struct ServerMessageV2Tests {
         let cases: [([UInt8], String)] = [
             ([], "type: message ends early, at byte 0"),
             ([0], "unknown message type 0"),
-            ([16], "unknown message type 16"),
+            ([18], "unknown message type 18"),
             (frame, "frame.rows[0]: row 12 has no texts; they come before the first frame that shows the row"),
             ([7, 2, 0x68, 0x69, 0], "error: 1 bytes after the end of the message"),
             ([7, 2, 0xC3, 0x28], "message: string is not valid UTF-8"),

@@ -68,6 +68,7 @@ import ScrollcastServerTesting
         case .resumed: "resumed"
         case .applied: "applied"
         case .beat: "beat"
+        case .batch: "batch"
         case .sharing(let notice): notice.type
         }
     }

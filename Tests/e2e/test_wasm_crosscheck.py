@@ -35,6 +35,8 @@ def test_native_and_wasm_engines_give_identical_frames(page, page_server):
     assert result["scripts"] == SCRIPTS
     assert (result["page_steps"], result["page_frames"]) == (result["steps"], result["frames"])
     assert result["frames"] > 20 * SCRIPTS
+    # Every script went through the engine's state bytes midway and continued as the native did.
+    assert result["page_restored"] == SCRIPTS
 
 
 def test_native_and_wasm_math_functions_agree_bit_for_bit(page, page_server):

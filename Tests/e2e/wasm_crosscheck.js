@@ -10,8 +10,16 @@ async ({scripts: text, sentAt, viewers}) => {
     for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
     return h >>> 0;
   };
+  const raw = engine.exports;
+  const fromHex = (text) => Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h, 16));
+  // The beat hash of the frame at `t`: 8 little-endian bytes, shown most significant first.
+  const frameHash = (t) => {
+    if (raw.scrollcast_frame_hash(t) !== 8) return null;
+    const bytes = new Uint8Array(raw.memory.buffer, raw.scrollcast_output(), 8);
+    return Array.from(bytes).reverse().map((b) => b.toString(16).padStart(2, "0")).join("");
+  };
   const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  let steps = 0, frames = 0;
+  let steps = 0, frames = 0, restored = 0;
   const started = performance.now();
   for (const script of scripts) {
     const got = [];
@@ -40,9 +48,22 @@ async ({scripts: text, sentAt, viewers}) => {
       } else {
         sequence += 1;
         frames += 1;
+        const hash = frameHash(step[1]);
+        if (hash !== script.hashes[sequence - 1]) {
+          return {mismatch: true, seed: script.seed, step: index, frameIndex: sequence, got: [hash],
+                  want: [script.hashes[sequence - 1]], bytes: null};
+        }
         const frame = engine.frame(step[1], sequence, sentAt);
         got.push(fnv(frame.bytes), frame.bytes.length, frame.texts ? fnv(frame.texts) : 0);
         lastBytes = frame.bytes;
+      }
+      if (script.state && index === script.state.step) {
+        // Through the state bytes, as an inputs-stream snapshot brings them; nothing after may change.
+        const bytes = fromHex(script.state.hex);
+        new Uint8Array(raw.memory.buffer, raw.scrollcast_input(bytes.length), bytes.length).set(bytes);
+        code = raw.scrollcast_restore_state(bytes.length);
+        if (code !== 0) return {error: `restore_state after step ${index} gave ${code}`, seed: script.seed};
+        restored += 1;
       }
       steps += 1;
       const k = index * 3;
@@ -54,5 +75,5 @@ async ({scripts: text, sentAt, viewers}) => {
       }
     }
   }
-  return {steps, frames, ms: performance.now() - started};
+  return {steps, frames, restored, ms: performance.now() - started};
 }

@@ -33,7 +33,7 @@ def cross_check(page, first: int, count: int, batch: int = 100) -> dict:
     the page's first mismatch. Scripts cross to the page as JSON text, which is far cheaper than
     Playwright's serialization of the parsed objects."""
     native = subprocess.Popen([str(check_binary()), str(first), str(count)], stdout=subprocess.PIPE, text=True)
-    totals = {"page_steps": 0, "page_frames": 0, "wasm_ms": 0.0}
+    totals = {"page_steps": 0, "page_frames": 0, "page_restored": 0, "wasm_ms": 0.0}
     pending: list[str] = []
     summary = None
     try:
@@ -69,6 +69,7 @@ def _run_batch(page, lines: list[str]) -> dict:
 def _add(totals: dict, result: dict) -> None:
     totals["page_steps"] += result["steps"]
     totals["page_frames"] += result["frames"]
+    totals["page_restored"] += result["restored"]
     totals["wasm_ms"] += result["ms"]
 
 
@@ -91,7 +92,8 @@ def describe_mismatch(result: dict) -> str:
         return f"script seed {result['seed']}: {result['error']}"
     text = (f"script seed {result['seed']}, step {result['step']}"
             + (f" (frame {result['frameIndex']})" if result["frameIndex"] else " (an input)")
-            + f": WebAssembly gave {result['got']}, native {result['want']} (hash, length, texts hash / result code)")
+            + f": WebAssembly gave {result['got']}, native {result['want']}"
+            + " (hash, length, texts hash / result code; one value: the beat's frame hash)")
     if result["bytes"] is not None:
         text += f"\n  wasm bytes:   {result['bytes']}\n  native bytes: {native_frame_hex(result['seed'], result['step'])}"
     return text

@@ -100,18 +100,17 @@ struct StateReader {
     }
 
     mutating func u32(_ field: StaticString) throws(StateDecodingError) -> UInt32 {
-        guard remaining >= 4 else { throw .truncated(field: field) }
-        var v: UInt32 = 0
-        for k in 0..<4 { v |= UInt32(bytes[at + k]) << (8 * UInt32(k)) }
-        at += 4
-        return v
+        UInt32(truncatingIfNeeded: try littleEndian(4, field))
     }
 
-    mutating func u64(_ field: StaticString) throws(StateDecodingError) -> UInt64 {
-        guard remaining >= 8 else { throw .truncated(field: field) }
+    mutating func u64(_ field: StaticString) throws(StateDecodingError) -> UInt64 { try littleEndian(8, field) }
+
+    /// `width` bytes, least significant first.
+    private mutating func littleEndian(_ width: Int, _ field: StaticString) throws(StateDecodingError) -> UInt64 {
+        guard remaining >= width else { throw .truncated(field: field) }
         var v: UInt64 = 0
-        for k in 0..<8 { v |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
-        at += 8
+        for k in 0..<width { v |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
+        at += width
         return v
     }
 

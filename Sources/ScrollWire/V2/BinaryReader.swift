@@ -98,13 +98,34 @@ struct BinaryReader {
         return s
     }
 
-    mutating func float64(_ name: @autoclosure () -> String) throws(WireError) -> Double {
-        guard remaining >= 8 else { throw WireError("\(name()): message ends early, at byte \(index)") }
+    /// 8 bytes, little-endian (a beat's hash).
+    mutating func u64(_ name: @autoclosure () -> String) throws(WireError) -> UInt64 {
         let start = index
+        let bits = try bits64(name())
+        Self.report(trace, name, start..<index, "0x" + HashText.hex(bits))
+        return bits
+    }
+
+    private mutating func bits64(_ name: @autoclosure () -> String) throws(WireError) -> UInt64 {
+        guard remaining >= 8 else { throw WireError("\(name()): message ends early, at byte \(index)") }
         var bits: UInt64 = 0
         for i in 0..<8 { bits |= UInt64(bytes[index + i]) << (8 * UInt64(i)) }
         index += 8
-        let x = Double(bitPattern: bits)
+        return bits
+    }
+
+    /// `count` bytes as they are (a snapshot's state).
+    mutating func raw(_ count: Int, _ name: @autoclosure () -> String) throws(WireError) -> [UInt8] {
+        guard count <= remaining else { throw WireError("\(name()): \(count) bytes run past the end of the message") }
+        let start = index
+        index += count
+        Self.report(trace, name, start..<index, "\(count) bytes")
+        return Array(bytes[start..<index])
+    }
+
+    mutating func float64(_ name: @autoclosure () -> String) throws(WireError) -> Double {
+        let start = index
+        let x = Double(bitPattern: try bits64(name()))
         guard x.isFinite else { throw WireError("\(name()) must be a finite number") }
         Self.report(trace, name, start..<index, "\(x)")
         return x

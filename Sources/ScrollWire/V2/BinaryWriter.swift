@@ -12,6 +12,16 @@ struct BinaryWriter {
         bytes.append(value)
     }
 
+    /// A 64-bit unsigned integer, 8 bytes little-endian (a beat's hash).
+    mutating func u64(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    /// Bytes as they are (a snapshot's state, after its length).
+    mutating func raw(_ values: [UInt8]) {
+        bytes.append(contentsOf: values)
+    }
+
     /// An unsigned LEB128 varint: 7 bits a byte, least significant first, the high bit set on
     /// every byte but the last. Negative values (which no caller has) are written as 0, and
     /// values beyond 2^53 − 1 as 2^53 − 1, so the output always decodes.

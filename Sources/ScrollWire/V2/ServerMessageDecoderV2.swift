@@ -85,6 +85,14 @@ public struct ServerMessageDecoderV2: Sendable {
             let beat = BeatMessage(time: try r.float64("t"), complete: try r.float64("complete"))
             try r.end("beat")
             message = .message(.beat(beat))
+        case .hashedBeat:
+            let beat = try Self.hashedBeat(&r)
+            try r.end("beat")
+            message = .message(.beat(beat))
+        case .batch:
+            let batch = try Self.batch(&r)
+            try r.end("batch")
+            message = .message(.batch(batch))
         case .asked, .granted, .denied, .expired, .follow:
             guard let notice = try Self.sharing(type, &r) else { throw WireError("unknown message type \(typeByte)") }
             message = .message(.sharing(notice))
@@ -152,6 +160,7 @@ public struct ServerMessageDecoderV2: Sendable {
             }
             resumePoint = ResumePoint(life: life, rowMoveVersion: try r.uint("moves"))
         }
+        let replica = flags & MessageFlagsV2.replica != 0 ? try Self.replica(&r) : nil
         let sceneName = try r.string("sceneName")
         let insets = EdgeInsets(top: try r.float64("scene.insets.top"), left: try r.float64("scene.insets.left"),
                                 bottom: try r.float64("scene.insets.bottom"), right: try r.float64("scene.insets.right"))
@@ -199,7 +208,7 @@ public struct ServerMessageDecoderV2: Sendable {
         let message = SnapshotMessage(protocolVersion: version, room: room, viewer: viewer, viewers: viewers,
                                       driver: driver, sceneName: sceneName, scene: scene, frame: frame,
                                       driverKey: driverKey, locked: flags & MessageFlagsV2.locked != 0,
-                                      resumePoint: resumePoint)
+                                      resumePoint: resumePoint, replica: replica)
         return (message, table)
     }
 

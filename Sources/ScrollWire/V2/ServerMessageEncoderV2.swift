@@ -130,6 +130,8 @@ public enum ServerMessageEncoderV2 {
             return applied(m)
         case .message(.beat(let m)):
             return beat(m)
+        case .message(.batch(let m)):
+            return batch(m)
         }
     }
 
@@ -153,6 +155,7 @@ public enum ServerMessageEncoderV2 {
         if snapshot.driverKey != nil { flags |= MessageFlagsV2.driverKey }
         if configuration.background != nil { flags |= MessageFlagsV2.background }
         if snapshot.resumePoint != nil { flags |= MessageFlagsV2.resumePoint }
+        if snapshot.replica != nil { flags |= MessageFlagsV2.replica }
         w.byte(flags)
         if let driver = snapshot.driver { w.string(driver) }
         if let key = snapshot.driverKey { w.string(key) }
@@ -160,6 +163,7 @@ public enum ServerMessageEncoderV2 {
             w.uvarint(point.life)
             w.uvarint(point.rowMoveVersion)
         }
+        writeReplica(snapshot.replica, into: &w)
         w.string(snapshot.sceneName)
         w.float64(configuration.insets.top)
         w.float64(configuration.insets.left)

@@ -42,6 +42,10 @@ public enum ServerMessageTypeV2: UInt8, Sendable, CaseIterable {
     case expired = 14
     /// `follow`: exploring viewers are called back.
     case follow = 15
+    /// `batch`: the changes of one period (the inputs stream).
+    case batch = 16
+    /// `beat` with the hash of the room's frame (the inputs stream).
+    case hashedBeat = 17
 }
 
 /// Bits of a version-2 frame's flags byte.
@@ -90,7 +94,9 @@ enum MessageFlagsV2 {
     static let background: UInt8 = 0x08
     /// Snapshot only: `life` and `moves` follow `driverKey` (for viewers that asked).
     static let resumePoint: UInt8 = 0x10
-    static let snapshotAll: UInt8 = 0x1F
+    /// Snapshot only: `replica` follows `life` and `moves` (the inputs stream).
+    static let replica: UInt8 = 0x20
+    static let snapshotAll: UInt8 = 0x3F
     static let resumedAll: UInt8 = 0x07
     /// Presence only: `exploring` follows.
     static let exploring: UInt8 = 0x04

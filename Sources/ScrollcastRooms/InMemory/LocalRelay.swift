@@ -26,9 +26,10 @@ import ScrollWire
         viewers = LocalViewers(metrics: metrics)
     }
 
-    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool) {
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool,
+                stream: ViewerStream) {
         guard !closed else { return }
-        viewers.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete)
+        viewers.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: stream)
     }
 
     func detach(_ viewer: String) {

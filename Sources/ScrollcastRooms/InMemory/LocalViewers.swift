@@ -6,8 +6,11 @@ import ScrollWire
 /// connected here.
 @RoomActor public struct LocalViewers {
     private let metrics: ServerMetrics
-    /// `inputs`: nil for a viewer that did not ask for `applied` messages, else the audience they go to.
-    private var viewers: [(id: String, sink: ViewerSink, version: WireVersion, inputs: Audience?)] = []
+    /// `inputs`: nil for a viewer that did not ask for `applied` messages, else the audience they
+    /// go to (`.inputsStream` for a viewer of the inputs stream, which gets no frames).
+    private var viewers: [Entry] = []
+
+    private typealias Entry = (id: String, sink: ViewerSink, version: WireVersion, inputs: Audience?)
 
     /// No viewers yet; what is handed out is counted in `metrics`.
     public init(metrics: ServerMetrics) {
@@ -20,8 +23,9 @@ import ScrollWire
     /// Viewer `viewer`, speaking `version`, writes through `sink`; `watchesInputs` when it asked
     /// for `applied` messages, `complete` when with the complete-history mark.
     public mutating func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool = false,
-                                complete: Bool = false) {
-        viewers.append((viewer, sink, version, !watchesInputs ? nil : complete ? .completeWatchers : .inputWatchers))
+                                complete: Bool = false, stream: ViewerStream = .frames) {
+        let inputs: Audience? = stream == .inputs ? .inputsStream : !watchesInputs ? nil : complete ? .completeWatchers : .inputWatchers
+        viewers.append((viewer, sink, version, inputs))
     }
 
     /// Viewer `viewer` left.
@@ -45,9 +49,11 @@ import ScrollWire
         if bytes > 0 { metrics.bytesOut.increment(by: bytes) }
     }
 
-    private static func reaches(_ audience: Audience, _ viewer: (id: String, sink: ViewerSink, version: WireVersion, inputs: Audience?)) -> Bool {
+    private static func reaches(_ audience: Audience, _ viewer: Entry) -> Bool {
         switch audience {
-        case .inputWatchers, .completeWatchers: return viewer.inputs == audience
+        case .inputWatchers, .completeWatchers, .inputsStream: return viewer.inputs == audience
+        case .framesStream: return viewer.inputs != .inputsStream
+        case .framesStreamExcept(let id): return viewer.inputs != .inputsStream && viewer.id != id
         default: return audience.includes(viewer.id)
         }
     }
@@ -65,7 +71,7 @@ import ScrollWire
                 if let form = lead.message[viewer.version] { forms.append(form) }
             }
             bytes += forms.reduce(0) { $0 + $1.count }
-            guard let form = message[viewer.version] else {
+            guard viewer.inputs != .inputsStream, let form = message[viewer.version] else {
                 for reliable in forms { viewer.sink.sendReliable(reliable) }
                 continue
             }
@@ -87,7 +93,7 @@ import ScrollWire
         // By index, each viewer's sink and version read in place: iterating would copy every
         // entry out (its id and sink retained and released).
         for i in viewers.indices {
-            guard let form = message[viewers[i].version] else { continue }
+            guard let form = message[viewers[i].version], viewers[i].inputs != .inputsStream else { continue }
             if viewers[i].sink.sendLatest(form) { skipped += 1 }
             sent += 1
             bytes += form.count
@@ -104,8 +110,9 @@ extension Audience {
         switch self {
         case .viewer(let id): return id == viewer
         case .everyone: return true
-        case .everyoneExcept(let id): return id != viewer
-        case .inputWatchers, .completeWatchers: return true  // whether it asked is known where it is connected (LocalViewers)
+        case .everyoneExcept(let id), .framesStreamExcept(let id): return id != viewer
+        // Whether it asked, and which stream it takes, is known where it is connected (LocalViewers).
+        case .inputWatchers, .completeWatchers, .inputsStream, .framesStream: return true
         }
     }
 }

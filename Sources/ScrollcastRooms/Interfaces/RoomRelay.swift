@@ -17,8 +17,11 @@ import ScrollWire
 @RoomActor public protocol RoomChannel: AnyObject {
     /// Viewer `viewer`, speaking `version`, is connected here through `sink`; `watchesInputs`
     /// when its join asked for `applied` messages (audience `.inputWatchers`), `complete` when it
-    /// asked for them with the complete-history mark (audience `.completeWatchers` instead).
-    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool)
+    /// asked for them with the complete-history mark (audience `.completeWatchers` instead);
+    /// `stream` `.inputs` for a viewer of the inputs stream (audience `.inputsStream`: no frames,
+    /// nothing for `.framesStream`).
+    func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool,
+                stream: ViewerStream)
     /// Viewer `viewer` left.
     func detach(_ viewer: String)
     /// Sends a message that must arrive to `audience` (each viewer gets its version's form, if
@@ -49,6 +52,13 @@ public enum Audience: Sendable, Hashable {
     /// Every viewer whose join asked for `applied` messages with the complete-history mark
     /// (`inputs: true, complete: true`): their `applied` carry `complete`, and they get `beat`s.
     case completeWatchers
+    /// Every viewer of the inputs stream (`batch`es, hashed `beat`s; docs/protocol.md, "The inputs
+    /// stream"). Known where the viewer is connected, as for `.inputWatchers`.
+    case inputsStream
+    /// Every viewer of the frames stream (version 2's `texts`, which only frames need).
+    case framesStream
+    /// Every viewer of the frames stream but one (texts a joiner's own snapshot carries).
+    case framesStreamExcept(String)
 }
 
 /// A reliable message that goes out right before a frame (`RoomChannel.sendFrame(_:sequence:after:)`).
@@ -75,6 +85,11 @@ extension RoomChannel {
     /// A viewer that did not ask for `applied` messages.
     public func attach(_ viewer: String, sink: ViewerSink, version: WireVersion) {
         attach(viewer, sink: sink, version: version, watchesInputs: false, complete: false)
+    }
+
+    /// A viewer of the frames stream.
+    public func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool) {
+        attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: .frames)
     }
 
     /// A viewer that did not ask for the complete-history mark.

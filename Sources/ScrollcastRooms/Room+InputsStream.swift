@@ -1,0 +1,119 @@
+import ScrollEngine
+import ScrollWire
+
+/// The inputs stream (docs/protocol.md, "The inputs stream"): viewers that run the room's engine
+/// get its state once, then every change the room makes in `batch`es (at most one per frame
+/// period), and a few `beat`s a second carrying the hash of the room's frame, instead of frames.
+/// The room still computes every frame (it keeps its authority and hashes them for the beats);
+/// it encodes frames only while a viewer of the frames stream is here.
+extension Room {
+    /// Whether the room keeps the complete-history mark: someone is told it (`Room+Complete.swift`).
+    var keepsMark: Bool { completeWatchers > 0 || inputsStream.viewers > 0 }
+
+    /// Numbers a change the room made (not a `state` message) and, while the stream has viewers,
+    /// keeps it for their next batch.
+    func recordChange(_ change: AppliedMessage) {
+        guard change.cause != .state else { return }
+        inputsStream.log.append(change)
+        guard inputsStream.viewers > 0 else { return }
+        inputsStream.pending.append(change)
+        inputsStream.restBeatOwed = true
+    }
+
+    /// When the waiting changes go out: a frame period after the last batch.
+    var batchDue: Double? {
+        inputsStream.pending.isEmpty ? nil : inputsStream.lastBatchAt + pacer.framePeriod
+    }
+
+    /// Sends the waiting changes if their period has come (`tick`, and as anything reaching the
+    /// room finishes: the first change after a quiet period goes at once).
+    func sendBatchIfDue() {
+        guard let due = batchDue, now >= due - pacer.timerSlack else { return }
+        sendBatch()
+    }
+
+    /// Sends the waiting changes now, with the mark: before a joiner's state (which holds them),
+    /// before a beat (whose mark covers them), or when their period has come.
+    func sendBatch() {
+        guard let last = inputsStream.pending.last else { return }
+        let current = now
+        let mark = markComplete(through: max(current, last.time))
+        let batch = BatchMessage(changes: inputsStream.log.count, complete: mark, applied: inputsStream.pending)
+        inputsStream.pending.removeAll(keepingCapacity: true)
+        inputsStream.lastBatchAt = current
+        channel.send(streamForms(v1: { ServerMessageEncoder.batch(batch) }, v2: { ServerMessageEncoderV2.batch(batch) }),
+                     to: .inputsStream)
+    }
+
+    /// After frame `frame` (just computed and marked): a beat with its hash while the room moves
+    /// (an animation, or a gesture held), at most one per `beatInterval`, and one when it rests.
+    func streamBeat(after frame: EffectFrame, at current: Double) {
+        guard inputsStream.viewers > 0 else { return }
+        if frame.isAnimating || claim != nil || !held.isEmpty {
+            guard current >= inputsStream.lastBeatAt + InputsStreamState.beatInterval - pacer.timerSlack else { return }
+            inputsStream.restBeatOwed = true
+        } else {
+            guard inputsStream.restBeatOwed else { return }
+            inputsStream.restBeatOwed = false
+        }
+        sendBatch()
+        inputsStream.lastBeatAt = current
+        let beat = BeatMessage(time: frame.time, complete: min(complete, frame.time), hash: FrameHash.of(frame, input: lastApplied))
+        channel.send(streamForms(v1: { ServerMessageEncoder.beat(beat) }, v2: { ServerMessageEncoderV2.beat(beat) }),
+                     to: .inputsStream)
+    }
+
+    /// After an inputs-stream snapshot (or `resumed` and its batch): the room's present, the
+    /// mark and the hash of the room's frame then.
+    func sendStreamJoinBeat(to id: String, version: WireVersion) {
+        let mark = markComplete(through: max(now, lastInputTime))
+        let time = max(now, lastInputTime, mark)
+        let beat = BeatMessage(time: time, complete: mark, hash: FrameHash.of(scene.frame(at: time), input: lastApplied))
+        let form = version == .v1 ? OutgoingMessage(utf8: ServerMessageEncoder.beat(beat))
+                                  : OutgoingMessage(binary: ServerMessageEncoderV2.beat(beat))
+        channel.send(RoomMessage(form, for: version), to: .viewer(id))
+    }
+
+    /// What an inputs-stream snapshot's replica starts from: the engine's state as it stands,
+    /// with every change the room made, at the mark raised to the present.
+    func replicaStart() -> ReplicaStart {
+        let mark = markComplete(through: max(now, lastInputTime))
+        let base = SceneCatalogue.standard.configuration(named: sceneName) ?? scene.configuration
+        return ReplicaStart(engine: EngineVersion.current, time: mark, changes: inputsStream.log.count,
+                            input: lastApplied, state: scene.stateBytes(base: base))
+    }
+
+    /// A message in each version a viewer of the inputs stream speaks.
+    func streamForms(v1: () -> [UInt8], v2: () -> [UInt8]) -> RoomMessage {
+        RoomMessage(v1: inputsStream.counts[.v1, default: 0] > 0 ? OutgoingMessage(utf8: v1()) : nil,
+                    v2: inputsStream.counts[.v2, default: 0] > 0 ? OutgoingMessage(binary: v2()) : nil)
+    }
+
+    // MARK: Refusals
+
+    /// Why a join of the inputs stream naming engine version `engine` cannot be served here, or
+    /// nil when it can: another (or no) engine version, or a scene no replica builds by name.
+    func inputsStreamRefusal(engine: UInt32?) -> CloseReason? {
+        if let refusal = Self.engineRefusal(engine) { return refusal }
+        guard SceneCatalogue.standard.entries.contains(where: { $0.name == sceneName }) else {
+            let served = SceneCatalogue.standard.namesList
+            return CloseReason(.sceneNotReplicable, "scene '\(sceneName)' cannot be replicated; the inputs stream serves \(served)")
+        }
+        return nil
+    }
+
+    /// Why a join of the inputs stream naming `engine` is refused wherever the room is, or nil.
+    public static func engineRefusal(_ engine: UInt32?) -> CloseReason? {
+        guard engine != EngineVersion.current else { return nil }
+        let got = engine.map { String($0) } ?? "none"
+        return CloseReason(.engineNotServed, "stream 'inputs' needs engine \(EngineVersion.current); got \(got)")
+    }
+
+    /// Turns `join` away: `error` saying why, then the close.
+    func refuse(_ join: ViewerJoin, _ reason: CloseReason) {
+        let error = join.version == .v1 ? OutgoingMessage(utf8: ServerMessageEncoder.error(message: reason.reason))
+                                        : OutgoingMessage(binary: ServerMessageEncoderV2.error(message: reason.reason))
+        join.sink.sendReliable(error)
+        join.sink.close(reason)
+    }
+}
