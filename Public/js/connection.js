@@ -160,7 +160,7 @@ export class Connection {
     this.stopped = false;
     this.position = new ResumePoint();
     this.joinSentAt = null;
-    this.joinRoundTrip = null;   // ms of a round trip of the join to its snapshot or resumed (the replica's first lead)
+    this.joinRoundTrip = null;   // ms from the join going out to its snapshot or resumed (the replica's first lead)
     this.joinsInURL = true;      // false once a server ignored a join in the URL
     this.joinInURL = null;       // the join the current socket carries in its URL, if any
     // Version 2's texts outlive a socket: a resume sends only the texts missed.
@@ -288,12 +288,10 @@ export class Connection {
         // The join worked: the next loss starts the backoff afresh.
         this.joined = true;
         this.attempt = 0;
-        // A join in the URL is answered two round trips after the socket is made (TCP's
-        // handshake, then the upgrade that carries it); one sent on the open socket, one.
-        if (this.joinSentAt !== null) {
-          const elapsed = (event.at ?? performance.now()) - this.joinSentAt;
-          this.joinRoundTrip = joinInURL ? elapsed / 2 : elapsed;
-        }
+        // A join in the URL counts from the socket's making: the upgrade's round trip, and
+        // before it TCP's handshake where that is not at hand; so at most two round trips, never
+        // less than one (a lead too short makes late inputs; one too long is only held).
+        if (this.joinSentAt !== null) this.joinRoundTrip = (event.at ?? performance.now()) - this.joinSentAt;
         this.report({ connected: true, joined: true, resumed: message.type === "resumed" });
       }
       if (message.type === "error") {
