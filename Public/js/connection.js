@@ -1,7 +1,9 @@
 // The WebSocket to the server (docs/protocol.md): join a room, hand every message to the page,
 // reconnect by itself (at once, then with exponential backoff; to the next node of a cluster's
 // list, nodes.js) and resume where it was (docs/protocol.md, "Resuming"): the server then sends
-// only what was missed, or a snapshot when it cannot. It speaks
+// only what was missed, or a snapshot when it cannot. The join goes in the socket's URL
+// (docs/protocol.md, "Joining in the upgrade"), so the snapshot follows the upgrade at once; a
+// join holding a secret goes as a message, as it does to a server that ignores the URL's. It speaks
 // protocol version 2 (binary, decoded by wire-v2.js) when the server does, else version 1 (JSON);
 // either way the page gets the same message objects.
 
@@ -69,21 +71,33 @@ export class ResumePoint {
 }
 const MAX_RETRY_MS = 5000;
 
-/** The WebSocket URL of a node ("host:port"), in the page's own scheme: ws(s)://node/ws. */
-export function socketURL(node, loc = window.location) {
+/**
+ * The WebSocket URL of a node ("host:port"), in the page's own scheme: ws(s)://node/ws, with
+ * `join` (a join message) in its query when given. index.html's early socket builds the same URL.
+ */
+export function socketURL(node, loc = window.location, join = null) {
   const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${node}/ws`;
+  return `${scheme}//${node}/ws${join ? `?join=${encodeURIComponent(JSON.stringify(join))}` : ""}`;
+}
+
+/** Whether a join may go in the URL: not with a secret (a driver key, a grant), which request
+ * lines would carry into proxies' logs. */
+export function joinFitsURL(join) {
+  return !join.driverKey && !join.resume?.grant;
 }
 
 /**
  * The WebSocket index.html opened before the modules loaded, taken once: when it goes to `url`
- * with `subprotocols` and is not closing, else null (and it is closed).
+ * with `subprotocols` and is not closing, { socket, messages, openedAt } (the messages it
+ * received meanwhile, each { data, at }), else null (and it is closed).
  */
 export function adoptEarlySocket(url, subprotocols, early = window.scrollcastEarly) {
   const socket = early?.socket;
   if (!socket) return null;
   early.socket = null;
-  if (early.url === url && early.protocols === subprotocols.join(",") && socket.readyState <= WebSocket.OPEN) return socket;
+  if (early.url === url && early.protocols === subprotocols.join(",") && socket.readyState <= WebSocket.OPEN) {
+    return { socket, messages: early.messages ?? [], openedAt: early.openedAt ?? performance.now() };
+  }
   socket.close();
   return null;
 }
@@ -147,6 +161,8 @@ export class Connection {
     this.position = new ResumePoint();
     this.joinSentAt = null;
     this.joinRoundTrip = null;   // ms from the join going out to its snapshot or resumed (the replica's first lead)
+    this.joinsInURL = true;      // false once a server ignored a join in the URL
+    this.joinInURL = null;       // the join the current socket carries in its URL, if any
     // Version 2's texts outlive a socket: a resume sends only the texts missed.
     this.decoder = new WireV2Decoder();
   }
@@ -174,8 +190,28 @@ export class Connection {
   setInputs(on) {
     if (this.inputs === on) return;
     this.inputs = on;
-    // A join already sent asked the other way: join again. One not sent yet will ask as set now.
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.close(4001, "joining again with other options");
+    // A join already sent (in the URL, or on an open socket) asked the other way: join again.
+    // One not sent yet will ask as set now.
+    if (this.socket && (this.joinInURL || this.socket.readyState === WebSocket.OPEN)) {
+      this.socket.close(4001, "joining again with other options");
+    }
+  }
+
+  /**
+   * The page's join (docs/protocol.md, `join`), built here only; the resume is asked for a socket
+   * speaking `protocol`. index.html's early socket mirrors the first one.
+   */
+  join(protocol) {
+    const join = { type: "join", room: this.room, client: "scrollcast-page/1" };
+    if (this.scene) join.scene = this.scene;
+    if (this.driverKey) join.driverKey = this.driverKey;
+    if (this.lock) join.lock = true;
+    // With them, how far the room's history is complete (a watcher draws only that far).
+    if (this.inputs) Object.assign(join, { inputs: true, complete: true });
+    const resume = this.position.request(protocol);
+    if (resume) join.resume = resume;
+    else join.resumable = true;
+    return join;
   }
 
   get isOpen() {
@@ -190,34 +226,40 @@ export class Connection {
   }
 
   open() {
-    let socket;
+    // A resume goes in the URL before the server has chosen a protocol: it is asked for the one
+    // the last socket spoke (the server takes the first offered it speaks, the same again).
+    const urlJoin = this.joinsInURL ? this.join(this.position.protocol) : null;
+    const joinInURL = urlJoin && joinFitsURL(urlJoin) ? urlJoin : null;
+    const url = socketURL(this.node, window.location, joinInURL);
+    let socket, early;
     try {
-      socket = adoptEarlySocket(socketURL(this.node), this.subprotocols) ?? new WebSocket(socketURL(this.node), this.subprotocols);
+      early = adoptEarlySocket(url, this.subprotocols);
+      socket = early?.socket ?? new WebSocket(url, this.subprotocols);
     } catch (error) {
       this.scheduleRetry({ code: 0, reason: String(error) });
       return;
     }
     this.socket = socket;
     this.joined = false;
+    this.joinInURL = joinInURL;
+    this.joinSentAt = joinInURL ? early?.openedAt ?? performance.now() : null;
     socket.binaryType = "arraybuffer";
     const decoder = this.decoder;
     let lastError = null;   // the server's `error` message, sent just before it closes
+    let received = false;
     socket.onopen = () => {
       this.protocol = socket.protocol;
-      const join = { type: "join", room: this.room, client: "scrollcast-page/1" };
-      if (this.scene) join.scene = this.scene;
-      if (this.driverKey) join.driverKey = this.driverKey;
-      if (this.lock) join.lock = true;
-      // With them, how far the room's history is complete (a watcher draws only that far).
-      if (this.inputs) Object.assign(join, { inputs: true, complete: true });
-      const resume = this.position.request(socket.protocol);
-      if (resume) join.resume = resume;
-      else join.resumable = true;
-      socket.send(JSON.stringify(join));
-      this.joinSentAt = performance.now();
+      if (joinInURL?.resume && socket.protocol !== this.position.protocol) {
+        return this.dropUnreadable(socket, "a resume asked in another protocol than the server chose");
+      }
+      if (!joinInURL) {
+        socket.send(JSON.stringify(this.join(socket.protocol)));
+        this.joinSentAt = performance.now();
+      }
       this.report({ connected: true, joined: false });
     };
     socket.onmessage = (event) => {
+      received = true;
       let message;
       if (typeof event.data === "string") {
         try {
@@ -246,7 +288,10 @@ export class Connection {
         // The join worked: the next loss starts the backoff afresh.
         this.joined = true;
         this.attempt = 0;
-        if (this.joinSentAt !== null) this.joinRoundTrip = performance.now() - this.joinSentAt;
+        // A join in the URL counts from the socket's making: the upgrade's round trip, and
+        // before it TCP's handshake where that is not at hand; so at most two round trips, never
+        // less than one (a lead too short makes late inputs; one too long is only held).
+        if (this.joinSentAt !== null) this.joinRoundTrip = (event.at ?? performance.now()) - this.joinSentAt;
         this.report({ connected: true, joined: true, resumed: message.type === "resumed" });
       }
       if (message.type === "error") {
@@ -257,9 +302,13 @@ export class Connection {
     };
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
-      const joinRefused = !this.joined && event.code === 1008;
+      // A server older than joins in the URL waits for a join message until its deadline.
+      const urlJoinIgnored = joinInURL && !received && event.code === 1008 && event.reason.startsWith("no join within");
+      const joinRefused = !this.joined && event.code === 1008 && !urlJoinIgnored;
       this.socket = null;
       this.joined = false;
+      this.joinInURL = null;
+      if (urlJoinIgnored) this.joinsInURL = false;
       if (joinRefused) {
         this.stopped = true;
         this.report({ connected: false, joined: false, closeCode: event.code, closeReason: event.reason,
@@ -270,8 +319,9 @@ export class Connection {
     };
     // onerror is always followed by onclose, which does the work.
     socket.onerror = () => {};
-    // The socket index.html opened early may be open already: join now.
+    // The socket index.html opened early may be open already, and have received the snapshot.
     if (socket.readyState === WebSocket.OPEN) socket.onopen();
+    for (const message of early?.messages ?? []) if (socket.readyState === WebSocket.OPEN) socket.onmessage(message);
   }
 
   /** After an unreadable message (other than a frame) the page's state is in doubt: it starts

@@ -13,6 +13,9 @@ nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomSchedul
 
     init() {}
 
+    /// The upgrade URL's query parameter that carries a join: `/ws?join=<JSON, percent-encoded>`.
+    static let joinParameter = "join"
+
     /// Binds with `configuration`'s address, timeouts and page, and the protocol's subprotocols
     /// and size limit; events go to `service`. Returns the bound port.
     func start(_ configuration: ScrollcastServerConfiguration, service: RoomService) throws -> Int {
@@ -25,6 +28,9 @@ nonisolated final class WebSocketTransport: WebSocketServerDelegate, RoomSchedul
         socketConfiguration.encodedDirectory = configuration.encodedDirectory
         socketConfiguration.pingInterval = configuration.timeouts.pingIntervalSeconds
         socketConfiguration.idleTimeout = configuration.timeouts.idleTimeoutSeconds
+        // A join may come in the upgrade URL (docs/protocol.md, "Joining in the upgrade"): the
+        // room layer gets it as the connection's first message, so its answer follows the 101.
+        socketConfiguration.firstMessageParameter = Self.joinParameter
         socketConfiguration.httpTimeoutSeconds = configuration.timeouts.httpRequestSeconds
         // Origins are checked by the service, because the default ("our own address") needs the
         // bound port, known only after binding.

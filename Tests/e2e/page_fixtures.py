@@ -37,22 +37,34 @@ FLING_IN_PAGE = """([start, end, steps]) => {
 ARTIFACTS = Path(os.environ.get("SCROLLCAST_ARTIFACTS", REPO / "test-artifacts"))
 
 
-# Records a page's sockets and the joins it sends, so a test can drop the connection and check what
-# the rejoin carried: an init script for the contexts that need it (context.add_init_script).
+# The join a WebSocket URL carries (docs/protocol.md, "Joining in the upgrade"), or null: JS for
+# init scripts that record a page's joins.
+URL_JOIN_JS = """(url) => { const join = new URL(url, location.href).searchParams.get("join"); return join === null ? null : JSON.parse(join); }"""
+
+# Records a page's sockets and the joins it makes (in a socket's URL, or as a message: `__joins`;
+# the messages alone: `__joinMessages`), so a test can drop the connection and check what the
+# rejoin carried: an init script for the contexts that need it (context.add_init_script).
 TRACK_SOCKETS = """
 (() => {
   const Native = window.WebSocket;
+  const urlJoin = %s;
   window.__sockets = [];
   window.__joins = [];
+  window.__joinMessages = [];
   window.WebSocket = class extends Native {
-    constructor(...args) { super(...args); window.__sockets.push(this); }
+    constructor(...args) {
+      super(...args);
+      window.__sockets.push(this);
+      const join = urlJoin(args[0]);
+      if (join) window.__joins.push(join);
+    }
     send(data) {
-      try { const m = JSON.parse(data); if (m.type === "join") window.__joins.push(m); } catch {}
+      try { const m = JSON.parse(data); if (m.type === "join") { window.__joins.push(m); window.__joinMessages.push(m); } } catch {}
       return super.send(data);
     }
   };
 })();
-"""
+""" % URL_JOIN_JS
 
 
 @pytest.fixture(scope="session")

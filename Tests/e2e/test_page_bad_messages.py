@@ -20,7 +20,7 @@ def test_the_page_skips_an_unreadable_frame_but_reconnects_after_an_unreadable_r
         ws.connect_to_server()   # forwards both ways, as if there were no route
         routes.append(ws)
 
-    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.route_web_socket(re.compile(r"/ws(\?|$)"), route)   # the join goes in the query
     sc = ScrollcastPage(page, page_server.base_url, room).open()
     assert sc.state("s.protocol") == "scrollcast.v2"
     assert len(routes) == 1

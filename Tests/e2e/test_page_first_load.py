@@ -25,7 +25,9 @@ def test_the_early_socket_and_wasm_fetch_are_the_pages_only_ones(page, page_serv
     page.on("request", lambda request: scripts.append(request.url.split("?")[0]) if ".js" in request.url else None)
     sc = ScrollcastPage(page, page_server.base_url, room).open(query)
     sc.wait_idle()
-    assert sockets == [f"ws://127.0.0.1:{page_server.port}/ws"], "one socket: the early one, adopted"
+    # Its URL carries the page's join (docs/protocol.md, "Joining in the upgrade").
+    assert [url.split("?join=")[0] for url in sockets] == [f"ws://127.0.0.1:{page_server.port}/ws"], \
+        "one socket: the early one, adopted"
     assert scripts == [f"{page_server.base_url}/bundle/page.js", f"{page_server.base_url}/js/upload.js"], \
         "the bundle, and no module of its own but the upload form's, which runs apart"
     if "replica=off" in query:

@@ -75,6 +75,8 @@ PROBE = r"""
       super(...args);
       probe.sockets.push(this);
       add.call(this, "close", (e) => probe.closes.push(e.code));
+      const join = new URL(args[0], location.href).searchParams.get("join");   // a join in the URL
+      if (join !== null) probe.joins.push(JSON.parse(join));
     }
     send(data) {
       probe.sends += 1;

@@ -163,6 +163,8 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     assert joins >= 2
     every_join_had_key = page_d.evaluate("(k) => window.__joins.every(j => j.driverKey === k && j.lock === true)", key)
     assert every_join_had_key, "the rejoin sent the key (and lock) again"
+    # A join with a key goes as a message, never in a socket's URL (docs/protocol.md, "Joining in the upgrade").
+    assert page_d.evaluate("window.__joinMessages.length") == joins
     codriver.wait("s => s.driveMode === 'key'")
     applied = codriver.state("s.ownInputsApplied")
     page_d.mouse.move(*codriver.client_point(200, 400))

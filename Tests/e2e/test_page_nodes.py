@@ -34,7 +34,8 @@ def node_of(server) -> str:
 
 
 def attempted_urls(page) -> list[str]:
-    return [a["url"] for a in page.evaluate("window.socketAttempts")]
+    """The sockets' URLs without their query (the join, docs/protocol.md "Joining in the upgrade")."""
+    return [a["url"].split("?")[0] for a in page.evaluate("window.socketAttempts")]
 
 
 def assert_draws(sc: ScrollcastPage):
@@ -89,7 +90,7 @@ def test_a_node_that_refuses_the_connection_is_skipped_quickly(page, page_server
 
     assert page.evaluate("window.scrollcast.node") == node_of(b)
     attempts = page.evaluate("window.socketAttempts")
-    assert [a["url"] for a in attempts] == [f"ws://{dead}/ws", f"ws://{node_of(b)}/ws"]
+    assert [a["url"].split("?")[0] for a in attempts] == [f"ws://{dead}/ws", f"ws://{node_of(b)}/ws"]
     # The page waits at most 250 ms before trying another node; 2 s leaves room for a busy machine
     # while still failing if a switch of node waited out a grown backoff (up to 5 s).
     assert attempts[1]["at"] - attempts[0]["at"] < 2000, attempts

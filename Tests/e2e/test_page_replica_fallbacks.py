@@ -9,6 +9,7 @@ starts again at the next rest."""
 from __future__ import annotations
 
 import json
+from urllib.parse import parse_qs, urlparse
 
 from measures_session import FLING, measured, record_total
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
@@ -27,7 +28,9 @@ class Sockets:
         page.on("websocket", self._watch)
 
     def _watch(self, ws):
-        entry = {"join": None, "applied": 0}
+        # The join goes in the socket's URL (docs/protocol.md, "Joining in the upgrade") or as a message.
+        in_url = parse_qs(urlparse(ws.url).query).get("join")
+        entry = {"join": json.loads(in_url[0]) if in_url else None, "applied": 0}
         self.sockets.append(entry)
 
         def sent(payload):

@@ -65,8 +65,8 @@ def test_the_page_resumes_after_a_cut_mid_fling_keeping_its_picture(page, page_s
 
 def test_the_page_says_reconnecting_only_when_the_gap_lasts_over_half_a_second(page, page_server, link_proxy, room,
                                                                                artifacts):
-    # 300 ms each way: the new socket's handshake and the join's answer take over a second.
-    proxy = link_proxy(page_server.port, "loopback", delay_ms=300)
+    # 600 ms each way: the new socket's upgrade, which carries its join, and the answer take over a second.
+    proxy = link_proxy(page_server.port, "loopback", delay_ms=600)
     artifacts.watch(page)
     sc = open_through(page, page_server, proxy, room)
     assert proxy.cut() == 1

@@ -17,18 +17,7 @@ enum LWS {
 
     /// The URI arguments joined with "&" (lws keeps each one as a separate, urldecoded fragment).
     static func queryString(_ wsi: OpaquePointer) -> String {
-        let total = Int(lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS))
-        guard total > 0 else { return "" }
-        var parts: [String] = []
-        var buffer = [CChar](repeating: 0, count: total + 1)
-        for index in 0..<256 {
-            let copied = buffer.withUnsafeMutableBufferPointer {
-                lws_hdr_copy_fragment(wsi, $0.baseAddress, Int32($0.count), WSI_TOKEN_HTTP_URI_ARGS, Int32(index))
-            }
-            guard copied >= 0 else { break }
-            parts.append(String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return parts.joined(separator: "&")
+        queryArguments(wsi).map { String(decoding: $0, as: UTF8.self) }.joined(separator: "&")
     }
 
     /// The peer's numeric address.

@@ -38,6 +38,7 @@ struct RequestHeadMeter {
         case 400: "Bad Request"
         case 403: "Forbidden"
         case 404: "Not Found"
+        case 414: "URI Too Long"
         case 431: "Request Header Fields Too Large"
         case 503: "Service Unavailable"
         default: "Error"

@@ -69,7 +69,7 @@ extension WebSocketServer {
         let uri = LWS.header(wsi, WSI_TOKEN_GET_URI) ?? ""
         let offered = (LWS.header(wsi, WSI_TOKEN_PROTOCOL) ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
-        let request = UpgradeRequest(
+        var request = UpgradeRequest(
             path: uri,
             query: LWS.queryString(wsi),
             origin: LWS.header(wsi, WSI_TOKEN_ORIGIN),
@@ -77,7 +77,10 @@ extension WebSocketServer {
             subprotocols: offered,
             remoteAddress: LWS.peerAddress(wsi))
         let protocolHeaderBytes = Int(lws_hdr_total_length(wsi, WSI_TOKEN_PROTOCOL))
-        if let refusal = headRefusal(wsi, keepMark: false) ?? refusal(for: request, protocolHeaderBytes: protocolHeaderBytes) {
+        let carried = upgradeMessage(wsi)
+        request.firstMessage = carried.message
+        if let refusal = headRefusal(wsi, keepMark: false) ?? refusal(for: request, protocolHeaderBytes: protocolHeaderBytes)
+            ?? carried.refusal {
             statsBox.withLock { $0.upgradesRefused += 1 }
             pendingUpgrades[wsi] = nil
             // Headers and body go out at once: after a refusal lws finishes the transaction itself.
@@ -138,6 +141,7 @@ extension WebSocketServer {
         receivingWSI = wsi
         defer { receivingWSI = nil }
         delegate.server(self, didOpen: id, request: request, subprotocol: negotiatedSubprotocol(wsi, request))
+        if let message = request.firstMessage { deliverUpgradeMessage(message, to: state) }
         return 0
     }
 
@@ -186,7 +190,7 @@ extension WebSocketServer {
     /// permessage-deflate lws 4.1.6 loses that return while it hands over inflated chunks, and the
     /// connection stayed open (seen with a 16 KiB+ compressed message). So the close goes out from
     /// the next writeable callback, like every other close; a peer too stuck to take it is cut off.
-    private func closeNow(_ state: ServerConnection, _ code: CloseCode, _ reason: String) -> Int32 {
+    func closeNow(_ state: ServerConnection, _ code: CloseCode, _ reason: String) -> Int32 {
         statsBox.withLock { $0.badMessages += 1 }
         state.reliable.removeAll()
         state.latest = nil

@@ -12,6 +12,9 @@ public struct UpgradeRequest: Sendable {
     public var subprotocols: [String]
     /// The peer's IP address as text.
     public var remoteAddress: String
+    /// The message carried in the query (`WebSocketServerConfiguration.firstMessageParameter`),
+    /// decoded; the delegate gets it as the connection's first text message.
+    var firstMessage: [UInt8]? = nil
     /// Builds a request (the server builds these; public for tests of delegates).
     public init(path: String, query: String = "", origin: String? = nil, host: String? = nil,
                 subprotocols: [String] = [], remoteAddress: String = "") {

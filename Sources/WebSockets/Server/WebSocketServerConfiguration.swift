@@ -25,6 +25,14 @@ public struct WebSocketServerConfiguration: Sendable {
     /// Largest reassembled inbound message; larger ones close the connection with 1009. No
     /// default, because the right cap depends on the application protocol's messages.
     public var maxMessageBytes: Int
+    /// A query parameter of the upgrade URL whose value is the connection's first text message
+    /// (`/ws?join=…`, percent-encoded): the delegate gets it right after `didOpen`, as if it had
+    /// come in the first frame, so its answer can follow the 101 without waiting a round trip.
+    /// nil (the default): the query is only reported in `UpgradeRequest.query`.
+    public var firstMessageParameter: String? = nil
+    /// The most bytes (decoded) that parameter may hold; a longer one is refused with 414, and a
+    /// second one with 400. Below `maxHTTPHeaderBytes`, whose 431 would come first.
+    public var maxFirstMessageParameterBytes = 4096
     /// Reliable messages queued per connection; one more closes it with 1008 "send queue overflow".
     public var reliableQueueLimit = 256
     /// Seconds of silence before the server pings a connection.
