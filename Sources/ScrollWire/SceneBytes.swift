@@ -8,7 +8,7 @@ import ScrollEngine
 /// Layout (the version-2 pieces, `BinaryWriter`): `u8` version 1; viewport width, height,
 /// insets top, left, bottom, right and the table header's height as `f64`; `u8` deceleration
 /// (0 normal, 1 fast); `u8` 1 and the background's `str` image and `f64` height, or `u8` 0;
-/// `uvar` layer count, each `str` image and `f64` width, height, restingY, pullFactor,
+/// `uvar` layer count, each `str` image and `f64` restingY, width, height, pullFactor,
 /// scrollFactor; `uvar` section count, each `str` title, `f64` header height, `uvar` row
 /// count, then each row: `u8` flags, `svar` id − (previous id + 1), `str` title, then what the
 /// flags say follows. Rows repeat their neighbours' heights and groups, so a long list of like
@@ -47,7 +47,7 @@ public enum SceneBytes {
         w.uvarint(configuration.parallaxLayers.count)
         for layer in configuration.parallaxLayers {
             w.string(layer.image)
-            for x in [layer.size.width, layer.size.height, layer.restingY, layer.pullFactor, layer.scrollFactor] { w.float64(x) }
+            for x in [layer.restingY, layer.size.width, layer.size.height, layer.pullFactor, layer.scrollFactor] { w.float64(x) }
         }
         w.uvarint(configuration.sections.count)
         var previousID = -1
@@ -83,61 +83,52 @@ public enum SceneBytes {
     /// The configuration `bytes` (from `encode`) describe. Throws for bytes that are not whole,
     /// carry other bytes after the scene, or describe a scene the engine cannot show: a
     /// non-finite or negative size, an empty viewport, row ids that are not 0 … n−1 each once.
+    /// (One message for all: only tests read it, and each distinct one costs the page's module.)
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> SceneConfiguration {
         var r = BinaryReader(bytes)
-        guard try r.byte("version") == version else { throw WireError("scene bytes: unknown version") }
-        let width = try size(&r, "viewport.width"), height = try size(&r, "viewport.height")
-        guard width > 0, height > 0 else { throw WireError("scene bytes: empty viewport") }
-        let insets = EdgeInsets(top: try size(&r, "insets.top"), left: try size(&r, "insets.left"),
-                                bottom: try size(&r, "insets.bottom"), right: try size(&r, "insets.right"))
-        let headerHeight = try size(&r, "headerHeight")
-        let rate: DecelerationRate
-        switch try r.byte("decelerationRate") {
-        case 0: rate = .normal
-        case 1: rate = .fast
-        default: throw WireError("scene bytes: unknown deceleration rate")
-        }
+        guard try r.byte("") == version else { throw notAScene() }
+        let v = try sizes(&r, 7)
+        guard v[0] > 0, v[1] > 0 else { throw notAScene() }
+        let rate = try r.byte("")
+        guard rate < 2 else { throw notAScene() }
         var background: BackgroundImage?
-        switch try r.byte("background") {
+        switch try r.byte("") {
         case 0: background = nil
-        case 1: background = BackgroundImage(image: try r.string("background.image"), height: try size(&r, "background.height"))
-        default: throw WireError("scene bytes: background flag must be 0 or 1")
+        case 1: background = BackgroundImage(image: try r.string(""), height: try sizes(&r, 1)[0])
+        default: throw notAScene()
         }
         var layers: [ParallaxLayer] = []
-        for _ in 0..<(try r.count("layers", minimumBytes: 41)) {
-            let image = try r.string("layer.image")
-            let layerSize = Size(width: try size(&r, "layer.width"), height: try size(&r, "layer.height"))
-            layers.append(ParallaxLayer(image: image, size: layerSize, restingY: try r.float64("layer.restingY"),
-                                        pullFactor: try size(&r, "layer.pullFactor"),
-                                        scrollFactor: try size(&r, "layer.scrollFactor")))
+        for _ in 0..<(try r.count("", minimumBytes: 41)) {
+            let image = try r.string("")
+            let restingY = try r.float64("")   // the one value that may be negative, so first
+            let l = try sizes(&r, 4)
+            layers.append(ParallaxLayer(image: image, size: Size(width: l[0], height: l[1]), restingY: restingY,
+                                        pullFactor: l[2], scrollFactor: l[3]))
         }
         var sections: [TableSection] = []
         var seen: [Bool] = []
         var previousID = -1
         var previousHeight = 44.0
         var rowsRead = 0
-        for _ in 0..<(try r.count("sections", minimumBytes: 10)) {
-            let title = try r.string("section.title")
-            let sectionHeader = try size(&r, "section.headerHeight")
+        for _ in 0..<(try r.count("", minimumBytes: 10)) {
+            let title = try r.string("")
+            let sectionHeader = try sizes(&r, 1)[0]
             var rows: [TableRow] = []
             var previousGroup = title
-            for _ in 0..<(try r.count("section.rows", minimumBytes: 3)) {
-                let flags = try r.byte("row.flags")
-                guard flags & 0xF0 == 0 else { throw WireError("scene bytes: unknown row flags") }
-                let (id, overflow) = (previousID + 1).addingReportingOverflow(try r.sint("row.id"))
-                // An id beyond what the rows left could reach cannot be part of 0 … n−1 (and must not
-                // grow `seen` by much).
-                guard !overflow, id >= 0, id <= rowsRead + r.remaining / 3 else {
-                    throw WireError("scene bytes: row id out of range")
-                }
-                let rowTitle = try r.string("row.title")
-                let rowHeight = flags & RowFlag.height != 0 ? try size(&r, "row.height") : previousHeight
-                let group = flags & RowFlag.group != 0 ? try r.string("row.group") : previousGroup
-                let subtitle = flags & RowFlag.subtitle != 0 ? try r.string("row.subtitle") : ""
-                let detail = flags & RowFlag.detail != 0 ? try r.string("row.detail") : ""
+            for _ in 0..<(try r.count("", minimumBytes: 3)) {
+                let flags = try r.byte("")
+                let (id, overflow) = (previousID + 1).addingReportingOverflow(try r.sint(""))
+                // An id beyond what the rows left could reach cannot be part of 0 … n−1 (and must
+                // not grow `seen` by much).
+                guard flags & 0xF0 == 0, !overflow, id >= 0, id <= rowsRead + r.remaining / 3 else { throw notAScene() }
+                let rowTitle = try r.string("")
+                let rowHeight = flags & RowFlag.height != 0 ? try sizes(&r, 1)[0] : previousHeight
+                let group = flags & RowFlag.group != 0 ? try r.string("") : previousGroup
+                let subtitle = flags & RowFlag.subtitle != 0 ? try r.string("") : ""
+                let detail = flags & RowFlag.detail != 0 ? try r.string("") : ""
                 rows.append(TableRow(id: id, title: rowTitle, subtitle: subtitle, group: group, detail: detail, height: rowHeight))
                 if id >= seen.count { seen += [Bool](repeating: false, count: id + 1 - seen.count) }
-                guard !seen[id] else { throw WireError("scene bytes: a row id twice") }
+                guard !seen[id] else { throw notAScene() }
                 seen[id] = true
                 rowsRead += 1
                 previousID = id
@@ -146,18 +137,26 @@ public enum SceneBytes {
             }
             sections.append(TableSection(title: title, headerHeight: sectionHeader, rows: rows))
         }
-        try r.end("scene bytes")
         // Ids 0 … n−1: the growth above stops at the largest id, so a gap leaves a false.
-        guard !seen.contains(false) else { throw WireError("scene bytes: row ids are not 0 … n−1") }
-        return SceneConfiguration(viewport: Size(width: width, height: height), insets: insets, headerHeight: headerHeight,
+        guard r.isAtEnd, !seen.contains(false) else { throw notAScene() }
+        return SceneConfiguration(viewport: Size(width: v[0], height: v[1]),
+                                  insets: EdgeInsets(top: v[2], left: v[3], bottom: v[4], right: v[5]), headerHeight: v[6],
                                   parallaxLayers: layers, background: background, sections: sections,
-                                  decelerationRate: rate)
+                                  decelerationRate: rate == 1 ? .fast : .normal)
     }
 
-    /// A finite size that is not negative.
-    private static func size(_ r: inout BinaryReader, _ name: String) throws(WireError) -> Double {
-        let x = try r.float64(name)
-        guard x >= 0 else { throw WireError("scene bytes: a negative size") }
-        return x
+    /// `count` finite sizes that are not negative.
+    @inline(never)
+    private static func sizes(_ r: inout BinaryReader, _ count: Int) throws(WireError) -> [Double] {
+        var values: [Double] = []
+        for _ in 0..<count {
+            let x = try r.float64("")
+            guard x >= 0 else { throw notAScene() }
+            values.append(x)
+        }
+        return values
     }
+
+    @inline(never)
+    private static func notAScene() -> WireError { WireError("scene bytes: not a whole scene the engine can show") }
 }

@@ -13,9 +13,11 @@ MAX_GZIPPED = 60 * 1024
 
 # What the module may not grow past, tighter than the targets so that growth shows while there is
 # still room: its size once the engine carried its own math, docs/wasm.md, "Size" (118,798 bytes,
-# 49,043 gzipped) and a little room. Lower these as it shrinks; raise them only with a reason in the doc.
-CEILING_BYTES = 121 * 1024
-CEILING_GZIPPED = 51 * 1024
+# 49,043 gzipped) and a little room; raised by 6 KB and 2.5 KB for the replica of any scene
+# (`scrollcast_create_scene` with the SceneBytes decoder, docs/wasm.md "Size"). Lower these as it
+# shrinks; raise them only with a reason in the doc.
+CEILING_BYTES = 127 * 1024
+CEILING_GZIPPED = 53.5 * 1024
 
 
 def module_sizes(path: Path) -> tuple[int, int]:
