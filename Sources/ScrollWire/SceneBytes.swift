@@ -10,7 +10,8 @@ import ScrollEngine
 /// (0 normal, 1 fast); `u8` 1 and the background's `str` image and `f64` height, or `u8` 0;
 /// `uvar` layer count, each `str` image and `f64` restingY, width, height, pullFactor,
 /// scrollFactor; `uvar` section count, each `str` title, `f64` header height, `uvar` row
-/// count, then each row: `u8` flags, `svar` id − (previous id + 1), `str` title, then what the
+/// count, then each row: `u8` flags, `svar` id − (previous id + 1) (always 0 in what `decode`
+/// accepts), `str` title, then what the
 /// flags say follows. Rows repeat their neighbours' heights and groups, so a long list of like
 /// rows costs a few bytes a row.
 public enum SceneBytes {
@@ -82,7 +83,10 @@ public enum SceneBytes {
 
     /// The configuration `bytes` (from `encode`) describe. Throws for bytes that are not whole,
     /// carry other bytes after the scene, or describe a scene the engine cannot show: a
-    /// non-finite or negative size, an empty viewport, row ids that are not 0 … n−1 each once.
+    /// non-finite or negative size, an empty viewport; and for row ids other than 0 … n−1 in
+    /// order, which every scene a server offers has (built-in, file and uploaded scenes number
+    /// their rows so; a room's later order is its state, not its scene), so no id is ever
+    /// written but as 0 and the page's module carries no check of a permutation.
     /// (One message for all: only tests read it, and each distinct one costs the page's module.)
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> SceneConfiguration {
         var r = BinaryReader(bytes)
@@ -106,10 +110,8 @@ public enum SceneBytes {
                                         pullFactor: l[2], scrollFactor: l[3]))
         }
         var sections: [TableSection] = []
-        var seen: [Bool] = []
-        var previousID = -1
+        var id = 0
         var previousHeight = 44.0
-        var rowsRead = 0
         for _ in 0..<(try r.count("", minimumBytes: 10)) {
             let title = try r.string("")
             let sectionHeader = try sizes(&r, 1)[0]
@@ -117,28 +119,20 @@ public enum SceneBytes {
             var previousGroup = title
             for _ in 0..<(try r.count("", minimumBytes: 3)) {
                 let flags = try r.byte("")
-                let (id, overflow) = (previousID + 1).addingReportingOverflow(try r.sint(""))
-                // An id beyond what the rows left could reach cannot be part of 0 … n−1 (and must
-                // not grow `seen` by much).
-                guard flags & 0xF0 == 0, !overflow, id >= 0, id <= rowsRead + r.remaining / 3 else { throw notAScene() }
+                guard flags & 0xF0 == 0, try r.uvarint("") == 0 else { throw notAScene() }
                 let rowTitle = try r.string("")
                 let rowHeight = flags & RowFlag.height != 0 ? try sizes(&r, 1)[0] : previousHeight
                 let group = flags & RowFlag.group != 0 ? try r.string("") : previousGroup
                 let subtitle = flags & RowFlag.subtitle != 0 ? try r.string("") : ""
                 let detail = flags & RowFlag.detail != 0 ? try r.string("") : ""
                 rows.append(TableRow(id: id, title: rowTitle, subtitle: subtitle, group: group, detail: detail, height: rowHeight))
-                if id >= seen.count { seen += [Bool](repeating: false, count: id + 1 - seen.count) }
-                guard !seen[id] else { throw notAScene() }
-                seen[id] = true
-                rowsRead += 1
-                previousID = id
+                id += 1
                 previousHeight = rowHeight
                 previousGroup = group
             }
             sections.append(TableSection(title: title, headerHeight: sectionHeader, rows: rows))
         }
-        // Ids 0 … n−1: the growth above stops at the largest id, so a gap leaves a false.
-        guard r.isAtEnd, !seen.contains(false) else { throw notAScene() }
+        guard r.isAtEnd else { throw notAScene() }
         return SceneConfiguration(viewport: Size(width: v[0], height: v[1]),
                                   insets: EdgeInsets(top: v[2], left: v[3], bottom: v[4], right: v[5]), headerHeight: v[6],
                                   parallaxLayers: layers, background: background, sections: sections,
