@@ -36,7 +36,7 @@ let package = Package(
         // The engine as a page runs it (docs/wasm.md): also compiled to WebAssembly by make.
         .target(name: "ScrollReplica", dependencies: ["ScrollEngine", "ScrollWire"]),
         // The native half of the native/WebAssembly cross-check.
-        .executableTarget(name: "scrollcast-replica-check", dependencies: ["ScrollReplica", "ScrollEngine"]),
+        .executableTarget(name: "scrollcast-replica-check", dependencies: ["ScrollReplica", "ScrollEngine", "ScrollWire"]),
         // Recordings (docs/recording.md): the file format and replay, shared by the server's
         // download route, `scrollcast record`/`replay` and tools; engine and wire only.
         .target(name: "ScrollcastRecording", dependencies: ["ScrollEngine", "ScrollWire"]),

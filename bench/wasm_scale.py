@@ -1,6 +1,7 @@
 """`make bench-wasm`: the native/WebAssembly cross-check at scale (docs/wasm.md, "Determinism").
 
-Runs N random input scripts (argument, default 20000) through the native engine (release
+Runs N random input scripts (argument, default 20000; a tenth of them in random scenes of
+their own, `--random-scenes`) through the native engine (release
 `scrollcast-replica-check`) and through the WebAssembly engine in headless Chromium, served by
 the real release server, compares every step, and prints counts, times and the module's sizes.
 Any mismatch ends the run with the script seed, frame and bytes. Headline last.
@@ -32,10 +33,13 @@ def main(argv=None) -> int:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium")
             page = browser.new_page()
             page.goto(f"{server.base_url}/js/replica/engine.js")
-            for first in range(0, count, 5000):
-                result = cross_check(page, first, min(5000, count - first))
+            scene_count = count // 10
+            batches = [(first, min(5000, count - first), False) for first in range(0, count, 5000)]
+            batches += [(first, min(500, scene_count - first), True) for first in range(0, scene_count, 500)]
+            for first, n, random_scenes in batches:
+                result = cross_check(page, first, n, batch=100 if not random_scenes else 25, random_scenes=random_scenes)
                 if "scripts" not in result:
-                    print("MISMATCH: " + describe_mismatch(result))
+                    print("MISMATCH: " + describe_mismatch(result, random_scenes))
                     print("wasm_crosscheck_mismatches=1")
                     return 1
                 assert (result["page_steps"], result["page_frames"]) == (result["steps"], result["frames"])

@@ -52,6 +52,7 @@ fi
 EXPORTS=(scrollcast_input scrollcast_output scrollcast_create scrollcast_restore scrollcast_order
          scrollcast_apply scrollcast_frame scrollcast_texts_length scrollcast_content_offset
          scrollcast_is_animating)
+EXPORTS+=(scrollcast_create_scene)   # a file or uploaded scene from its bytes (Wasm/Exports+Scene.swift)
 # WASM_NAMES=1 keeps the function names (the name section) for scripts/wasm_sizes.py, which
 # lists what each function costs and what keeps it in the module (docs/wasm.md, "Size").
 STRIP=(--strip-all); KEEP=(--strip-debug)

@@ -15,7 +15,8 @@ public enum CrossCheckRun {
     /// `hashes` are the `FrameHash` of each frame step, in order.
     public static func run(_ script: CrossCheckScript, keep: Int? = nil, roundTripAt: Int? = nil)
         -> (expect: [Double], bytes: [UInt8]?, state: [UInt8]?, hashes: [UInt64]) {
-        guard var replica = EngineReplica(sceneNamed: script.sceneName) else { return ([], nil, nil, []) }
+        guard var replica = script.scene.map({ EngineReplica(sceneNamed: script.sceneName, configuration: $0) })
+                ?? EngineReplica(sceneNamed: script.sceneName) else { return ([], nil, nil, []) }
         if let restore = script.restore {
             let order = CrossCheckScript.swapped(replica.scene.configuration.rowOrder, restore.swaps)
             _ = replica.restore(order: order, viewport: restore.viewport, restingAt: restore.offset)

@@ -23,6 +23,9 @@ public struct CrossCheckScript: Sendable {
 
     public var seed: UInt64
     public var sceneName: String
+    /// A random scene (`randomScene`), made from its `SceneBytes` on the WebAssembly side; nil
+    /// for a built-in scene, made by name.
+    public var scene: SceneConfiguration?
     public var restore: Restore?
     public var steps: [Step]
     /// The step after which the cross-check puts the engine through its state bytes (encode,
@@ -33,12 +36,23 @@ public struct CrossCheckScript: Sendable {
     /// Viewer names inputs are applied for (`Step.apply.viewer` indexes it).
     public static let viewers = ["viewer-a", "v2"]
 
-    /// The script of `seed`.
-    public init(seed: UInt64) {
+    /// The script of `seed`; with `randomScene`, in a random scene of its own (`scene`) rather
+    /// than a built-in one (the same seed gives other inputs then).
+    public init(seed: UInt64, randomScene: Bool = false) {
         var g = ScriptGenerator(seed: seed)
         self.seed = seed
-        sceneName = g.chance(0.8) ? "demo" : "seed-table"
-        let rowCount = sceneName == "demo" ? 3000 : SeedTableScene.rowCount
+        let rowCount: Int
+        if randomScene {
+            // Seeds 1 and 2 of every 30: the ends of the row range, so that any 30 seeds in a row have both.
+            let scene = g.scene(rows: seed % 30 == 1 ? 1 : seed % 30 == 2 ? ScriptGenerator.maxRows : nil)
+            self.scene = scene
+            sceneName = "random-scene"
+            rowCount = scene.sections.reduce(0) { $0 + $1.rows.count }
+            g.height = scene.viewport.height
+        } else {
+            sceneName = g.chance(0.8) ? "demo" : "seed-table"
+            rowCount = sceneName == "demo" ? 3000 : SeedTableScene.rowCount
+        }
         if g.chance(0.3) {
             let swaps = (0..<g.int(0, 4)).map { _ in (g.int(0, rowCount - 1), g.int(0, rowCount - 1)) }
             restore = Restore(swaps: swaps, viewport: g.viewport(), offset: g.double(-300, 4000))

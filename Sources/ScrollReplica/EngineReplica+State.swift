@@ -2,17 +2,16 @@ import ScrollEngine
 import ScrollWire
 
 extension EngineReplica {
-    /// The scene's state as bytes (`ScrollScene.stateBytes(base:)`, against this replica's
-    /// catalogue scene): what an inputs-stream snapshot carries.
+    /// The scene's state as bytes (`ScrollScene.stateBytes(base:)`, against the scene this
+    /// replica was created with, `base`): what an inputs-stream snapshot carries.
     public func stateBytes() -> [UInt8] {
-        scene.stateBytes(base: ReplicaScenes.configuration(named: sceneName) ?? scene.configuration)
+        scene.stateBytes(base: base)
     }
 
     /// Puts the scene exactly where `bytes` (`stateBytes()` of a replica or room of the same
-    /// catalogue scene) say, mid-motion included. Throws, changing nothing, for bytes the engine
+    /// scene) say, mid-motion included. Throws, changing nothing, for bytes the engine
     /// refuses (`StateDecodingError`). The texts tables and the named input are kept.
     public mutating func restore(state bytes: [UInt8]) throws(StateDecodingError) {
-        guard let base = ReplicaScenes.configuration(named: sceneName) else { throw .invalid(field: "scene") }
         scene = try ScrollScene(restoring: bytes, base: base)
     }
 }

@@ -11,6 +11,8 @@ public struct EngineReplica: Sendable {
     public internal(set) var scene: ScrollScene
     /// Catalogue name the replica was created with.
     public let sceneName: String
+    /// The scene it was created with, in its first row order: what state bytes are written against.
+    public let base: SceneConfiguration
     /// The room's texts as the frames are encoded against them (see `Texts`).
     public private(set) var texts: WireTextTable
     /// Which texts table frames are encoded against.
@@ -45,7 +47,14 @@ public struct EngineReplica: Sendable {
     /// a name that is not a built-in scene (`ReplicaScenes`).
     public init?(sceneNamed name: String) {
         guard let configuration = ReplicaScenes.configuration(named: name) else { return nil }
+        self.init(sceneNamed: name, configuration: configuration)
+    }
+
+    /// A replica of a room of any scene, `configuration` (a file or uploaded scene's, from
+    /// `SceneBytes`), called `name`, at rest at the top.
+    public init(sceneNamed name: String, configuration: SceneConfiguration) {
         sceneName = name
+        base = configuration
         scene = ScrollScene(configuration: configuration)
         texts = WireTextTable()
     }

@@ -97,7 +97,8 @@ import ScrollWire
     }
 
     /// `GET /metrics` (Prometheus text format), `GET /healthz`, `GET /scenes` (the scenes a
-    /// room can be made with) and the scenes' own images; nil for any other path.
+    /// room can be made with), `GET /scenes/NAME` (one as `SceneBytes`) and the scenes' own
+    /// images; nil for any other path.
     public func respond(method: String, path: String, query: String = "") -> HTTPReply? {
         guard method == "GET" || method == "HEAD" else { return nil }
         switch path {
@@ -108,6 +109,7 @@ import ScrollWire
         case SceneListRoute.path:
             return HTTPReply(contentType: "application/json", body: SceneListRoute.body(scenes))
         default:
+            if let reply = SceneBytesRoute.reply(path: path, scenes: scenes) { return reply }
             return scenes.asset(atPath: path).map { HTTPReply(contentType: $0.contentType, body: $0.bytes) }
         }
     }

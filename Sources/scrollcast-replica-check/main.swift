@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ScrollEngine
 import ScrollReplica
+import ScrollWire
 
 // The native half of the native/WebAssembly cross-check (docs/wasm.md, "Determinism"):
 //   scrollcast-replica-check SEED COUNT        one JSON line per script: the script and the
@@ -14,6 +15,8 @@ import ScrollReplica
 //   scrollcast-replica-check --bench SEED COUNT runs the scripts natively and prints the time
 //   scrollcast-replica-check --math            the engine's exp, log and pow over MathSweep's
 //                                              arguments, one JSON line per function
+//   --random-scenes (anywhere) runs each script in a random scene of its own, whose
+//   `SceneBytes` (hex) its JSON line carries as `sceneBytes`
 // Standard library only, like the engine, so it prints JSON by hand.
 
 func fail(_ message: String) -> Never {
@@ -40,7 +43,8 @@ func hex(_ bytes: [UInt8]) -> String {
 /// restores there and continues from (the numbers are those of the run that did the same).
 /// `hashes`: each frame step's `FrameHash`, as 16 hex digits (JSON numbers cannot hold 64 bits).
 func json(_ script: CrossCheckScript, expect: [Double], state: [UInt8]?, hashes: [UInt64]) -> String {
-    var out = "{\"seed\":\(script.seed),\"scene\":\"\(script.sceneName)\",\"restore\":"
+    var out = "{\"seed\":\(script.seed),\"scene\":\"\(script.sceneName)\","
+    out += "\"sceneBytes\":" + (script.scene.map { "\"" + hex(SceneBytes.encode($0)) + "\"" } ?? "null") + ",\"restore\":"
     if let r = script.restore {
         out += "{\"swaps\":[" + r.swaps.map { "[\($0.0),\($0.1)]" }.joined(separator: ",") + "],"
         out += "\"w\":\(json(r.viewport.width)),\"h\":\(json(r.viewport.height)),\"offset\":\(json(r.offset))}"
@@ -63,11 +67,14 @@ func json(_ script: CrossCheckScript, expect: [Double], state: [UInt8]?, hashes:
     return out
 }
 
-let args = Array(CommandLine.arguments.dropFirst())
+let randomScenes = CommandLine.arguments.contains("--random-scenes")
+let args = CommandLine.arguments.dropFirst().filter { $0 != "--random-scenes" }
+
+func makeScript(_ seed: UInt64) -> CrossCheckScript { CrossCheckScript(seed: seed, randomScene: randomScenes) }
 switch args.first {
 case "--bytes":
     guard args.count == 3 else { fail("usage: --bytes SEED STEP") }
-    let script = CrossCheckScript(seed: number(args[1]))
+    let script = makeScript(number(args[1]))
     let (_, bytes, _, _) = CrossCheckRun.run(script, keep: Int(number(args[2])), roundTripAt: script.stateStep)
     guard let bytes else { fail("step \(args[2]) of seed \(args[1]) is not a frame") }
     print(hex(bytes))
@@ -78,7 +85,7 @@ case "--bench":
     var steps = 0
     let elapsed = clock.measure {
         for seed in first..<first + count {
-            steps += CrossCheckRun.run(CrossCheckScript(seed: seed)).expect.count / 3
+            steps += CrossCheckRun.run(makeScript(seed)).expect.count / 3
         }
     }
     let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
@@ -90,7 +97,7 @@ case .some:
     let first = number(args[0]), count = number(args[1])
     var steps = 0, frames = 0
     for seed in first..<first + count {
-        let script = CrossCheckScript(seed: seed)
+        let script = makeScript(seed)
         let run = CrossCheckRun.run(script, roundTripAt: script.stateStep)
         print(json(script, expect: run.expect, state: run.state, hashes: run.hashes))
         steps += script.steps.count

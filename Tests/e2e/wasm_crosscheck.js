@@ -23,7 +23,11 @@ async ({scripts: text, sentAt, viewers}) => {
   const started = performance.now();
   for (const script of scripts) {
     const got = [];
-    let code = engine.create(script.scene);
+    // A random scene of its own (`--random-scenes`): made from its SceneBytes, as a page makes a
+    // file or uploaded scene.
+    let code = script.sceneBytes
+      ? engine.createScene(script.scene, Uint8Array.from(script.sceneBytes.match(/../g), (h) => parseInt(h, 16)))
+      : engine.create(script.scene);
     if (code !== 0) return {error: `create(${script.scene}) gave ${code}`, seed: script.seed};
     if (script.restore) {
       const order = engine.order();

@@ -26,13 +26,15 @@ def check_binary() -> Path:
     return Path(os.environ["SCROLLCAST_BIN"]).with_name("scrollcast-replica-check")
 
 
-def cross_check(page, first: int, count: int, batch: int = 100) -> dict:
-    """Runs scripts `first`…`first+count-1`: the native tool writes them while the page runs the
+def cross_check(page, first: int, count: int, batch: int = 100, random_scenes: bool = False) -> dict:
+    """Runs scripts `first`…`first+count-1` (with `random_scenes`, each in a random scene of its
+    own, made in the page from its SceneBytes): the native tool writes them while the page runs the
     batches already written (two processes, two cores). Returns the native summary
     (`scripts`, `steps`, `frames`) and the page's (`page_steps`, `page_frames`, `wasm_ms`), or
     the page's first mismatch. Scripts cross to the page as JSON text, which is far cheaper than
     Playwright's serialization of the parsed objects."""
-    native = subprocess.Popen([str(check_binary()), str(first), str(count)], stdout=subprocess.PIPE, text=True)
+    native = subprocess.Popen([str(check_binary()), str(first), str(count)] + _flags(random_scenes),
+                              stdout=subprocess.PIPE, text=True)
     totals = {"page_steps": 0, "page_frames": 0, "page_restored": 0, "wasm_ms": 0.0}
     pending: list[str] = []
     summary = None
@@ -82,18 +84,24 @@ def math_cross_check(page) -> dict:
     return page.evaluate(MATH_RUNNER, {"lines": lines})
 
 
-def native_frame_hex(seed: int, step: int) -> str:
-    return subprocess.run([str(check_binary()), "--bytes", str(seed), str(step)], check=True, capture_output=True,
-                          text=True, timeout=60).stdout.strip()
+def _flags(random_scenes: bool) -> list[str]:
+    return ["--random-scenes"] if random_scenes else []
 
 
-def describe_mismatch(result: dict) -> str:
+def native_frame_hex(seed: int, step: int, random_scenes: bool = False) -> str:
+    return subprocess.run([str(check_binary()), "--bytes", str(seed), str(step)] + _flags(random_scenes), check=True,
+                          capture_output=True, text=True, timeout=60).stdout.strip()
+
+
+def describe_mismatch(result: dict, random_scenes: bool = False) -> str:
+    """The page's first mismatch, with what reproduces it (`scrollcast-replica-check` arguments)."""
+    seed = f"script seed {result.get('seed')}" + (" (--random-scenes)" if random_scenes else "")
     if "error" in result:
-        return f"script seed {result['seed']}: {result['error']}"
-    text = (f"script seed {result['seed']}, step {result['step']}"
+        return f"{seed}: {result['error']}"
+    text = (f"{seed}, step {result['step']}"
             + (f" (frame {result['frameIndex']})" if result["frameIndex"] else " (an input)")
             + f": WebAssembly gave {result['got']}, native {result['want']}"
             + " (hash, length, texts hash / result code; one value: the beat's frame hash)")
     if result["bytes"] is not None:
-        text += f"\n  wasm bytes:   {result['bytes']}\n  native bytes: {native_frame_hex(result['seed'], result['step'])}"
+        text += f"\n  wasm bytes:   {result['bytes']}\n  native bytes: {native_frame_hex(result['seed'], result['step'], random_scenes)}"
     return text

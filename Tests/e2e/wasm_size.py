@@ -13,11 +13,12 @@ MAX_GZIPPED = 60 * 1024
 
 # What the module may not grow past, tighter than the targets so that growth shows while there is
 # still room: its size once the engine carried its own math, docs/wasm.md, "Size" (118,798 bytes,
-# 49,043 gzipped), then the inputs stream's exports (scrollcast_restore_state, the frame hash:
-# 138,681 bytes, 58,196 gzipped) and a little room. Lower these as it shrinks; raise them only
-# with a reason in the doc.
-CEILING_BYTES = 137 * 1024
-CEILING_GZIPPED = 58 * 1024
+# 49,043 gzipped), then the inputs stream's exports (scrollcast_restore_state, the frame hash) and
+# the replica of any scene (`scrollcast_create_scene` with the SceneBytes decoder): together
+# 145,998 bytes, 60,955 gzipped (docs/wasm.md, "Size"), so the gzipped ceiling is the target
+# itself. Lower these as it shrinks; raise them only with a reason in the doc.
+CEILING_BYTES = 143 * 1024
+CEILING_GZIPPED = 60 * 1024
 
 
 def module_sizes(path: Path) -> tuple[int, int]:

@@ -6,6 +6,7 @@
 // comes from the Swift engine. The page's replica (page-replica.js) drives it.
 
 import { KEYS, POSITIONS, WHEEL_MODES } from "../input-names.js";
+import { sceneBytesOf } from "./scene-bytes.js";
 
 /** Input kind codes of the boundary (InputCode.Kind in Sources/ScrollReplica). */
 export const InputKind = Object.freeze({
@@ -134,9 +135,23 @@ export class ReplicaEngine {
     this.broken = null;
   }
 
-  /** Creates the catalogue scene `name` ("demo", "seed-table"); returns a Result code. */
+  /**
+   * Creates the scene `name`: one whose bytes were fetched (scene-bytes.js), else the
+   * catalogue's ("demo", "seed-table"); returns a Result code (noScene for a name it has neither of).
+   */
   create(name) {
-    return this.#call(() => this.exports.scrollcast_create(this.#putText(name)));
+    const bytes = sceneBytesOf(name);
+    return bytes ? this.createScene(name, bytes) : this.#call(() => this.exports.scrollcast_create(this.#putText(name)));
+  }
+
+  /** Creates the scene `bytes` (`SceneBytes`, a Uint8Array) describe, called `name`; a Result code. */
+  createScene(name, bytes) {
+    const nameBytes = this.encoder.encode(name);
+    const address = this.exports.scrollcast_input(nameBytes.length + bytes.length);
+    const memory = new Uint8Array(this.exports.memory.buffer, address, nameBytes.length + bytes.length);
+    memory.set(nameBytes);
+    memory.set(bytes, nameBytes.length);
+    return this.#call(() => this.exports.scrollcast_create_scene(nameBytes.length, bytes.length));
   }
 
   /** Restores a state at rest: row ids per section, viewport {width, height}, resting offset. */

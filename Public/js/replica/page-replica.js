@@ -7,6 +7,7 @@
 // until the room next comes to rest, where the replica starts again from the server's state.
 
 import { applyChange, GESTURE_STARTS, inputNumbers, Result, TimeMapper } from "./engine.js";
+import { fetchScene, knowsScene } from "./scene-bytes.js";
 import { WireV2Decoder } from "../wire-v2.js";
 import { RoomClock } from "./room-clock.js";
 import { Blend } from "./blend.js";
@@ -331,8 +332,14 @@ export class PageReplica {
   continueNumbering(seq) { this.pictureSeq = Math.max(this.pictureSeq, seq); }
 
   #createScene() {
-    const code = this.#call(() => this.engine.create(this.session.sceneName));
-    if (code !== Result.applied) return this.disable(`no replica of scene ${this.session.sceneName}`);
+    const name = this.session.sceneName, current = () => this.session?.sceneName === name;
+    const code = this.#call(() => this.engine.create(name));
+    // A file or uploaded scene: its bytes come from the server once (scene-bytes.js), server frames meanwhile.
+    if (code === Result.noScene && !knowsScene(name)) {
+      return void fetchScene(name).then(() => current() && this.startIfDue(),
+                                        (error) => current() && this.disable(`no replica of scene ${name}: ${error}`));
+    }
+    if (code !== Result.applied) return this.disable(`no replica of scene ${name}`);
     this.session.bodies.forEach((body, i) => this.#call(() => this.engine.serverTexts(body, i === 0)));
     this.decoder.reset();
     this.created = true;
