@@ -7,7 +7,7 @@ import { KEYS, POSITIONS, WHEEL_MODES } from "./input-names.js";
 
 const PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"];
 const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed", "applied", "beat",
-  "asked", "granted", "denied", "expired", "follow"];
+  "asked", "granted", "denied", "expired", "follow", "batch", "hashedBeat"];
 // `applied` (docs/protocol.md, "Inputs applied"): causes and kinds by their codes.
 const CAUSES = ["input", "leave", "unavailable", "takeBack", "state"];
 const KINDS = [null, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
@@ -49,12 +49,21 @@ class Reader {
     return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
   }
 
-  str() {
-    const length = this.uvar();
-    if (this.offset + length > this.bytes.length) throw new Error("string runs past the end of the message");
-    const s = utf8.decode(this.bytes.subarray(this.offset, this.offset + length));
+  /** The next `length` bytes, copied. */
+  take(length) {
+    if (this.offset + length > this.bytes.length) throw new Error("bytes run past the end of the message");
+    const bytes = this.bytes.slice(this.offset, this.offset + length);
     this.offset += length;
-    return s;
+    return bytes;
+  }
+
+  /** A frame hash: 8 bytes, a little-endian u64, as 16 lowercase hex digits, most significant first. */
+  hash() {
+    return Array.from(this.take(8)).reverse().map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  str() {
+    return utf8.decode(this.take(this.uvar()));
   }
 
   f64() {
@@ -113,6 +122,17 @@ export class WireV2Decoder {
       }
       case "applied": message = this.applied(r); break;
       case "beat": message = { type: "beat", t: r.f64(), complete: r.f64() }; break;
+      // The inputs stream (docs/protocol.md, "The inputs stream"): its changes and its hashed beat.
+      case "batch": {
+        message = { type: "batch", changes: r.uvar(), complete: r.f64(), applied: [] };
+        for (let n = r.uvar(), i = 0; i < n; i++) {
+          const { type: _, ...entry } = this.applied(r);
+          if ("complete" in entry) throw new Error("a batch's change carries no mark of its own");
+          message.applied.push(entry);
+        }
+        break;
+      }
+      case "hashedBeat": message = { type: "beat", t: r.f64(), complete: r.f64(), hash: r.hash() }; break;
       case "rowMoved":
         message = { type: "rowMoved", rowId: r.svar(), from: { s: r.uvar(), r: r.uvar() }, to: { s: r.uvar(), r: r.uvar() },
                     by: r.str(), version: r.uvar() };
@@ -201,10 +221,11 @@ export class WireV2Decoder {
 
   snapshot(r) {
     const message = { type: "snapshot", protocol: r.uvar(), room: r.str(), viewer: r.str(), viewers: r.uvar() };
-    const flags = this.flags(r, 0x1f);
+    const flags = this.flags(r, 0x3f);
     message.driver = flags & 1 ? r.str() : null;
     const driverKey = flags & 4 ? r.str() : null;
     const resumePoint = flags & 16 ? { life: r.uvar(), moves: r.uvar() } : null;
+    const replica = flags & 32 ? this.replica(r) : null;
     message.sceneName = r.str();
     message.locked = Boolean(flags & 2);
     const insets = { top: r.f64(), left: r.f64(), bottom: r.f64(), right: r.f64() };
@@ -238,8 +259,19 @@ export class WireV2Decoder {
     message.frame = frame;
     if (driverKey !== null) message.driverKey = driverKey;
     if (resumePoint) Object.assign(message, resumePoint);
+    if (replica) message.replica = replica;
     Object.defineProperty(message, "textsBody", { value: textsBody, enumerable: false });
     return message;
+  }
+
+  /** A snapshot's `replica` (the inputs stream): `state` in base64 as version 1 has it, and its bytes. */
+  replica(r) {
+    const replica = { engine: r.uvar(), t: r.f64(), changes: r.uvar() };
+    replica.input = this.flags(r, 0x01) & 1 ? { viewer: r.str(), id: r.uvar() } : null;
+    const bytes = r.take(r.uvar());
+    replica.state = btoa(String.fromCharCode(...bytes));
+    Object.defineProperty(replica, "stateBytes", { value: bytes, enumerable: false });
+    return replica;
   }
 
   /** An `applied` message, as version 1's JSON has it. */

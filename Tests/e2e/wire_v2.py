@@ -8,11 +8,13 @@ gets from JSON.parse, so the two versions can be compared field by field.
 
 from __future__ import annotations
 
+import base64
 import struct
 
 PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"]
 TYPES = {1: "snapshot", 2: "frame", 3: "texts", 4: "rowMoved", 5: "presence", 6: "refused", 7: "error", 8: "resumed",
-         9: "applied", 10: "beat", 11: "asked", 12: "granted", 13: "denied", 14: "expired", 15: "follow"}
+         9: "applied", 10: "beat", 11: "asked", 12: "granted", 13: "denied", 14: "expired", 15: "follow",
+         16: "batch", 17: "hashedBeat"}
 APPLIED_CAUSES = ["input", "leave", "unavailable", "takeBack", "state"]
 APPLIED_KINDS = [None, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
                  "longPressBegan", "longPressMove", "longPressEnd", "longPressCancel", "resize", "reducedMotion",
@@ -52,13 +54,15 @@ class Reader:
         z = self.uvar()
         return z // 2 if z % 2 == 0 else -(z + 1) // 2
 
-    def str(self) -> str:
-        n = self.uvar()
+    def take(self, n: int) -> bytes:
         if self.pos + n > len(self.data):
-            raise WireV2Error("string runs past the end")
-        s = self.data[self.pos:self.pos + n].decode("utf-8")
+            raise WireV2Error("bytes run past the end")
+        taken = self.data[self.pos:self.pos + n]
         self.pos += n
-        return s
+        return taken
+
+    def str(self) -> str:
+        return self.take(self.uvar()).decode("utf-8")
 
     def f64(self) -> float:
         if self.pos + 8 > len(self.data):
@@ -133,6 +137,17 @@ class WireV2Decoder:
             message = self._applied(r)
         elif kind == "beat":
             message = {"type": "beat", "t": r.f64(), "complete": r.f64()}
+        elif kind == "batch":
+            message = {"type": "batch", "changes": r.uvar(), "complete": r.f64(), "applied": []}
+            for _ in range(r.uvar()):
+                entry = self._applied(r)
+                del entry["type"]
+                if "complete" in entry:
+                    raise WireV2Error("a batch's change carries no mark of its own")
+                message["applied"].append(entry)
+        elif kind == "hashedBeat":
+            message = {"type": "beat", "t": r.f64(), "complete": r.f64(),
+                       "hash": r.take(8)[::-1].hex()}
         elif kind == "asked":
             message = {"type": "asked", "viewer": r.str(), "expiresIn": r.uvar()}
         elif kind in ("granted", "denied"):
@@ -216,6 +231,7 @@ class WireV2Decoder:
         message["driver"] = r.str() if flags & 1 else None
         key = r.str() if flags & 4 else None
         resume_point = {"life": r.uvar(), "moves": r.uvar()} if flags & 16 else None
+        replica = self._replica(r) if flags & 32 else None
         message["sceneName"] = r.str()
         message["locked"] = bool(flags & 2)
         insets = {"top": r.f64(), "left": r.f64(), "bottom": r.f64(), "right": r.f64()}
@@ -242,7 +258,20 @@ class WireV2Decoder:
             message["driverKey"] = key
         if resume_point is not None:
             message.update(resume_point)
+        if replica is not None:
+            message["replica"] = replica
         return message
+
+    @staticmethod
+    def _replica(r: "Reader") -> dict:
+        """A snapshot's `replica` (the inputs stream), its state in base64 as version 1 has it."""
+        replica = {"engine": r.uvar(), "t": r.f64(), "changes": r.uvar()}
+        flags = r.u8()
+        if flags & ~1:
+            raise WireV2Error(f"reserved bits set in replica flags {flags}")
+        replica["input"] = {"viewer": r.str(), "id": r.uvar()} if flags & 1 else None
+        replica["state"] = base64.b64encode(r.take(r.uvar())).decode()
+        return replica
 
     def _row_texts(self, row_id: int) -> dict:
         if row_id not in self.rows:
