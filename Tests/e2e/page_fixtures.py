@@ -222,6 +222,12 @@ class ScrollcastPage:
         if release:
             mouse.up()
 
+    def quick_drag(self, x0: float, y0: float, x1: float, y1: float, steps: int = 6):
+        """A drag between viewport points dispatched inside the page, each event 8 ms after the last
+        by the page's own clock (FLING_IN_PAGE): released in motion however busy the machine is."""
+        start, end = list(self.client_point(x0, y0)), list(self.client_point(x1, y1))
+        self.page.evaluate(FLING_IN_PAGE, [start, end, steps])
+
     def fling(self, x0: float = 200, y0: float = 720, x1: float = 200, y1: float = 140, steps: int = 6,
               attempts: int = 3) -> int:
         """A fast drag released in motion; returns (the tries it took) once the drawn picture
@@ -230,9 +236,8 @@ class ScrollcastPage:
         machine they came so far apart that the finger had all but stopped when it lifted, which
         the physics (rightly) takes for a drag with no fling. A try the page still takes for a
         drag is let come to rest and made again, at most `attempts` times."""
-        start, end = list(self.client_point(x0, y0)), list(self.client_point(x1, y1))
         for attempt in range(1, attempts + 1):
-            self.page.evaluate(FLING_IN_PAGE, [start, end, steps])
+            self.quick_drag(x0, y0, x1, y1, steps)
             try:
                 self.wait("s => s.lastFrame.phase === 'decelerating' || s.lastFrame.phase === 'bouncing'",
                           timeout=4000 if attempt < attempts else 15000)

@@ -77,6 +77,7 @@ def test_short_run_measures_frames_and_ordered_latency(server, tmp_path, threads
     assert re.search(r"client threads\s+%d\n" % report["threads"], result.stdout), result.stdout
 
 
+@pytest.mark.alone
 def test_every_room_is_measured_on_two_threads(server, tmp_path):
     """Rooms are split between the threads; each thread's viewers count their frames. With one
     room per thread, a thread whose frames were lost would halve the frames per connection."""

@@ -13,6 +13,8 @@ for the others, which unstamped still fails."""
 
 from __future__ import annotations
 
+import pytest
+
 from measures_session import assert_same_figures, fling, measured, record_total, summary
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
@@ -46,6 +48,7 @@ def drive(driver, row_move: bool) -> tuple[dict, list[dict]]:
     return mine, frames_to_show(driver.page)
 
 
+@pytest.mark.alone
 def test_a_driver_on_4g_draws_the_rooms_pictures_and_without_at_it_reads_badly(browser, page_server, room,
                                                                                link_proxy, artifacts):
     proxy = link_proxy(page_server.port, "4g")

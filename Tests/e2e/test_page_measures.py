@@ -130,6 +130,7 @@ def test_loopback_record_and_measures_as_defined(page, page_server, room, artifa
 FOUR_G_ONE_WAY_BASE_MS = 40
 
 
+@pytest.mark.alone
 def test_4g_without_the_replica_reads_badly_and_with_it_does_not(page, server_factory, room, link_proxy, artifacts):
     """The known-bad case (issue 27): server frames only, through 4g. Frames bunch up and spread
     out on the way, so the drawn clock freezes and jumps; no input shows before its round trip;

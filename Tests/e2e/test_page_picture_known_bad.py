@@ -6,6 +6,8 @@ known-bad case, `?replica=off` on 4g, is in test_page_measures.py."""
 
 from __future__ import annotations
 
+import pytest
+
 from measures_session import (
     FLING, ReceivedFrames, assert_same_figures, judder_waiting_beyond, measured, picture_samples, record_total, summary,
     watcher_delays,
@@ -25,6 +27,7 @@ def figures_since(sc, start: int) -> dict:
     return mine
 
 
+@pytest.mark.alone
 def test_a_watcher_drawing_ahead_of_the_room_or_behind_it_reads_badly(browser, page, page_server, room, artifacts):
     base = page_server.base_url
     driver = ScrollcastPage(artifacts.watch(page, "driver"), base, room).open("&replica=on")

@@ -67,6 +67,7 @@ def fling_and_rest(sc, steps: int = 6) -> tuple[int, int]:
     return start, record_total(sc.page)
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("profile", ["loopback", "4g"])
 def test_a_driver_and_a_watcher_through_every_kind_of_motion(browser, page, server_factory, room, link_proxy, artifacts,
                                                              profile):

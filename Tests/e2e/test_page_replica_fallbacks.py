@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from urllib.parse import parse_qs, urlparse
 
+import pytest
+
 from measures_session import FLING, measured, record_total
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
@@ -103,6 +105,7 @@ def assert_server_frames_drawn_right(sc, span, label: str):
     assert sc.state("s.lastFrame.seq") == sc.state("s.lastReceivedSeq"), f"{label}: not the newest server frame"
 
 
+@pytest.mark.alone
 def test_an_engine_that_does_not_load_leaves_server_frames_and_nothing_asked(browser, page_server, room, artifacts):
     for label, body in (("404", None), ("garbage", b"this is not WebAssembly")):
         page = artifacts.watch(browser.new_context().new_page(), label)
@@ -123,6 +126,7 @@ def test_an_engine_that_does_not_load_leaves_server_frames_and_nothing_asked(bro
         page.context.close()
 
 
+@pytest.mark.alone
 def test_an_engine_that_traps_is_made_again_and_runs_until_it_traps_too_often(page, page_server, room, artifacts):
     artifacts.watch(page)
     sockets = Sockets(page)

@@ -21,6 +21,7 @@ from replica_session import (
 RESTED_MS = 3000   # how long the room rests before the driver comes: the snapshot's frame is that old
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("profile", ["loopback", "4g"])
 def test_the_first_inputs_and_a_row_move_show_on_the_next_display_frame(browser, server_factory, room, link_proxy,
                                                                         artifacts, profile):
