@@ -23,15 +23,25 @@ COUNT_RECEIVED = """
   const Native = window.WebSocket;
   window.__received = {};
   window.__snapshots = [];
+  window.__sockets = [];
+  window.__joins = [];
+  window.__changes = null;   // the change count of the last snapshot or batch received
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
+      window.__sockets.push(this);
       this.addEventListener("message", (event) => {
         let message = { type: "binary" };
         if (typeof event.data === "string") { try { message = JSON.parse(event.data); } catch {} }
         window.__received[message.type] = (window.__received[message.type] ?? 0) + 1;
         if (message.type === "snapshot") window.__snapshots.push(message);
+        if (message.type === "snapshot" && message.replica) window.__changes = message.replica.changes;
+        if (message.type === "batch") window.__changes = message.changes;
       });
+    }
+    send(data) {
+      try { const m = JSON.parse(data); if (m.type === "join") window.__joins.push(m); } catch {}
+      return super.send(data);
     }
   };
 })();
@@ -163,6 +173,26 @@ def test_a_corrupted_replica_mismatches_asks_a_keyframe_and_is_right_again(brows
     wait_every_beat_checked(watcher)
     r = replica(watcher)
     assert r["mismatches"] == 1 and r["beatsChecked"] > checked and r["beatsMatched"] == r["beatsChecked"] - 1, r
+
+
+def test_a_cut_resumes_by_the_change_count(browser, page_server, room, artifacts):
+    frames = counted_page(browser, page_server.base_url, room, artifacts, "frames", "")
+    watcher = counted_page(browser, page_server.base_url, room, artifacts, "watcher", INPUTS)
+    wait_streaming(watcher)
+    frames.fling()
+    watcher.wait("s => s.replica.batches >= 2")
+    changes = watcher.page.evaluate("() => { window.__sockets.at(-1).close(3000, 'test: the link is cut'); return window.__changes; }")
+    assert changes > 0
+    watcher.wait("s => s.resumes >= 1 && s.joined")
+    join = watcher.page.evaluate("window.__joins.at(-1)")
+    assert join["stream"] == "inputs" and join["engine"] == 1 and join["resume"]["seq"] == changes, join
+    got = received(watcher)
+    assert got.get("resumed") == 1 and got.get("snapshot") == 1, got
+    assert_same_picture(watcher, frames)
+    wait_every_beat_checked(watcher)
+    r = replica(watcher)
+    assert r["mismatches"] == 0 and r["keyframes"] == 0 and r["beatsMatched"] == r["beatsChecked"] > 2, r
+    assert received(watcher).get("frame", 0) == 0
 
 
 def test_an_engine_the_server_does_not_serve_is_refused_4100_and_takes_frames(browser, page_server, room, artifacts):
