@@ -175,6 +175,29 @@ def test_a_corrupted_replica_mismatches_asks_a_keyframe_and_is_right_again(brows
     assert r["mismatches"] == 1 and r["beatsChecked"] > checked and r["beatsMatched"] == r["beatsChecked"] - 1, r
 
 
+def test_a_page_whose_hash_keeps_disagreeing_is_moved_to_frames(browser, page_server, room, artifacts):
+    frames = counted_page(browser, page_server.base_url, room, artifacts, "frames", "")
+    watcher = counted_page(browser, page_server.base_url, room, artifacts, "watcher", INPUTS)
+    wait_streaming(watcher)
+    fallbacks_before = metric(page_server, "scrollcast_inputs_stream_fallbacks_total")
+    for asked in (1, 2, 3):
+        watcher.wait("s => s.replica.running")
+        assert watcher.page.evaluate("window.scrollcast.test.corrupt()") is True
+        wheel_burst(frames)
+        watcher.wait("(s, n) => s.replica.keyframes >= n", asked)
+    watcher.wait("s => s.replica.fallbacks > 0")
+    r = replica(watcher)
+    assert r["stream"] == "frames" and r["fallbacks"] == 1 and "moved" in r["fallbackReason"], r
+    assert r["keyframes"] == 3 and r["mismatches"] == 3, r
+    assert "replica" not in watcher.page.evaluate("window.__snapshots.at(-1)"), "the third answer: a snapshot without replica"
+    assert metric(page_server, "scrollcast_inputs_stream_fallbacks_total") >= fallbacks_before + 1
+    before = received(watcher).get("frame", 0)
+    wheel_burst(frames)
+    assert_same_picture(watcher, frames)
+    assert received(watcher).get("frame", 0) > before, "frames now"
+    assert "frames stream" in watcher.page.evaluate("document.getElementById('replica-stats').textContent")
+
+
 def test_a_cut_resumes_by_the_change_count(browser, page_server, room, artifacts):
     frames = counted_page(browser, page_server.base_url, room, artifacts, "frames", "")
     watcher = counted_page(browser, page_server.base_url, room, artifacts, "watcher", INPUTS)
