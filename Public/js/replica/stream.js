@@ -155,6 +155,8 @@ export class InputsStream {
    */
   beat(message) {
     if (!this.using || typeof message.hash !== "string") return;
+    // No frame comes to wake the picture in this stream (after a resume its loop has stopped): the beat does.
+    this.picture.schedule();
     const r = this.replica;
     if (!r.running) {
       this.telemetry.beatsUnchecked += 1;
