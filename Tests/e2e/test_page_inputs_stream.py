@@ -13,6 +13,7 @@ from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
 )
 from replica_session import move_a_row, replica
 from server_helpers import metric
+from upload_helpers import post_trail
 
 INPUTS = "&stream=inputs&replica=on"
 
@@ -115,13 +116,17 @@ def test_a_driver_and_a_watcher_take_inputs_and_beats_and_no_frame(browser, page
         assert got.get("batch", 0) > 5 and got.get("beat", 0) > 5, f"{label}: {got}"
         assert r["stream"] == "inputs" and r["fallbacks"] == 0, r
         assert r["beatsChecked"] > 5 and r["beatsMatched"] == r["beatsChecked"], r
-        assert r["mismatches"] == 0 and r["keyframes"] == 0, r
+        assert r["mismatches"] == 0 and r["keyframes"] == 0, (label, r["keyframeReason"], r["engineRestarts"], r["starts"])
         assert sc.state("s.rowMoves") == 1
     got = received(frames)
     assert got.get("frame", 0) + got.get("binary", 0) > 30, f"the frames viewer of the same room got frames: {got}"
     assert replica(driver)["predicted"] > 10, "the driver drew its own inputs before the room applied them"
     assert_same_picture(watcher, frames)
     assert_same_picture(driver, frames)
+    r = replica(watcher)
+    watcher.page.wait_for_function(
+        "(text) => document.getElementById('replica-stats').textContent.includes(text)",
+        arg=f"inputs stream: {r['beatsMatched']}/{r['beatsChecked']} beats matched, 0 keyframes")
     watcher.wait("s => s.measures && s.measures.wrong.judged > 50")
     wrong = watcher.state("s.measures.wrong")
     assert wrong["wrong"] == 0, wrong
@@ -230,3 +235,18 @@ def test_an_engine_the_server_does_not_serve_is_refused_4100_and_takes_frames(br
     assert sc.frame()["offset"] > 100, "it drew the room scrolled"
     assert "replica" not in sc.page.evaluate("window.__snapshots[0]")
     assert "frames stream" in sc.page.evaluate("document.getElementById('replica-stats').textContent")
+
+
+def test_a_scene_a_replica_cannot_build_is_refused_4101_and_takes_frames(browser, page_server, room, artifacts):
+    status, _, answer = post_trail(page_server)
+    assert status in (200, 201), answer
+    sc = counted_page(browser, page_server.base_url, room, artifacts, "uploaded", f"{INPUTS}&scene={answer['scene']}")
+    sc.wait("s => s.replica.fallbacks > 0 && s.joined")
+    r = replica(sc)
+    assert r["stream"] == "frames" and r["fallbacks"] == 1 and "4101" in r["fallbackReason"], r
+    assert "cannot be replicated" in " ".join(sc.state("s.errors"))
+    # Then frames; the replica cannot build the uploaded scene either, so a third join stops asking for `applied`.
+    streams = sc.page.evaluate("window.__joins.map((j) => j.stream ?? null)")
+    assert streams[0] == "inputs" and len(streams) >= 2 and set(streams[1:]) == {None}, streams
+    wheel_burst(sc)
+    assert received(sc).get("frame", 0) > 5 and sc.frame()["offset"] > 100, "the frames stream, drawn"

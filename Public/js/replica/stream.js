@@ -161,7 +161,7 @@ export class InputsStream {
     if (!r.running) {
       this.telemetry.beatsUnchecked += 1;
       // A fresh engine after a trap, or a keyframe lost: start again from the room's state.
-      if (!this.awaiting && r.enabled && r.engine) this.#askKeyframe("the replica is not running");
+      if (!this.awaiting && r.enabled && r.engine) this.#askKeyframe(`the replica is not running (${r.telemetry.error ?? "no error"})`);
       return;
     }
     let hash;
@@ -211,6 +211,7 @@ export class InputsStream {
     if (!this.connection.send({ type: "keyframe" })) return;
     this.awaiting = true;
     this.telemetry.keyframes += 1;
+    this.telemetry.keyframeReason = why;
     console.warn(`scrollcast: inputs stream: ${why}; asking for a keyframe`);
   }
 }

@@ -28,6 +28,7 @@ export class ReplicaTelemetry {
     this.beatsMatched = 0;
     this.beatsUnchecked = 0;      // beats that came while the replica waited for a keyframe
     this.keyframes = 0;           // keyframes asked for (after a mismatch, or to start again)
+    this.keyframeReason = null;   // why the last was asked
     this.fallbacks = 0;           // times the page went back to frames (refused 4100/4101, moved, failed)
     this.fallbackReason = null;
     this.batches = 0;
