@@ -312,7 +312,9 @@ export class PageReplica {
     this.correction = false;
     const t = this.lastDrawTime;
     if (!(t >= this.latestInputTime) || !Number.isFinite(this.lastEngineOffset)) return;
-    this.blend.add(this.lastEngineOffset - this.engine.frame(t, 0, 0).contentOffset);
+    const result = this.engine.frame(t, 0, 0);
+    if (result.texts) this.decoder.decode(result.texts.slice().buffer);   // the engine counts them sent now
+    this.blend.add(this.lastEngineOffset - result.contentOffset);
   }
 
   /**
