@@ -130,6 +130,10 @@ def test_a_driver_and_a_watcher_take_inputs_and_beats_and_no_frame(browser, page
     watcher.wait("s => s.measures && s.measures.wrong.judged > 50")
     wrong = watcher.state("s.measures.wrong")
     assert wrong["wrong"] == 0, wrong
+    for label, sc in (("driver", driver), ("watcher", watcher)):
+        m, r = sc.state("s.measures"), replica(sc)
+        print(f"{label}: wrong {m['wrong']['wrong']}/{m['wrong']['judged']}, clock judder {m['clock']['pct']} %, "
+              f"beats {r['beatsMatched']}/{r['beatsChecked']}, batches {r['batches']}, received {received(sc)}")
 
 
 def test_a_late_joiner_mid_fling_is_right_from_its_first_beat(browser, page_server, room, artifacts):
