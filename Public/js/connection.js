@@ -33,6 +33,7 @@ export class ResumePoint {
     this.moves = 0;
     this.protocol = null;
     this.grant = null;   // a grant to drive (docs/protocol.md, "Sharing"), for the room's life it came in
+    this.stream = null;  // "frames" or "inputs": what `seq` counts (frames or changes)
   }
 
   /** Keeps what a message says of the room's position. */
@@ -43,7 +44,10 @@ export class ResumePoint {
         if (life !== this.life) this.grant = null;   // a room made again holds no grants
         this.life = life;
         this.moves = Number.isSafeInteger(message.moves) ? message.moves : 0;
-        this.seq = Number.isSafeInteger(message.frame?.seq) ? message.frame.seq : null;
+        // The inputs stream counts changes, not frames (docs/protocol.md, "Resuming in the inputs stream").
+        this.stream = message.replica ? "inputs" : "frames";
+        this.seq = message.replica ? message.replica.changes : message.frame?.seq;
+        if (!Number.isSafeInteger(this.seq)) this.seq = null;
         this.protocol = protocol;
         break;
       }
@@ -51,7 +55,11 @@ export class ResumePoint {
         this.protocol = protocol;
         break;
       case "frame":
+        if (this.stream === "inputs") break;
         if (Number.isSafeInteger(message.seq) && (this.seq === null || message.seq > this.seq)) this.seq = message.seq;
+        break;
+      case "batch":
+        if (this.stream === "inputs" && Number.isSafeInteger(message.changes)) this.seq = message.changes;
         break;
       case "rowMoved":
         if (Number.isSafeInteger(message.version)) this.moves = message.version;
@@ -62,8 +70,8 @@ export class ResumePoint {
   }
 
   /** The join's `resume` for a socket speaking `protocol`, or null when there is nothing to resume. */
-  request(protocol) {
-    if (this.life === null || this.seq === null || protocol !== this.protocol) return null;
+  request(protocol, stream = "frames") {
+    if (this.life === null || this.seq === null || protocol !== this.protocol || stream !== (this.stream ?? "frames")) return null;
     const resume = { life: this.life, seq: this.seq, moves: this.moves };
     if (this.grant) resume.grant = this.grant;
     return resume;
@@ -142,6 +150,7 @@ export class Connection {
   constructor({ nodes, nodeIndex = 0, room, scene = null, driverKey = null, lock = false, subprotocols = SUBPROTOCOLS,
                 inputs = false, onMessage, onStatus, onTexts = null }) {
     this.inputs = inputs;     // ask for `applied` messages (the page's replica, docs/protocol.md "Inputs applied")
+    this.stream = null;       // {engine}: ask for the inputs stream (replica/stream.js sets it; null: frames)
     this.onTexts = onTexts;   // version 2's `texts` bodies, for the replica's copy of the server's table
     this.nodes = nodes;
     this.nodeIndex = nodeIndex;
@@ -208,7 +217,8 @@ export class Connection {
     if (this.lock) join.lock = true;
     // With them, how far the room's history is complete (a watcher draws only that far).
     if (this.inputs) Object.assign(join, { inputs: true, complete: true });
-    const resume = this.position.request(protocol);
+    if (this.stream) Object.assign(join, { stream: "inputs", engine: this.stream.engine });
+    const resume = this.position.request(protocol, this.stream ? "inputs" : "frames");
     if (resume) join.resume = resume;
     else join.resumable = true;
     return join;

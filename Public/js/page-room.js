@@ -19,13 +19,20 @@ export class PageRoom {
     const { replica, measures, state } = this.page;
     if (["frame", "applied", "beat"].includes(message.type)) measures.arrived(message.t, performance.now());
     switch (message.type) {
-      case "snapshot": return this.#snapshot(message);
+      case "snapshot":
+        this.#snapshot(message);
+        return this.page.stream?.snapshot(message, performance.now());
       case "resumed": return this.#resumed(message);
       case "frame": return this.#frame(message);
       case "presence": return this.#presence(message.viewers, message.driver);
       case "rowMoved": return this.#rowMoved(message);
       case "applied": replica?.applied(message, performance.now()); return this.page.picture.schedule();
-      case "beat": return replica?.beat(message, performance.now());
+      case "beat":
+        replica?.beat(message, performance.now());
+        return this.page.stream?.beat(message);
+      case "batch":
+        this.page.stream?.batch(message, performance.now());
+        return this.page.picture.schedule();
       case "refused": return this.#refused(message);
       case "error":
         state.errors.push(String(message.message ?? ""));
@@ -62,7 +69,7 @@ export class PageRoom {
   /** Back where we were: the scene, order and picture stay; the rowMoved and frame that follow bring them up to date. */
   #resumed(message) {
     const { state, replica, connection, input, measures } = this.page;
-    replica?.resumed(message);
+    if (!this.page.stream?.resumed(message)) replica?.resumed(message);
     state.resumes += 1;
     state.viewer = message.viewer ?? null;
     input.connectionReset();

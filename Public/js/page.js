@@ -20,6 +20,7 @@ import { createPageState } from "./page-state.js";
 import { PagePicture } from "./page-picture.js";
 import { PageRoom } from "./page-room.js";
 import { PageExplore } from "./explore.js";
+import { InputsStream, streamFromLocation } from "./replica/stream.js";
 
 const STATS_EVERY_MS = 500;   // the overlay's figures
 
@@ -40,6 +41,7 @@ export class ScrollcastPage {
     this.renderer = null;
     this.picture = null;        // the one animation-frame loop (page-picture.js)
     this.room = null;           // what the room's messages say (page-room.js)
+    this.stream = null;         // the inputs stream (replica/stream.js), with ?stream=inputs
     this.sender = null;
     this.input = null;
     this.controls = null;
@@ -71,7 +73,10 @@ export class ScrollcastPage {
 
     this.measures = new PageMeasures();   // what this viewer saw (docs/measures.md): state.drawn, the measures of the picture
     // The room's engine in the page; once it cannot run, the page stops asking for `applied`.
-    this.replica = createReplica({ measures: this.measures, asking: (on) => this.connection.setInputs(on) });
+    this.replica = createReplica({ measures: this.measures, asking: (on) => {
+      if (!on) this.stream?.fallback("the replica cannot run", true);
+      this.connection.setInputs(on);
+    } });
     const offReason = replicaOffReason();
     const offReport = replicaOffReport(offReason);
     this.state = createPageState({ room, requestedScene: sceneFromLocation(), sentDriverKey: Boolean(startKey), askedLock, nodes,
@@ -93,7 +98,8 @@ export class ScrollcastPage {
       driverKey: startKey,
       // Holding a key means the room was locked: should it vanish, our rejoin recreates it locked.
       lock: askedLock || Boolean(startKey),
-      subprotocols: subprotocolsFromLocation(),
+      // The inputs stream's messages are read in version 1 (JSON) for now.
+      subprotocols: this.replica && streamFromLocation() ? ["scrollcast.v1"] : subprotocolsFromLocation(),
       inputs: this.replica !== null,
       onTexts: (body) => this.replica?.texts(body),
       onMessage: (message) => { this.room.receive(message); this.sharing.receive(message); },
@@ -136,6 +142,8 @@ export class ScrollcastPage {
     this.picture = new PagePicture({ renderer: this.renderer, state, replica: this.replica, stats: this.stats, controls: this.controls,
                                      measures: this.measures, stage, phone: doc.getElementById("phone"), canvas });
     this.room = new PageRoom(this);
+    // ?stream=inputs: the room's changes and beats instead of its frames (replica/stream.js).
+    this.stream = this.replica && streamFromLocation() ? new InputsStream(this) : null;
     this.explore = new PageExplore(this, offReason);
     this.picture.explore = this.explore;
     this.sharing.onToggleView = () => this.explore.toggle();
@@ -150,7 +158,9 @@ export class ScrollcastPage {
     this.hook = this.#testHook();
     window.scrollcast = this.hook;
     this.picture.layout();
-    this.connection.start();
+    // The inputs stream's join names the engine's version: it waits for the engine.
+    if (this.stream) this.stream.join().finally(() => { if (this.phase === "started") this.connection.start(); });
+    else this.connection.start();
     return this;
   }
 
@@ -194,6 +204,7 @@ export class ScrollcastPage {
 
   #status(status) {
     const { state, controls, connection } = this;
+    if (!status.connected) this.stream?.closed(status);
     state.connected = status.connected;
     state.node = status.node;
     state.protocol = status.connected ? connection.protocol : state.protocol;

@@ -84,6 +84,9 @@ export class PageStats {
     measures.show(document.getElementById("judder"), document.getElementById("photon"));
     const r = state.replica;
     document.getElementById("replica-stats").textContent = !r.enabled ? `replica off (${r.error})`
-      : `replica ${r.running ? "on" : "waiting"}: ${r.identical}/${r.compared} identical, ${r.mismatches} mismatches`;
+      : r.stream === "inputs"
+        ? `replica ${r.running ? "on" : "waiting"}, inputs stream: ${r.beatsMatched}/${r.beatsChecked} beats matched, ${r.keyframes} keyframes`
+        : `replica ${r.running ? "on" : "waiting"}: ${r.identical}/${r.compared} identical, ${r.mismatches} mismatches`
+          + (r.fallbacks ? `; frames stream (${r.fallbackReason})` : "");
   }
 }

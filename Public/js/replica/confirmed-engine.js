@@ -29,14 +29,18 @@ export class ConfirmedEngine {
   /**
    * Starts from the room at rest as the replica does: scene `sceneName` with `order`, the frame's
    * `viewport`, exact resting `offset`, reduced motion, and the input that frame names, at room
-   * time `t`.
+   * time `t`; or, given `state` (engine state bytes of the inputs stream), from exactly those.
    */
-  start({ sceneName, order, viewport, offset, reducedMotion, input, t }) {
+  start({ sceneName, order, viewport, offset, reducedMotion, input, t, state = null }) {
     this.running = false;
     try {
       if (this.engine.create(sceneName) !== Result.applied) return false;
-      if (this.engine.restore(order, viewport, offset) !== Result.applied) return false;
-      this.engine.setReducedMotion(reducedMotion);
+      if (state) {   // the inputs stream's snapshot: the engine's state bytes, mid-motion included
+        if (this.engine.restoreState(state) !== Result.applied) return false;
+      } else {
+        if (this.engine.restore(order, viewport, offset) !== Result.applied) return false;
+        this.engine.setReducedMotion(reducedMotion);
+      }
       this.engine.nameInput(input ?? null);
     } catch (error) {
       return false;

@@ -227,6 +227,27 @@ export class ReplicaEngine {
     return this.#call(() => this.exports.scrollcast_reduced_motion(on ? 1 : 0));
   }
 
+  /**
+   * The scene exactly where engine state bytes (a snapshot's `replica.state`, decoded) say, mid-motion
+   * included; returns a Result code (badArgument for bytes the engine refuses, the scene unchanged).
+   */
+  restoreState(bytes) {
+    const address = this.exports.scrollcast_input(bytes.length);
+    new Uint8Array(this.exports.memory.buffer, address, bytes.length).set(bytes);
+    return this.#call(() => this.exports.scrollcast_restore_state(bytes.length));
+  }
+
+  /** The beat's frame hash of the frame at room time `t`: 16 lowercase hex digits, most significant first. */
+  frameHash(t) {
+    const length = this.#call(() => this.exports.scrollcast_frame_hash(t));
+    if (length !== 8) throw new Error(`no frame hash (code ${length})`);
+    const bytes = new Uint8Array(this.exports.memory.buffer, this.exports.scrollcast_output(), 8);
+    return Array.from(bytes).reverse().map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  /** The engine version this module replicates (`EngineVersion.current`, the inputs stream's join). */
+  engineVersion() { return this.#call(() => this.exports.scrollcast_engine_version()) >>> 0; }
+
   /** Keeps a copy of the replica; `load()` puts it back (it stays kept). */
   save() { return this.#call(() => this.exports.scrollcast_save()); }
   load() { return this.#call(() => this.exports.scrollcast_load()); }

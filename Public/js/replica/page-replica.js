@@ -47,6 +47,7 @@ export class PageReplica {
     this.stamping = true;        // own inputs carry `at` (test hook `unstamped()` turns it off: a known-bad driver)
     this.lastStamp = -Infinity;
     this.instantiate = null;     // () => a Promise of another ReplicaEngine of this module (the explorer's, explore.js)
+    this.fromState = false;      // the inputs stream starts it from a snapshot's state (stream.js), never at a rest
   }
 
   /** The page state's read-only view of this replica (telemetry.js). */
@@ -76,7 +77,7 @@ export class PageReplica {
    */
   startIfDue() {
     const frame = this.lastServerFrame;
-    if (this.running || !this.engine || !this.enabled || !this.session || !frame || !atRest(frame)) return false;
+    if (this.running || this.fromState || !this.engine || !this.enabled || !this.session || !frame || !atRest(frame)) return false;
     this.log = this.log.filter((m) => m.after >= frame.seq);
     if (!this.created) this.#createScene();
     if (!this.#tryStart(frame)) return false;
@@ -312,7 +313,9 @@ export class PageReplica {
     this.correction = false;
     const t = this.lastDrawTime;
     if (!(t >= this.latestInputTime) || !Number.isFinite(this.lastEngineOffset)) return;
-    this.blend.add(this.lastEngineOffset - this.engine.frame(t, 0, 0).contentOffset);
+    const result = this.engine.frame(t, 0, 0);
+    if (result.texts) this.decoder.decode(result.texts.slice().buffer);   // the engine counts them sent now
+    this.blend.add(this.lastEngineOffset - result.contentOffset);
   }
 
   /**

@@ -49,12 +49,14 @@ export function createReplica({ measures, asking }) {
       .then(attach)
       .catch((error) => { console.warn(`scrollcast: could not make the engine again: ${error}`); asking(false); });
   };
-  import("./engine.js")
+  // Resolves true once the engines are attached, false when they could not load (the inputs stream waits for it).
+  replica.ready = import("./engine.js")
     .then(({ loadEngines }) => loadEngines(3))
-    .then((engines) => { instantiate = engines.instantiate; replica.instantiate = instantiate; attach(engines); })
+    .then((engines) => { instantiate = engines.instantiate; replica.instantiate = instantiate; attach(engines); return true; })
     .catch((error) => {
       console.warn(`scrollcast: replica engine unavailable, drawing server frames: ${error}`);
       replica.disable(error);
+      return false;
     });
   return replica;
 }

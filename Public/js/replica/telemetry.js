@@ -22,6 +22,16 @@ export class ReplicaTelemetry {
     this.marks = false;           // the server tells how far the room's history is complete
     this.engineRestarts = 0;      // fresh engines made after traps (setup.js)
     this.error = null;            // why the replica last stopped
+    // The inputs stream (stream.js, docs/protocol.md "The inputs stream"): which stream the page takes now.
+    this.stream = "frames";       // "inputs" while it replicates from the room's changes
+    this.beatsChecked = 0;        // beats whose hash was checked against the replica's own frame
+    this.beatsMatched = 0;
+    this.beatsUnchecked = 0;      // beats that came while the replica waited for a keyframe
+    this.keyframes = 0;           // keyframes asked for (after a mismatch, or to start again)
+    this.keyframeReason = null;   // why the last was asked
+    this.fallbacks = 0;           // times the page went back to frames (refused 4100/4101, moved, failed)
+    this.fallbackReason = null;
+    this.batches = 0;
   }
 
   /** Notes an own input's prediction (the newest PREDICTIONS_KEPT are kept). */
@@ -53,5 +63,6 @@ export class ReplicaTelemetry {
 
 /** The report of a page without a replica (`reason`: ?replica=off, no WebAssembly). */
 export function replicaOffReport(reason) {
-  return Object.freeze({ enabled: false, running: false, compared: 0, identical: 0, mismatches: 0, error: reason });
+  return Object.freeze({ enabled: false, running: false, compared: 0, identical: 0, mismatches: 0, error: reason,
+                         stream: "frames", beatsChecked: 0, beatsMatched: 0, keyframes: 0, fallbacks: 0 });
 }
