@@ -31,6 +31,9 @@ COUNT_RECEIVED = """
     constructor(...args) {
       super(...args);
       window.__sockets.push(this);
+      // A join the page carries in the upgrade's URL (docs/protocol.md, "Joining in the upgrade").
+      const inURL = new URL(String(args[0]), location.href).searchParams.get("join");
+      if (inURL) window.__joins.push(JSON.parse(inURL));
       this.addEventListener("message", (event) => {
         let message = { type: "binary" };
         if (typeof event.data === "string") { try { message = JSON.parse(event.data); } catch {} }

@@ -323,14 +323,10 @@ export class PageReplica {
    * or the server's complete-history marker): the confirmed engine judges the pictures up to it.
    */
   historyComplete(h) {
-    if (!(h > this.complete)) return;
-    this.complete = h;
-    this.confirmed?.completeUpTo(h);
+    if (h > this.complete) { this.complete = h; this.confirmed?.completeUpTo(h); }
   }
-
   /** Display frame `n` drew the replica's picture at room time `t` (the confirmed engine judges it). */
   pictureDrawn(n, t) { this.confirmed?.picture(n, t); }
-
   /** The picture numbers of own frames go on from the server frame shown before them. */
   continueNumbering(seq) { this.pictureSeq = Math.max(this.pictureSeq, seq); }
 
