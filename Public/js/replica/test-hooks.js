@@ -11,7 +11,12 @@ export function testHooks(replica) {
     /** Moves the replica's clocks (driver's and watcher's) by `ms`: drawing ahead of, or behind, what it knows. */
     skewClock(ms) {
       replica.clock.skew += ms;
-      if (replica.watcher) replica.watcher.clock.skew += ms;
+      if (replica.watcher) {
+        const clock = replica.watcher.clock;
+        clock.skew += ms;
+        // Behind at once: the watch clock never runs back, and slewing there would take seconds.
+        if (ms < 0 && clock.time !== null) clock.time += ms;
+      }
     },
     /** Leaves this viewer's input `id` out of the replica's pictures (not out of its confirmed state). */
     dropInput(id) {
