@@ -66,7 +66,9 @@ def test_a_watcher_drawing_ahead_of_the_room_or_behind_it_reads_badly(browser, p
     # A clock in steps of three display frames: the room's own pictures, but it freezes and jumps.
     assert stepped["wrong"]["wrong"] == 0, stepped["wrong"]
     assert stepped["clock"]["freezes"] > 10 and stepped["clock"]["jumps"] > 10, stepped["clock"]
-    assert stepped["clock"]["pct"] > 50 > right["clock"]["pct"], (stepped["clock"], right["clock"])
+    # At 60 Hz a 50 ms step is two freezes and a jump in three frames (91-100 % in most runs); a
+    # window whose display frames come slower steps less often per frame (26.8 % in one quiet run).
+    assert stepped["clock"]["pct"] > 15 > right["clock"]["pct"], (stepped["clock"], right["clock"])
     # Nor does test_page_replica's allowance for marks delayed beyond the link's p99 excuse it.
     _, _, entries, _ = measured(pages["stepped"].page, (starts["stepped"], record_total(pages["stepped"].page)))
     delays = watcher_delays(pages["stepped"].page, received, entries)
