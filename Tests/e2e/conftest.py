@@ -21,6 +21,7 @@ Fixtures:
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import uuid
@@ -52,6 +53,32 @@ def pytest_sessionstart(session):
             raise pytest.UsageError(f"{script[0]} failed: {made.stderr.strip()}")
 
 
+def _servers_of(item) -> list[RunningServer]:
+    """The servers a test used: its server fixtures, its cluster's nodes, its factory's servers."""
+    found: list[RunningServer] = []
+    for value in item.funcargs.values():
+        if isinstance(value, RunningServer):
+            found.append(value)
+        elif isinstance(value, Cluster):
+            found.extend(value.nodes)
+        found.extend(getattr(value, "started", ()))
+    return list(dict.fromkeys(found))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report carries the warnings and errors its servers logged: a race seen once
+    in CI (a join refused, a claim failed) is then explained by the run that showed it."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    for index, server in enumerate(_servers_of(item)):
+        lines = [line for line in list(server.stderr_lines) if re.match(r"\S+ (warning|error|critical|notice) ", line)]
+        if lines:
+            report.sections.append((f"server {index} (port {server.port}) log", "\n".join(lines[-40:])))
+
+
 @pytest.fixture(scope="session")
 def scrollcast_server():
     server = RunningServer()
@@ -68,6 +95,7 @@ def server_factory():
         started.append(server)
         return server
 
+    start.started = started  # read by pytest_runtest_makereport
     yield start
     for server in started:
         server.stop()
