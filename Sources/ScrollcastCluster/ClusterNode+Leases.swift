@@ -148,6 +148,8 @@ extension ClusterNode: ClusterBackendEvents {
     }
 
     package func backendCommandLink(down reason: String?) {
+        commandsUp = reason == nil
+        noteFirstLinked()
         if let reason {
             metrics.redisConnected.record(0)
             logger.error("lost Redis (commands); rooms run here keep serving their viewers here, row moves are refused", metadata: ["reason": "\(reason)"])
@@ -168,5 +170,12 @@ extension ClusterNode: ClusterBackendEvents {
             subscriberUpSince = clock.nowMilliseconds()
             logger.notice("connected to Redis (pub/sub)")
         }
+        noteFirstLinked()
+    }
+
+    private func noteFirstLinked() {
+        guard commandsUp, subscriberUpSince != nil, !firstLinkedSignalled else { return }
+        firstLinkedSignalled = true
+        firstLinked.signal()
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import Metrics
 import Redis
@@ -28,6 +29,11 @@ public final class ClusterNode: RoomClusterNode {
     var subscriberUpSince: Double?
     /// How often the pub/sub link was lost: subscriptions confirmed since may have missed messages.
     var subscriberLosses = 0
+    /// Whether the command link is up.
+    var commandsUp = false
+    /// Signalled once, the first time both links are up (``waitUntilLinked(milliseconds:)``).
+    let firstLinked = DispatchSemaphore(value: 0)
+    var firstLinkedSignalled = false
 
     struct HeldLease {
         var lease: RoomLease
@@ -92,6 +98,14 @@ public final class ClusterNode: RoomClusterNode {
         scheduler.scheduleRepeating(everyMilliseconds: configuration.renewMilliseconds) { [weak self] in self?.renewLeases() }
         scheduler.scheduleRepeating(everyMilliseconds: configuration.watchMilliseconds) { [weak self] in self?.watchOwners() }
         scheduler.scheduleRepeating(everyMilliseconds: configuration.rosterMilliseconds) { [weak self] in self?.sendRosters() }
+    }
+
+    /// Blocks the calling thread (never the room thread) until both links to Redis have been up
+    /// once, at most `milliseconds`; whether they were. Start-up waits for this before announcing
+    /// the port: a node that says it listens before it can claim a room would refuse the first
+    /// joins with 1013 (a test saw this once, a join a few milliseconds after start-up).
+    public nonisolated func waitUntilLinked(milliseconds: Int) -> Bool {
+        firstLinked.wait(timeout: .now() + .milliseconds(milliseconds)) == .success
     }
 
     /// Closes the links to the backend. Thread-safe; call once the server has stopped.

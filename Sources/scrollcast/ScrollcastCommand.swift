@@ -18,6 +18,10 @@ struct ServeCommand: ParsableCommand {
         abstract: "Serve the Scrollcast page and stream iOS-style scroll effects to every viewer of a room.",
         discussion: ServeCommand.discussion)
 
+    /// How long start-up waits for a cluster node's links to Redis before it announces the port
+    /// anyway (docs/cluster.md, "Start-up").
+    static let redisStartWaitMilliseconds = 3000
+
     static let discussion = """
         Open http://HOST:PORT/?room=NAME in a browser. The first stdout line is \
         "scrollcast listening on http://HOST:PORT". SIGINT/SIGTERM close every viewer with 1001 and exit 0.
@@ -253,6 +257,10 @@ struct ServeCommand: ParsableCommand {
             } else {
                 logger.warning("room thread stays at normal priority: cannot raise it", metadata: ["errno": "\(error)"])
             }
+        }
+        if let clusterNode, !clusterNode.waitUntilLinked(milliseconds: Self.redisStartWaitMilliseconds) {
+            logger.warning("Redis does not answer yet: serving anyway; joins of rooms not run here get 1013 until it does",
+                           metadata: ["waited": "\(Self.redisStartWaitMilliseconds) ms"])
         }
         // Unbuffered write: scripts wait for this line to learn the port.
         FileHandle.standardOutput.write(Data("scrollcast listening on http://\(host):\(boundPort)\n".utf8))

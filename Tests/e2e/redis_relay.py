@@ -83,8 +83,11 @@ class RedisRelay:
     """Listens on a free loopback port (`.url` for the node's `--redis`) and relays each
     connection to Redis on `upstream_port`, on threads of its own."""
 
-    def __init__(self, upstream_port: int):
+    def __init__(self, upstream_port: int, reply_delay: float = 0.0):
+        """`reply_delay`: Redis's replies on each new connection are held this long after the
+        node connects (a slow link at start-up), then passed on in order."""
         self.upstream_port = upstream_port
+        self.reply_delay = reply_delay
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.url = f"redis://127.0.0.1:{self.port}"
@@ -111,11 +114,15 @@ class RedisRelay:
             self.armed = False
             connections = list(self.connections)
         for connection in connections:
-            with connection.lock:
-                if connection.held:
-                    connection.client.sendall(bytes(connection.held))
-                connection.held.clear()
-                connection.holding = False
+            self._pass_on(connection)
+
+    @staticmethod
+    def _pass_on(connection: RelayedConnection):
+        with connection.lock:
+            if connection.held:
+                connection.client.sendall(bytes(connection.held))
+            connection.held.clear()
+            connection.holding = False
 
     def close(self):
         self.listener.close()
@@ -134,6 +141,10 @@ class RedisRelay:
             for sock in (client, upstream):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             connection = RelayedConnection(client, upstream)
+            if self.reply_delay:
+                connection.holding = True
+                # The delay is the fault injected (a slow link), not a stand-in for a condition.
+                threading.Timer(self.reply_delay, self._pass_on, args=(connection,)).start()
             with self.lock:
                 self.connections.append(connection)
             threading.Thread(target=self._commands, args=(connection,), daemon=True).start()

@@ -1,13 +1,17 @@
 """`--redis` and `--node-id` (docs/cluster.md): bad values stop the server with a message naming
-the flag; a node whose Redis is not up yet starts anyway, closes joins with 1013 until it can
-reach Redis, and serves rooms once it can."""
+the flag; a node announces its port once its links to Redis are up, so its first join is
+served; a node whose Redis is not up yet starts anyway after a bounded wait, closes joins with
+1013 until it can reach Redis, and serves rooms once it can."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
+import time
 
 from redis_helpers import RedisServer, free_port
+from redis_relay import RedisRelay
 from server_helpers import RunningServer, Viewer, run
 
 
@@ -39,7 +43,8 @@ def test_a_node_waits_for_its_redis_and_serves_once_it_answers(tmp_path):
         try:
             async def served():
                 # The node reconnects by itself (backoff up to 1 s); the page would retry like this.
-                for _ in range(100):
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline:
                     viewer = await Viewer.join(node.ws_url, "waiting")
                     try:
                         await viewer.wait_type("snapshot", timeout=5)
@@ -47,10 +52,28 @@ def test_a_node_waits_for_its_redis_and_serves_once_it_answers(tmp_path):
                         return
                     except AssertionError:
                         assert viewer.close_code == 1013, (viewer.close_code, viewer.close_reason)
-                raise AssertionError("never served")
+                    await asyncio.sleep(0.05)  # the retry interval of a polling client
+                raise AssertionError("never served in 10 s")
             run(served())
             assert node.proc.poll() is None
         finally:
             redis.close()
     finally:
         node.stop()
+
+
+def test_a_node_announces_its_port_once_redis_answers_so_its_first_join_is_served(redis_server):
+    # Redis answers each new connection 0.5 s late: a node that announced its port before its
+    # links were up refused this join with 1013 (seen once in the suite, under load).
+    relay = RedisRelay(redis_server.port, reply_delay=0.5)
+    node = RunningServer("--redis", relay.url, "--node-id", "n0")
+    try:
+        async def first_join():
+            viewer = await Viewer.join(node.ws_url, "first")
+            await viewer.wait_type("snapshot", timeout=5)
+            await viewer.close()
+        run(first_join())
+        assert not [line for line in node.stderr_lines if "Redis does not answer yet" in line]
+    finally:
+        node.stop()
+        relay.close()
