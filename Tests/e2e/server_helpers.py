@@ -234,13 +234,19 @@ class ClientClock:
 async def drag(viewer: Viewer, clock: ClientClock, x: float, y0: float, y1: float, steps: int = 12,
                interval: float = 0.016, release: bool = True):
     """A pointer drag from y0 to y1, paced like a user's (one move per display frame).
-    Returns the id of the last input sent."""
-    last = await viewer.input("pointerDown", clock.now(), x=x, y=y0)
+    Returns the id of the last input sent.
+
+    The events are stamped `interval` apart as a browser stamps them, whatever this process's
+    scheduling: on a loaded machine a sleep can overrun by 100 ms, and a move stamped that late
+    made the release slow, so the drag did not fling (a test waiting for the fling timed out).
+    The stamps never run ahead of `clock` (each sleep lasts at least `interval`)."""
+    start = clock.now()
+    last = await viewer.input("pointerDown", start, x=x, y=y0)
     for i in range(1, steps + 1):
         await asyncio.sleep(interval)
-        last = await viewer.input("pointerMove", clock.now(), x=x, y=y0 + (y1 - y0) * i / steps)
+        last = await viewer.input("pointerMove", start + i * interval * 1000, x=x, y=y0 + (y1 - y0) * i / steps)
     if release:
-        last = await viewer.input("pointerUp", clock.now(), x=x, y=y1)
+        last = await viewer.input("pointerUp", start + steps * interval * 1000 + 1, x=x, y=y1)
     return last
 
 
