@@ -77,5 +77,6 @@ import Testing
         _ = run(cluster) { cluster["n2"].link("r")?.isOwner == true || remote.sink.closedWith != nil }
         #expect(cluster["n2"].service.registry.room(named: "r")?.sceneName != upload.name)
         #expect(Self.sceneNames(remote) == [upload.name], "no snapshot of the room's scene from n2")
+        #expect(remote.sink.closedWith == CloseReason(.policyViolation, "unknown scene '\(upload.name)'"))
     }
 }
