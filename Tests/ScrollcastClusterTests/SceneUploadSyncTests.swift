@@ -3,6 +3,7 @@ import Logging
 import Redis
 import RedisTesting
 import ScrollcastRooms
+import ScrollcastServerTesting
 import Testing
 @testable import ScrollcastCluster
 
@@ -92,6 +93,28 @@ struct SceneUploadSyncTests {
         let other = try Self.trail(name: "u-000000000000000000000003")
         #expect(throws: SceneUploadStoreFull(limit: upload.byteCount)) { try b.save(other) }
         #expect(try a.sync.store.names() == [upload.name])
+    }
+
+    @Test @RoomActor func anUploadPastTheClusterLimitIsAnswered507ByTheRoute() throws {
+        let redis = try RedisTestServer()
+        let kept = try Self.trail()
+        let a = Node(redis, id: "a", maxBytes: kept.byteCount)
+        try a.save(kept)
+        // Node b's own count (its catalogue, empty) is far from its limit; Redis's is at it.
+        let b = Node(redis, id: "b", maxBytes: kept.byteCount)
+        #expect(Self.waitUntil { b.sync.store.isConnected })
+        let scenes = SceneCatalogue(entries: SceneCatalogue.standard.entries, defaultName: "demo", uploads: UploadedScenes())
+        let route = SceneUploadRoute(scenes: scenes, store: b.sync.store, limits: SceneUploadLimits(), clock: ManualRoomClock(),
+                                     logger: Logger(label: "test"))
+        var body: [UInt8] = []
+        for (field, name, bytes) in [("scene", kept.fileName, kept.scene)] + kept.images.map({ ("image", $0.key, $0.value) }) {
+            body += Array("--B0\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(name)\"\r\n\r\n".utf8) + bytes + [13, 10]
+        }
+        body += Array("--B0--\r\n".utf8)
+        let reply = route.upload(contentType: "multipart/form-data; boundary=B0", body: body, client: "10.0.0.1")
+        #expect(reply.status == 507)
+        #expect(String(decoding: reply.body, as: UTF8.self).contains("uploaded scenes and is full"))
+        #expect(try b.sync.store.names() == [kept.name] && scenes.uploads.count == 0, "nothing more kept or offered")
     }
 
     @Test func ensureReadsAMissingSceneBeforeItAnswers() throws {
