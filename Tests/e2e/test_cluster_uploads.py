@@ -47,6 +47,7 @@ def picture(sc) -> dict:
 def test_an_uploaded_scene_is_served_by_every_node_and_survives_a_failover(browser, cluster, room, artifacts):
     n0, n1, n2 = cluster.nodes
     status, _, answer = post_trail(n0)
+    answered = time.monotonic()
     assert status == 201, answer
     scene = answer["scene"]
     assert cluster.redis.command("SISMEMBER", "scrollcast:scenes", scene) == "1"
@@ -55,6 +56,8 @@ def test_an_uploaded_scene_is_served_by_every_node_and_survives_a_failover(brows
     assert int(cluster.redis.command("GET", "scrollcast:scenes:bytes")) == kept
 
     # Every node serves the scene's bytes and its images, the same bytes as the node that took it.
+    until_served(n1, f"/scenes/{scene}")
+    learned_ms = (time.monotonic() - answered) * 1000
     scene_bytes = until_served(n0, f"/scenes/{scene}")
     images = {"layer-0.webp": files["trail-sun.webp"], "layer-1.png": files["trail-mountains.png"]}
     for node in (n0, n1, n2):
@@ -109,5 +112,6 @@ def test_an_uploaded_scene_is_served_by_every_node_and_survives_a_failover(brows
     sc.wait_idle()
     assert picture(sc)["offset"] != before["offset"]
     assert_no_mismatch(sc, "after the failover")
-    print(f"uploaded scene {scene}: {kept} bytes in Redis, served by 3 nodes; {new_owner} took the room over")
+    print(f"uploaded scene {scene}: {kept} bytes in Redis, n1 served it {learned_ms:.0f} ms after n0's 201 "
+          f"(polled every 20 ms); {new_owner} took the room over")
     context.close()
