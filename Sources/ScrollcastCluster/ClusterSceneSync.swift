@@ -9,9 +9,10 @@ import Synchronization
 /// answer here too, and a room taken over here shows its own scene.
 ///
 /// A save announces the new name on `PREFIXscenes:new`; each announcement, and each time the
-/// subscription is confirmed (at start and after every lost link, when announcements may have
-/// been missed), the node reads from Redis the uploads it lacks, checks each exactly as an upload
-/// is checked, and offers it. All of it runs on a worker of its own, one read at a time.
+/// subscription is confirmed or the command link comes up (at start and after every lost link,
+/// when announcements may have been missed), the node reads from Redis the uploads it lacks,
+/// checks each exactly as an upload is checked, and offers it. All of it runs on a worker of its
+/// own, one read at a time.
 public final class ClusterSceneSync: Sendable {
     /// Where the uploads are kept: the server's `SceneUploadStore` in a cluster.
     public let store: RedisSceneUploadStore
@@ -22,8 +23,14 @@ public final class ClusterSceneSync: Sendable {
     /// `configuration` names; the cluster keeps at most `maxBytes` of uploads.
     public init(address: RedisAddress, configuration: ClusterConfiguration, maxBytes: Int, uploads: UploadedScenes,
                 logger: Logger) {
-        store = RedisSceneUploadStore(address: address, configuration: configuration, maxBytes: maxBytes)
+        // Both links start at once: whichever comes up last finds the other up and reads.
+        let linked = Mutex<Core?>(nil)
+        store = RedisSceneUploadStore(address: address, configuration: configuration, maxBytes: maxBytes) { state in
+            guard state == .connected, let core = linked.withLock({ $0 }) else { return }
+            core.worker.async { core.readAll() }
+        }
         let core = Core(store: store, uploads: uploads, logger: logger)
+        linked.withLock { $0 = core }
         self.core = core
         subscriber = RedisSubscriber(
             address: address, name: "scrollcast \(configuration.nodeID) scenes",
@@ -40,7 +47,6 @@ public final class ClusterSceneSync: Sendable {
 
     /// Closes both connections. Thread-safe.
     public func close() {
-        core.closed.store(true, ordering: .relaxed)
         subscriber.close()
         store.close()
     }
@@ -66,10 +72,6 @@ public final class ClusterSceneSync: Sendable {
         let worker = DispatchQueue(label: "scrollcast.scene-sync", qos: .utility)
         /// Uploads whose check failed here (a limit changed?): logged once, not read again.
         private var leftOut: Set<String> = []
-        private var retryScheduled = false
-        private var failing = false
-        /// Set by `close()`: no more retries.
-        let closed = Atomic(false)
 
         init(store: RedisSceneUploadStore, uploads: UploadedScenes, logger: Logger) {
             self.store = store
@@ -77,25 +79,17 @@ public final class ClusterSceneSync: Sendable {
             self.logger = logger
         }
 
-        /// Reads every upload this node lacks; on a failure (the command link not up yet) once
-        /// more a little later, until it succeeds or the subscription confirms again.
+        /// Reads every upload this node lacks. With the command link down it waits for the link
+        /// to come up, which reads again; a failure with it up is the lost link's, likewise.
         func readAll() {
+            guard store.isConnected else { return }
             do {
                 for name in try store.names().sorted() where !uploads.contains(name) && !leftOut.contains(name) {
                     read(name)
                 }
-                failing = false
             } catch {
-                guard !closed.load(ordering: .relaxed) else { return }
-                // Once per run of failures: Redis may be away for a while.
-                if !failing { logger.warning("cannot read the uploaded scenes from Redis; trying again", metadata: ["error": "\(error)"]) }
-                failing = true
-                guard !retryScheduled else { return }
-                retryScheduled = true
-                worker.asyncAfter(deadline: .now() + .milliseconds(500)) { [self] in
-                    retryScheduled = false
-                    readAll()
-                }
+                logger.warning("cannot read the uploaded scenes from Redis; reading again when the link is back",
+                               metadata: ["error": "\(error)"])
             }
         }
 

@@ -117,18 +117,29 @@ struct SceneUploadSyncTests {
         #expect(try b.sync.store.names() == [kept.name] && scenes.uploads.count == 0, "nothing more kept or offered")
     }
 
+    /// A node's sync whose command link is up and has read what Redis kept then, but that never
+    /// subscribes: what is saved afterwards only `ensure` brings in.
+    static func unsubscribedSync(_ redis: RedisTestServer, id: String, into uploads: UploadedScenes) throws -> ClusterSceneSync {
+        let sync = ClusterSceneSync(address: redis.address(), configuration: ClusterConfiguration(nodeID: id),
+                                    maxBytes: SceneUploadLimits.maxServerBytes, uploads: uploads, logger: Logger(label: "test"))
+        sync.store.start()
+        try #require(waitUntil { sync.store.isConnected })
+        // The read the link's coming up started is done once the worker answers this.
+        let drained = Collected<Bool>()
+        sync.ensure("u-none") { drained.append(true) }
+        try #require(drained.wait { !$0.isEmpty })
+        return sync
+    }
+
     @Test func ensureReadsAMissingSceneBeforeItAnswers() throws {
         let redis = try RedisTestServer()
         let a = Node(redis, id: "a")
         let upload = try Self.trail()
-        try a.save(upload)
-        // A node that never subscribes: only `ensure` can bring the scene in.
         let uploads = UploadedScenes()
-        let sync = ClusterSceneSync(address: redis.address(), configuration: ClusterConfiguration(nodeID: "b"),
-                                    maxBytes: SceneUploadLimits.maxServerBytes, uploads: uploads, logger: Logger(label: "test"))
-        sync.store.start()
+        let sync = try Self.unsubscribedSync(redis, id: "b", into: uploads)
         defer { sync.close() }
-        #expect(Self.waitUntil { sync.store.isConnected })
+        try a.save(upload)
+        #expect(!uploads.contains(upload.name))
         let answered = Collected<Bool>()
         sync.ensure(upload.name) { answered.append(uploads.contains(upload.name)) }
         sync.ensure("u-ffffffffffffffffffffffff") { answered.append(uploads.count == 1) }

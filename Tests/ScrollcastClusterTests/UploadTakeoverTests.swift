@@ -14,17 +14,21 @@ import Testing
 @RoomActor struct UploadTakeoverTests {
     /// n1 runs room "r" of an upload n1 took (kept in `redis`); n2 follows it with a viewer, its
     /// own catalogue without the upload. Returns the harness, n2's viewer and the upload.
-    func roomOfAnUploadOnN1(redis: RedisTestServer, sync: ClusterSceneSync?) throws
+    /// With `withSync`, n2 has a sync that never subscribes (SceneUploadSyncTests.unsubscribedSync),
+    /// made before the upload was saved: only the takeover's read can bring the scene in.
+    func roomOfAnUploadOnN1(redis: RedisTestServer, withSync: Bool) throws
         -> (ClusterHarness, TestViewer, StoredSceneUpload) {
         let upload = try SceneUploadSyncTests.trail()
+        let cluster = ClusterHarness(nodes: ["n1", "n2"])
+        if withSync {
+            cluster["n2"].cluster.sceneSync = try SceneUploadSyncTests.unsubscribedSync(redis, id: "n2", into: cluster["n2"].scenes.uploads)
+        }
         let saver = RedisSceneUploadStore(address: redis.address(), configuration: ClusterConfiguration(nodeID: "n1"))
         saver.start()
         defer { saver.close() }
         try #require(SceneUploadSyncTests.waitUntil { saver.isConnected })
         try saver.saveUpload(upload)
-        let cluster = ClusterHarness(nodes: ["n1", "n2"])
         #expect(SceneUploadRoute.restore(upload, into: cluster["n1"].scenes.uploads) == nil)
-        cluster["n2"].cluster.sceneSync = sync
         let owner = cluster["n1"].viewer(joining: "r", scene: upload.name)
         try #require(cluster.run(upTo: 1_000) { owner.snapshots == 1 })
         let remote = cluster["n2"].viewer(joining: "r")
@@ -52,15 +56,8 @@ import Testing
 
     @Test func theNewOwnerReadsTheUploadFirstAndTheRoomKeepsItsScene() throws {
         let redis = try RedisTestServer()
-        // n2's sync is connected but never subscribed: only the takeover's read can bring the scene.
-        let (cluster, remote, upload) = try roomOfAnUploadOnN1(redis: redis, sync: nil)
-        let sync = ClusterSceneSync(address: redis.address(), configuration: ClusterConfiguration(nodeID: "n2"),
-                                    maxBytes: SceneUploadLimits.maxServerBytes, uploads: cluster["n2"].scenes.uploads,
-                                    logger: Logger(label: "test"))
-        sync.store.start()
-        defer { sync.close() }
-        try #require(SceneUploadSyncTests.waitUntil { sync.store.isConnected })
-        cluster["n2"].cluster.sceneSync = sync
+        let (cluster, remote, upload) = try roomOfAnUploadOnN1(redis: redis, withSync: true)
+        defer { cluster["n2"].cluster.sceneSync?.close() }
         cluster.broker.kill("n1")
         try #require(run(cluster) { cluster["n2"].link("r")?.isOwner == true && remote.snapshots == 2 })
         #expect(cluster["n2"].scenes.contains(upload.name))
@@ -72,7 +69,7 @@ import Testing
     @Test func aNewOwnerThatCannotReadTheUploadDoesNotGetTheRoomBack() throws {
         // The known-bad case: without the read, the room cannot be restored with its scene.
         let redis = try RedisTestServer()
-        let (cluster, remote, upload) = try roomOfAnUploadOnN1(redis: redis, sync: nil)
+        let (cluster, remote, upload) = try roomOfAnUploadOnN1(redis: redis, withSync: false)
         cluster.broker.kill("n1")
         _ = run(cluster) { cluster["n2"].link("r")?.isOwner == true || remote.sink.closedWith != nil }
         #expect(cluster["n2"].service.registry.room(named: "r")?.sceneName != upload.name)
