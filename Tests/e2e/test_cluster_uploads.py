@@ -2,7 +2,8 @@
 nodes. A scene uploaded to n0 is kept in Redis and served by every node (its bytes and its
 images, byte for byte); a room made on n0 with it is viewed from n1 in real Chromium with the
 right scene and images; when n0 is SIGKILLed, n1 takes the room over with the same scene and
-rows, and the page keeps its picture."""
+rows, and the page keeps its picture. An upload while Redis is away is refused 503, kept nowhere,
+and accepted and served by every node once Redis is back."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import time
 import urllib.error
 import urllib.request
 
+from cluster_helpers import Cluster
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, room,
 )
@@ -115,3 +117,27 @@ def test_an_uploaded_scene_is_served_by_every_node_and_survives_a_failover(brows
     print(f"uploaded scene {scene}: {kept} bytes in Redis, n1 served it {learned_ms:.0f} ms after n0's 201 "
           f"(polled every 20 ms); {new_owner} took the room over")
     context.close()
+
+
+def test_an_upload_while_redis_is_away_is_refused_503_and_served_everywhere_once_it_is_back(
+        server_factory, redis_server):
+    # Its own two nodes: the rate limit raised, as the upload is tried until Redis answers again.
+    cluster = Cluster(server_factory, redis_server, nodes=2, flags=("--uploads-per-minute", "600"))
+    n0, n1 = cluster.nodes
+    cluster.redis.kill()
+    status, _, answer = post_trail(n0)
+    assert status == 503, answer
+    assert answer["errors"][0]["message"] == "the server cannot keep the scene now (its store cannot write): try again later"
+    assert get(n0, "/scenes")[0] == 200
+    cluster.redis.restart()
+    assert cluster.redis.command("SCARD", "scrollcast:scenes") == "0", "nothing of it was kept"
+    deadline = time.monotonic() + 10
+    while status == 503:
+        assert time.monotonic() < deadline, "the node never reached Redis again"
+        time.sleep(0.1)  # the node's uploads connection reconnects with backoff; polled again
+        status, _, answer = post_trail(n0)
+    assert status == 201, answer
+    scene = answer["scene"]
+    # n1's scenes connection came back too, and read the upload.
+    until_served(n1, f"/scenes/{scene}")
+    until_served(n1, f"/scene-images/{scene}/layer-0.webp")
