@@ -50,7 +50,9 @@ public struct BatchMessage: Sendable, Equatable {
 extension CloseCode {
     /// The inputs stream asked with no engine version, or one this server does not serve.
     public static let engineNotServed = CloseCode(rawValue: 4100)
-    /// The inputs stream asked for a room whose scene a replica cannot build.
+    /// The inputs stream asked for a room whose scene a replica cannot build. Servers before
+    /// file and uploaded scenes could be replicated sent it for those; this one never does, and a
+    /// client still takes it as "join again for frames".
     public static let sceneNotReplicable = CloseCode(rawValue: 4101)
 }
 

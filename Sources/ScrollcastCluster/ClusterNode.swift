@@ -25,6 +25,10 @@ public final class ClusterNode: RoomClusterNode {
     var links: [String: RoomLink] = [:]
     /// The leases this node holds, and when each was last confirmed (room clock ms).
     var leases: [String: HeldLease] = [:]
+    /// Reads the scenes uploaded to other nodes into this node's catalogue (nil: uploads stay
+    /// on the node they were made on, as with the in-memory broker of the tests). Set before
+    /// `start()`, which starts it.
+    public var sceneSync: ClusterSceneSync?
     /// Since when (room clock ms) the pub/sub link has been up; nil while it is down.
     var subscriberUpSince: Double?
     /// How often the pub/sub link was lost: subscriptions confirmed since may have missed messages.
@@ -95,6 +99,7 @@ public final class ClusterNode: RoomClusterNode {
     public func start() {
         logger.info("joining cluster", metadata: ["node": "\(nodeID)"])
         backend.start(nodeID: nodeID, events: self)
+        sceneSync?.start()
         scheduler.scheduleRepeating(everyMilliseconds: configuration.renewMilliseconds) { [weak self] in self?.renewLeases() }
         scheduler.scheduleRepeating(everyMilliseconds: configuration.watchMilliseconds) { [weak self] in self?.watchOwners() }
         scheduler.scheduleRepeating(everyMilliseconds: configuration.rosterMilliseconds) { [weak self] in self?.sendRosters() }
@@ -111,6 +116,7 @@ public final class ClusterNode: RoomClusterNode {
     /// Closes the links to the backend. Thread-safe; call once the server has stopped.
     public func close() {
         backend.close()
+        sceneSync?.close()
     }
 
     // MARK: For the links

@@ -33,10 +33,16 @@ final class ClusterRoomStore: RoomStore {
     }
 
     /// What the backend has of room `name`, and the last frame number its viewers on other
-    /// nodes got; on the room thread.
+    /// nodes got; on the room thread. A room of a scene uploaded to another node that this node
+    /// has not read yet waits for it to be read: restored without it, the room would start
+    /// afresh with another scene.
     func load(room name: String, completion: @escaping (Result<LoadedRoom?, ClusterBackendError>) -> Void) {
-        node.backend.load(room: name) { result in
-            completion(result.map { Self.storedRoom(name: name, fields: $0) })
+        node.backend.load(room: name) { [node] result in
+            let loaded = result.map { Self.storedRoom(name: name, fields: $0) }
+            guard case .success(let room?) = loaded, let sync = node.sceneSync,
+                  !node.registry.scenes.contains(room.stored.settings.sceneName) else { return completion(loaded) }
+            let (hop, box) = (SchedulerHop(scheduler: node.scheduler), RoomBound((completion, loaded)))
+            sync.ensure(room.stored.settings.sceneName) { hop.hop { box.value.0(box.value.1) } }
         }
     }
 

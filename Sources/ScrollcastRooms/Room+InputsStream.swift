@@ -78,7 +78,10 @@ extension Room {
     /// with every change the room made, at the mark raised to the present.
     func replicaStart() -> ReplicaStart {
         let mark = markComplete(through: max(now, lastInputTime))
-        let base = SceneCatalogue.standard.configuration(named: sceneName) ?? scene.configuration
+        // The catalogue's scene, rows in their first order: what a replica builds by name (a
+        // built-in one) or from `GET /scenes/NAME` (a file or uploaded one), so the state's row
+        // order is the room's rearrangement of that.
+        let base = registry.scenes.configuration(named: sceneName) ?? scene.configuration
         return ReplicaStart(engine: EngineVersion.current, time: mark, changes: inputsStream.log.count,
                             input: lastApplied, state: scene.stateBytes(base: base))
     }
@@ -92,14 +95,10 @@ extension Room {
     // MARK: Refusals
 
     /// Why a join of the inputs stream naming engine version `engine` cannot be served here, or
-    /// nil when it can: another (or no) engine version, or a scene no replica builds by name.
+    /// nil when it can: another (or no) engine version. Every scene of a room can be replicated:
+    /// a replica builds a file or uploaded one from `GET /scenes/NAME` (4101 is no longer sent).
     func inputsStreamRefusal(engine: UInt32?) -> CloseReason? {
-        if let refusal = Self.engineRefusal(engine) { return refusal }
-        guard SceneCatalogue.standard.entries.contains(where: { $0.name == sceneName }) else {
-            let served = SceneCatalogue.standard.namesList
-            return CloseReason(.sceneNotReplicable, "scene '\(sceneName)' cannot be replicated; the inputs stream serves \(served)")
-        }
-        return nil
+        Self.engineRefusal(engine)
     }
 
     /// Why a join of the inputs stream naming `engine` is refused wherever the room is, or nil.

@@ -182,19 +182,27 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        // Uploaded scenes come back before anyone can join a room showing one.
-        let sceneUploads: SceneUploadStore = database.map { SQLiteSceneUploadStore(database: $0) } ?? InMemorySceneUploadStore()
-        do {
-            for problem in try SceneUploadRoute.restore(from: sceneUploads, into: catalogue.uploads) {
-                logger.error("uploaded scene left out: \(problem)")
-            }
-        } catch {
-            throw ValidationError("cannot read the uploaded scenes from \(database?.path ?? "memory"): \(error)")
-        }
-        if catalogue.uploads.count > 0 { logger.info("uploaded scenes read back", metadata: ["count": "\(catalogue.uploads.count)"]) }
         // `validate()` checked the URL.
         let clusterAddress = redis.flatMap { try? RedisAddress(url: $0) }
         let clusterConfiguration = ClusterConfiguration(nodeID: nodeID ?? "\(host):\(port)")
+        // In a cluster uploads live in Redis, read by the node once it reaches Redis (and a room
+        // taken over waits for its scene); on one node they come back before anyone can join.
+        let sceneSync = clusterAddress.map {
+            ClusterSceneSync(address: $0, configuration: clusterConfiguration, maxBytes: configuration.limits.sceneUploads.maxServerBytes,
+                             uploads: catalogue.uploads, logger: Logger(label: "cluster"))
+        }
+        let sceneUploads: SceneUploadStore = sceneSync?.store
+            ?? database.map { SQLiteSceneUploadStore(database: $0) } ?? InMemorySceneUploadStore()
+        if sceneSync == nil {
+            do {
+                for problem in try SceneUploadRoute.restore(from: sceneUploads, into: catalogue.uploads) {
+                    logger.error("uploaded scene left out: \(problem)")
+                }
+            } catch {
+                throw ValidationError("cannot read the uploaded scenes from \(database?.path ?? "memory"): \(error)")
+            }
+            if catalogue.uploads.count > 0 { logger.info("uploaded scenes read back", metadata: ["count": "\(catalogue.uploads.count)"]) }
+        }
         // The server, its store and its cluster node are made on the room actor (its own queue
         // until the transport installs its service thread).
         let frozenConfiguration = configuration
@@ -222,6 +230,7 @@ struct ServeCommand: ParsableCommand {
             { scheduler, serverMetrics in
                 let node = ClusterNode(configuration: clusterConfiguration, redis: address, scheduler: scheduler,
                                        serverMetrics: serverMetrics, metricsFactory: factory, logger: Logger(label: "cluster"))
+                node.sceneSync = sceneSync
                 clusterNode = node
                 return node
             }

@@ -29,7 +29,7 @@ import ScrollcastServerTesting
             case .snapshot(let s):
                 snapshots += 1
                 guard let start = s.replica else { replica = nil; return }
-                var fresh = try #require(EngineReplica(sceneNamed: s.sceneName))
+                var fresh = try #require(try replica(of: s.sceneName))
                 try fresh.restore(state: start.state)
                 fresh.nameInput(start.input)
                 replica = fresh
@@ -52,6 +52,20 @@ import ScrollcastServerTesting
                 frames += 1
             default: break
             }
+        }
+
+        /// Where a scene not built into the replica comes from (as `GET /scenes/NAME` serves it).
+        var scenes: SceneCatalogue?
+        /// Builds such a scene with its sections in reverse order: a wrong base (a known-bad case).
+        var baseReordered = false
+
+        /// A replica of `name`: a built-in scene by name, else the scene's bytes from the route.
+        func replica(of name: String) throws -> EngineReplica? {
+            guard let scenes else { return EngineReplica(sceneNamed: name) }
+            let reply = try #require(SceneBytesRoute.reply(path: SceneBytesRoute.prefix + name, scenes: scenes))
+            var configuration = try SceneBytes.decode(reply.body)
+            if baseReordered { configuration.sections.reverse() }
+            return EngineReplica(sceneNamed: name, configuration: configuration)
         }
 
         static func following(_ sink: RecordingViewerSink, _ version: WireVersion) throws -> StreamClient {
@@ -216,16 +230,52 @@ import ScrollcastServerTesting
         #expect(served.closedWith == nil)
     }
 
-    @Test func aSceneNoReplicaBuildsIsRefusedWith4101() throws {
+    @Test(arguments: [WireVersion.v1, .v2])
+    func aSceneNoReplicaHasBuiltInIsServedFromItsSceneBytes(version: WireVersion) throws {
+        // A file or uploaded scene (here "feed": uneven rows, none built into a replica) whose
+        // room moved a row before the stream's viewer joined: the state's row order is relative
+        // to the scene `GET /scenes/feed` serves, which the client builds, as the page does.
         let scenes = SceneCatalogue(entries: [.init(name: "demo", build: { DemoScene.configuration() }),
-                                              .init(name: "feed", build: Harness.smallScene)], defaultName: "demo")
+                                              .init(name: "feed", build: Self.feedScene)], defaultName: "demo")
         let h = Harness(scenes: scenes)
-        let (_, sink) = h.viewer(joining: "f", extra: #","scene":"feed","stream":"inputs","engine":1"#)
-        #expect(sink.closedWith?.code == .sceneNotReplicable)
-        #expect(sink.closedWith?.reason == "scene 'feed' cannot be replicated; the inputs stream serves demo, seed-table")
-        let (_, frames) = h.viewer(joining: "f")
-        #expect(frames.closedWith == nil && frames.received.count == 1)
-        #expect(try #require(h.registry.room(named: "f")).viewers.count == 1, "the refused viewer never joined")
+        let (mover, moverSink) = h.viewer(joining: "f", extra: #","scene":"feed""#)
+        let (rowID, lifted) = try h.dragRowDown(by: mover, watchedBy: moverSink)
+        h.tick(60)
+        let room = try #require(h.registry.room(named: "f"))
+        #expect(lifted && room.rowMoveVersion == 1, "row \(rowID) moved")
+        let (_, stream) = h.viewer(joining: "f", extra: Self.joinsInputs, version: version)
+        #expect(stream.closedWith == nil)
+        let (driver, _) = h.viewer(joining: "f")
+        h.fling(by: driver, steps: 6, interval: 16, stride: 40)
+        h.tick(240)
+        var client = StreamClient()
+        client.scenes = scenes
+        for message in try Self.decoded(stream, version) { try client.read(message) }
+        #expect(client.problems.isEmpty, "\(client.problems.prefix(3))")
+        #expect(client.snapshots == 1 && client.beatsChecked > 10 && client.frames == 0,
+                "\(client.snapshots) snapshots, \(client.beatsChecked) beats")
+        // The known-bad case: the same stream read against the scene in its first order (the
+        // base a replica would take without the catalogue's scene) is refused or disagrees.
+        var wrong = StreamClient()
+        wrong.scenes = scenes
+        wrong.baseReordered = true
+        var noticed: Bool
+        do {
+            for message in try Self.decoded(stream, version) { try wrong.read(message) }
+            noticed = !wrong.problems.isEmpty
+        } catch {
+            noticed = true   // the state's row order does not fit that base
+        }
+        #expect(noticed, "a reordered base went unnoticed")
+    }
+
+    /// Rows of uneven heights in three sections, unlike any built-in scene.
+    nonisolated static func feedScene() -> SceneConfiguration {
+        SceneConfiguration(sections: (0..<3).map { s in
+            TableSection(title: "Day \(s)", rows: (0..<12).map { r in
+                TableRow(id: s * 12 + r, title: "Post \(s * 12 + r)", group: "D\(s)", detail: "\(r)", height: Double(56 + (r * 37) % 90))
+            })
+        })
     }
 
     @Test(arguments: [WireVersion.v1, .v2])

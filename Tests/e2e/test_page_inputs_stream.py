@@ -4,7 +4,7 @@ engine state and the room's batches, receive no frame, and check every beat's ha
 own frame; a late joiner mid-fling is right from its first beat; a replica whose state is
 corrupted mismatches, asks for a keyframe (counted on the page and on /metrics) and is right
 again; a page naming an engine version the server does not serve is refused 4100 and draws the
-frames stream."""
+frames stream; a room of an uploaded scene is replicated from the scene's bytes, every beat matched."""
 
 from __future__ import annotations
 
@@ -244,16 +244,33 @@ def test_an_engine_the_server_does_not_serve_is_refused_4100_and_takes_frames(br
     assert "frames stream" in sc.page.evaluate("document.getElementById('replica-stats').textContent")
 
 
-def test_a_scene_a_replica_cannot_build_is_refused_4101_and_takes_frames(browser, page_server, room, artifacts):
+def test_a_room_of_an_uploaded_scene_replicates_from_its_scene_bytes_matching_every_beat(
+        browser, page_server, room, artifacts):
     status, _, answer = post_trail(page_server)
     assert status in (200, 201), answer
-    sc = counted_page(browser, page_server.base_url, room, artifacts, "uploaded", f"{INPUTS}&scene={answer['scene']}")
-    sc.wait("s => s.replica.fallbacks > 0 && s.joined")
-    r = replica(sc)
-    assert r["stream"] == "frames" and r["fallbacks"] == 1 and "4101" in r["fallbackReason"], r
-    assert "cannot be replicated" in " ".join(sc.state("s.errors"))
-    # Then frames; the replica cannot build the uploaded scene either, so a third join stops asking for `applied`.
-    streams = sc.page.evaluate("window.__joins.map((j) => j.stream ?? null)")
-    assert streams[0] == "inputs" and len(streams) >= 2 and set(streams[1:]) == {None}, streams
-    wheel_burst(sc)
-    assert received(sc).get("frame", 0) > 5 and sc.frame()["offset"] > 100, "the frames stream, drawn"
+    scene = answer["scene"]
+    frames = counted_page(browser, page_server.base_url, room, artifacts, "frames", f"&scene={scene}")
+    driver = counted_page(browser, page_server.base_url, room, artifacts, "driver", INPUTS)
+    wait_streaming(driver)
+    # A row moved before the watcher joins: its state's order is relative to the scene's bytes.
+    move_a_row(driver, frames)
+    watcher = counted_page(browser, page_server.base_url, room, artifacts, "watcher", INPUTS)
+    wait_streaming(watcher)
+    for sc in (driver, watcher):
+        assert sc.state("s.sceneName") == scene
+        fetched = sc.page.evaluate("performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)")
+        assert f"/scenes/{scene}" in fetched, "the page built the scene from its bytes"
+    driver.fling()
+    for sc in (driver, watcher, frames):
+        sc.wait_idle()
+    wheel_burst(driver)
+    for label, sc in (("driver", driver), ("watcher", watcher)):
+        wait_every_beat_checked(sc)
+        got, r = received(sc), replica(sc)
+        assert got.get("frame", 0) == 0 and got.get("binary", 0) == 0, f"{label} received frames: {got}"
+        assert r["stream"] == "inputs" and r["fallbacks"] == 0, (label, r)
+        assert r["beatsChecked"] > 5 and r["beatsMatched"] == r["beatsChecked"] and r["beatsUnchecked"] == 0, (label, r)
+        assert r["mismatches"] == 0 and r["keyframes"] == 0, (label, r["keyframeReason"])
+        print(f"uploaded scene, {label}: beats {r['beatsMatched']}/{r['beatsChecked']}, batches {r['batches']}")
+    assert_same_picture(watcher, frames)
+    assert_same_picture(driver, frames)

@@ -2,11 +2,13 @@
 // the replica starts from the snapshot's engine state at its room time, applies the room's changes
 // from `batch`es, and checks each `beat`'s frame hash against its own frame at the beat's time.
 // A mismatch means its state is wrong: it stops drawing its own pictures (the last picture a beat
-// proved right stays on screen), asks for a keyframe and starts again from it. Refused (4100,
-// 4101), moved to frames by the server, or unable to start, the page takes the frames stream as
-// before, and says so (state.replica.stream, fallbackReason; the console).
+// proved right stays on screen), asks for a keyframe and starts again from it. A file or uploaded
+// scene's bytes are fetched first (GET /scenes/NAME). Refused (4100; 4101 from older servers),
+// moved to frames by the server, or unable to start, the page takes the frames stream as before,
+// and says so (state.replica.stream, fallbackReason; the console).
 
 import { applyChange, Result } from "./engine.js";
+import { fetchScene, knowsScene } from "./scene-bytes.js";
 
 /** Whether the page asks for the inputs stream (`?stream=inputs`). */
 export function streamFromLocation(search = window.location.search) {
@@ -33,6 +35,7 @@ export class InputsStream {
     Object.assign(this, { replica, connection, picture });
     this.awaiting = false;   // a keyframe asked for has not come yet
     this.lastGood = null;    // the replica's frame at the last beat that matched, decoded (held after a mismatch)
+    this.pending = null;     // a snapshot waiting for its scene's bytes, and the batches and beats after it
   }
 
   get telemetry() { return this.replica.telemetry; }
@@ -99,7 +102,9 @@ export class InputsStream {
     let state;
     try {
       state = fromBase64(start.state);
-      if (r.engine.create(r.session.sceneName) !== Result.applied) return this.fallback(`no replica of scene ${r.session.sceneName}`, true);
+      const created = r.engine.create(r.session.sceneName);
+      if (created === Result.noScene && !knowsScene(r.session.sceneName)) return this.#fetchThenStart(start, now);
+      if (created !== Result.applied) return this.fallback(`no replica of scene ${r.session.sceneName}`, true);
       if (r.engine.restoreState(state) !== Result.applied) return this.fallback("the engine refused the snapshot's state", true);
       r.engine.nameInput(start.input ?? null);
       r.engine.save();
@@ -126,6 +131,28 @@ export class InputsStream {
     return undefined;
   }
 
+  /**
+   * A file or uploaded scene: its bytes come from the server once (scene-bytes.js). The room's
+   * batches and beats wait meanwhile, then follow the snapshot's state in the order they came.
+   */
+  #fetchThenStart(start, now) {
+    const session = this.replica.session;
+    const pending = { start, now, held: [] };
+    this.pending = pending;   // a later snapshot replaces this one and what it held
+    fetchScene(session.sceneName).then(() => {
+      if (this.pending !== pending) return;
+      this.pending = null;
+      if (this.replica.session !== session) return;
+      this.#start(start, now);
+      for (const [type, message, at] of pending.held) type === "batch" ? this.batch(message, at) : this.beat(message);
+    }, (error) => {
+      if (this.pending !== pending) return;
+      this.pending = null;
+      this.fallback(`no replica of scene ${session.sceneName}: ${error}`, true);
+    });
+    return undefined;
+  }
+
   /** After `resumed` in this stream: the state stays; the missed changes come in a batch. True when handled here. */
   resumed(message) {
     if (!this.using) return false;
@@ -139,6 +166,7 @@ export class InputsStream {
 
   /** A `batch`: its changes go to the replica as `applied` messages, the last with the batch's mark. */
   batch(message, now) {
+    if (this.pending) return void this.pending.held.push(["batch", message, now]);
     if (!this.using || !Array.isArray(message.applied)) return;
     this.telemetry.batches += 1;
     const last = message.applied.length - 1;
@@ -154,6 +182,7 @@ export class InputsStream {
    * every change held (all are at or before the beat's mark) and its frame at `t` must hash the same.
    */
   beat(message) {
+    if (this.pending) return void this.pending.held.push(["beat", message]);
     if (!this.using || typeof message.hash !== "string") return;
     // No frame comes to wake the picture in this stream (after a resume its loop has stopped): the beat does.
     this.picture.schedule();

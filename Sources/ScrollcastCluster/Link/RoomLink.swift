@@ -186,7 +186,10 @@ final class RoomLink: RoomEndpoint {
         let firstSequence = max(loaded?.sequence ?? 0, lastSequence)
         guard let (room, origin) = node.registry.adopt(settings, stored: loaded?.stored, lease: lease,
                                                       firstSequence: firstSequence) else {
-            return step(.roomRefused(lease, .tooManyRooms(limit: node.registry.maxRooms)))
+            // A stored room whose scene this node does not have (an upload Redis could not give).
+            let failure: JoinFailure = node.registry.scenes.contains(settings.sceneName)
+                ? .tooManyRooms(limit: node.registry.maxRooms) : .unknownScene(settings.sceneName)
+            return step(.roomRefused(lease, failure))
         }
         if takeover { node.metrics.takeovers.increment() }
         self.room = room

@@ -56,11 +56,20 @@ public struct StoredSceneUpload: Sendable, Equatable {
 }
 
 /// Where uploaded scenes are kept for good: the room store's database (SQLite) or Redis in a
-/// cluster. `save` returns once the upload is durable.
+/// cluster. `save` returns once the upload is durable; it may throw `SceneUploadStoreFull` when
+/// the store itself counts what it keeps (a cluster's Redis, shared by every node).
 public protocol SceneUploadStore: AnyObject, Sendable {
     func saveUpload(_ upload: StoredSceneUpload) throws
     /// Every upload kept, oldest first.
     func loadUploads() throws -> [StoredSceneUpload]
+}
+
+/// A store that keeps every node's uploads (Redis in a cluster) has no room for one more: the
+/// uploads it keeps and this one would be more than `limit` bytes together. Answered 507.
+public struct SceneUploadStoreFull: Error, Sendable, Equatable {
+    /// The bytes the store keeps at most.
+    public var limit: Int
+    public init(limit: Int) { self.limit = limit }
 }
 
 /// Uploads kept in this process only (`--data none`): gone at a restart.

@@ -84,10 +84,14 @@ import ScrollWire
                                      images: upload.images.filter { used.contains($0.key) })
         guard uploads.totalBytes + kept.byteCount <= limits.maxServerBytes else {
             logger.warning("scene upload refused: the server is full", metadata: ["bytes": "\(uploads.totalBytes)"])
-            return refusal(507, "this server keeps at most \(limits.maxServerBytes / (1024 * 1024)) MiB of uploaded scenes and is full")
+            return full(limits.maxServerBytes)
         }
         do {
             try store.saveUpload(kept)
+        } catch let error as SceneUploadStoreFull {
+            // The shared store counts every node's uploads, some this node has not read yet.
+            logger.warning("scene upload refused: the cluster's store is full", metadata: ["limit": "\(error.limit)"])
+            return full(error.limit)
         } catch {
             logger.error("scene upload not kept: the store cannot write", metadata: ["error": "\(error)"])
             return refusal(503, "the server cannot keep the scene now (its store cannot write): try again later")
@@ -107,14 +111,23 @@ import ScrollWire
     /// Reads back every upload `store` kept into `uploads`, checking each again (a limit may have
     /// changed since); returns the errors of those left out, one line each.
     public nonisolated static func restore(from store: SceneUploadStore, into uploads: UploadedScenes) throws -> [String] {
-        var problems: [String] = []
-        for upload in try store.loadUploads() {
-            switch SceneFileLoader.load(uploaded: upload.scene, images: upload.images, name: upload.name, label: upload.fileName) {
-            case .success(let scene): offer(scene, file: upload.scene, bytes: upload.byteCount, in: uploads)
-            case .failure(let errors): problems.append("\(upload.name): \(errors.lines.joined(separator: " | "))")
-            }
+        try store.loadUploads().compactMap { restore($0, into: uploads) }
+    }
+
+    /// Checks one kept upload again and offers it in `uploads`; its errors in one line when it is
+    /// left out, else nil.
+    public nonisolated static func restore(_ upload: StoredSceneUpload, into uploads: UploadedScenes) -> String? {
+        switch SceneFileLoader.load(uploaded: upload.scene, images: upload.images, name: upload.name, label: upload.fileName) {
+        case .success(let scene):
+            offer(scene, file: upload.scene, bytes: upload.byteCount, in: uploads)
+            return nil
+        case .failure(let errors):
+            return "\(upload.name): \(errors.lines.joined(separator: " | "))"
         }
-        return problems
+    }
+
+    private nonisolated static func full(_ limit: Int) -> HTTPReply {
+        refusal(507, "this server keeps at most \(limit / (1024 * 1024)) MiB of uploaded scenes and is full")
     }
 
     private nonisolated static func created(_ scene: String, again: Bool) -> HTTPReply {

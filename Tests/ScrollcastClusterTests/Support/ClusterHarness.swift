@@ -46,6 +46,8 @@ import ScrollcastServerTesting
     let cluster: ClusterNode
     let backend: InMemoryClusterBackend
     let service: RoomService
+    /// This node's catalogue: its own uploads, as each process has.
+    let scenes = SceneCatalogue(entries: [.init(name: "demo", build: TestNode.smallScene)], defaultName: "demo")
     private var nextConnection: UInt64 = 1
 
     init(id: String, harness: ClusterHarness) {
@@ -56,7 +58,6 @@ import ScrollcastServerTesting
         cluster = ClusterNode(configuration: ClusterConfiguration(nodeID: id), backend: backend, scheduler: harness.scheduler,
                               serverMetrics: metrics.server, metricsFactory: metrics.factory, logger: logger, clock: harness.clock,
                               wallClock: { 1_763_800_000_000 })
-        let scenes = SceneCatalogue(entries: [.init(name: "demo", build: TestNode.smallScene)], defaultName: "demo")
         let services = RoomServices(clock: harness.clock, wallClock: { 1_763_800_000_000 }, metrics: metrics.server, scenes: scenes,
                                     store: cluster.store, ownership: cluster.ownership, relay: cluster.relay)
         service = RoomService(limits: ServerLimits(), services: services, scheduler: harness.scheduler, metricsExposition: { [] },
@@ -73,13 +74,14 @@ import ScrollcastServerTesting
         })
     }
 
-    /// A viewer (protocol v1) connected here, joining `room`.
-    func viewer(joining room: String) -> TestViewer {
+    /// A viewer (protocol v1) connected here, joining `room` (asking for `scene` if given).
+    func viewer(joining room: String, scene: String? = nil) -> TestViewer {
         let connection = ViewerID(rawValue: nextConnection)
         nextConnection += 1
         let sink = RecordingViewerSink()
         service.opened(connection, sink: sink, subprotocol: nil)
-        service.receivedText(#"{"type":"join","room":"\#(room)"}"#.utf8, from: connection)
+        let asked = scene.map { #","scene":"\#($0)""# } ?? ""
+        service.receivedText(#"{"type":"join","room":"\#(room)"\#(asked)}"#.utf8, from: connection)
         return TestViewer(connection: connection, sink: sink, node: self)
     }
 
