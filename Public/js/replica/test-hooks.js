@@ -44,8 +44,6 @@ export function testHooks(replica) {
     },
     /** The watcher's clock moves in steps of `ms` (freezes and jumps, never past what it knows): a juddering clock. */
     stepClock(ms) { if (replica.watcher) replica.watcher.clock.quantum = ms; },
-    /** The watcher's clock assumes marks `ms` apart (0: with every frame, as before the inputs stream said its gap): it waits at the beats. */
-    markGap(ms) { if (replica.watcher) replica.watcher.clock.gap = ms; },
     /**
      * The watcher's clock: its offset (ms), the base it adds to, the staleness it covers
      * (`needs`), its prior and the join's round trip it comes from, the new connections it
