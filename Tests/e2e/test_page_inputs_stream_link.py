@@ -179,7 +179,7 @@ def test_a_late_joiner_mid_row_move_draws_the_rooms_picture_from_its_first_displ
     step, joined_at = 0, None
     while joined_at is None or step < joined_at + 6:
         step += 1
-        page.mouse.move(x, y + 4 * (step % 40))
+        page.mouse.move(x, y + (4 * step if step <= 30 else 80 + 4 * (step % 10)))   # never back where it lifted
         page.wait_for_timeout(30)  # pacing of the pointer moves, not a synchronisation
         if step == 8:   # the row is on its way
             late_page.goto(f"{page_server.base_url}/?room={room}{INPUTS}", wait_until="commit")
