@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from measures_recompute import motion
+from measures_recompute import motion, nearest_rank
 from measures_session import (
     FLING, ReceivedFrames, assert_same_figures, judder_waiting_beyond, measured, record_total, watcher_delays,
 )
@@ -81,24 +81,26 @@ def disagreements(entries: list[dict], frames: list[dict]) -> list[tuple]:
     return out
 
 
-def clock_judder(sc, received: ReceivedFrames, span: tuple[int, int]) -> tuple[dict, float, int]:
+def clock_judder(sc, received: ReceivedFrames, span: tuple[int, int]) -> tuple[dict, float, int, dict]:
     """(the span's figures, as the page gives and Python recomputes them; the share of display
     frames in motion where the clock judders while not waiting for a mark the link delayed
-    beyond its p99 (test_page_replica.py); the judder excused so)."""
+    beyond its p99 (test_page_replica.py); the judder excused so; the true lag and the marks'
+    one-way delays, measures_session.watcher_delays)."""
     mine, expected, entries, _ = measured(sc.page, span)
     assert_same_figures(mine, expected)
     delays = watcher_delays(sc.page, received, entries)
     pairs, beyond = judder_waiting_beyond(entries, delays["marks"])
     frames = mine["clock"]["frames"]
     assert frames > 100 and pairs == mine["clock"]["freezes"] + mine["clock"]["slowdowns"] + mine["clock"]["jumps"], mine["clock"]
-    return mine, 100 * (pairs - beyond) / frames, beyond
+    return mine, 100 * (pairs - beyond) / frames, beyond, delays
 
 
-def show(label: str, sc, mine: dict, unexcused: float, beyond: int):
+def show(label: str, sc, mine: dict, unexcused: float, beyond: int, delays: dict):
     w, c, clock, r = mine["wrong"], mine["clock"], sc.page.evaluate("window.scrollcast.test.watchClock()"), replica(sc)
     print(f"{label}: wrong {w['wrong']}/{w['judged']}, clock judder {c['pct']:.1f} % ({c['freezes']} freezes, "
           f"{c['slowdowns']} slowdowns, {c['jumps']} jumps; {unexcused:.1f} % not waiting beyond the p99, {beyond} that did), "
-          f"lag p50 {mine['lag']['p50']:.0f} ms; clock gap {clock['gap']:.1f} ms, offset beyond base "
+          f"true lag p50 {nearest_rank(delays['lag'], 0.5):.0f} ms, marks' one-way p99 {nearest_rank(delays['oneWay'], 0.99):.0f} ms "
+          f"(fastest {min(delays['oneWay']):.0f}); clock gap {clock['gap']:.1f} ms, offset beyond base "
           f"{clock['offset'] - clock['base']:.0f} ms; beats {r['beatsMatched']}/{r['beatsChecked']}, batches {r['batches']}")
 
 
@@ -150,11 +152,11 @@ def test_watchers_in_the_inputs_stream_draw_the_rooms_pictures_smoothly(browser,
         off = disagreements(entries, frames)
         assert not off, f"{label}: (n, t, drawn, room t before, offset, room t after, offset) {off[:5]} of {len(off)}"
 
-    mine, unexcused, _ = figures["watcher"]
+    mine, unexcused, _, _ = figures["watcher"]
     assert mine["wrong"]["wrong"] == 0 and mine["wrong"]["judged"] > 100, mine["wrong"]
     assert unexcused <= WATCHER_CLOCK_JUDDER_PCT, mine["clock"]
     assert mine["clock"]["pct"] <= WAITING_BEYOND_P99_PCT, mine["clock"]
-    bad, bad_unexcused, _ = figures["stepped"]
+    bad, bad_unexcused, _, _ = figures["stepped"]
     # Its pictures are the room's; its clock freezes and jumps, beyond the bound whatever it excuses.
     assert bad["wrong"]["wrong"] == 0, bad["wrong"]
     assert bad_unexcused > 10 * WATCHER_CLOCK_JUDDER_PCT, bad["clock"]
