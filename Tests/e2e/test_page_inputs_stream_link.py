@@ -17,7 +17,9 @@ from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
 from replica_session import move_a_row, replica, row_point, wait_running
-from test_page_inputs_stream import COUNT_RECEIVED, INPUTS, received as received_counts, wait_every_beat_checked, wait_streaming, wheel_burst
+from test_page_inputs_stream import (
+    COUNT_RECEIVED, INPUTS, received as received_counts, wait_every_beat_checked, wait_streaming, wheel_burst,
+)
 from test_page_replica import WAITING_BEYOND_P99_PCT, WATCHER_CLOCK_JUDDER_PCT
 
 WRONG_PT = 0.5
@@ -162,16 +164,81 @@ def test_watchers_in_the_inputs_stream_draw_the_rooms_pictures_smoothly(browser,
     assert bad_unexcused > 10 * WATCHER_CLOCK_JUDDER_PCT, bad["clock"]
 
 
+def late_page(browser, artifacts, label: str):
+    """A page of its own that keeps every picture it draws and counts what it receives."""
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    context.add_init_script(KEEP_DRAWN)
+    context.add_init_script(COUNT_RECEIVED)
+    return artifacts.watch(context.new_page(), label)
+
+
+def assert_right_from_the_first_picture(late: ScrollcastPage, received: ReceivedFrames) -> tuple[dict, dict, dict, int]:
+    """The late page's first picture is the replica's, and lies between the room's two frames
+    around its time (the offset, every row, the lifted row and its lift); every picture it drew
+    is judged right, the first included; every beat matched. Returns (that picture, the room's
+    frames before and after it, how many pictures were judged)."""
+    drawn = late.page.evaluate("window.__drawn")
+    assert drawn, "the late page drew nothing"
+    first = drawn[0]
+    assert first["replica"], f"the first picture was not the replica's: {first}"
+    frames = room_frames(received)
+    around = bracket(frames, first["t"])
+    assert around, (first["t"], frames[0]["t"], frames[-1]["t"])
+    before, after = around
+    assert within(first["offset"], before["offset"], after["offset"]), (first, before["offset"], after["offset"])
+    rooms = {r["id"]: r["y"] for r in before["rows"]}
+    rooms_after = {r["id"]: r["y"] for r in after["rows"]}
+    shown = [r for r in first["rows"] if r["id"] in rooms and r["id"] in rooms_after]
+    assert len(shown) >= len(first["rows"]) - 1, (first["rows"], before["rows"])
+    assert all(within(r["y"], rooms[r["id"]], rooms_after[r["id"]]) for r in shown), (first["rows"], before["rows"], after["rows"])
+    assert (first["lifted"] is None) == (before.get("lifted") is None), (first["lifted"], before.get("lifted"))
+    if first["lifted"]:
+        assert after["lifted"] and first["lifted"]["id"] == before["lifted"]["id"], around
+        assert within(first["lifted"]["y"], before["lifted"]["y"], after["lifted"]["y"]), (first["lifted"], before["lifted"], after["lifted"])
+        lifts = sorted((before["lifted"]["lift"], after["lifted"]["lift"]))
+        assert lifts[0] - 0.01 <= first["lifted"]["lift"] <= lifts[1] + 0.01, (first["lifted"], before["lifted"], after["lifted"])
+    # Its measure agrees: every picture it drew, judged once the history was complete, was right.
+    late.page.wait_for_function("() => { const e = window.scrollcast.drawnSince(0, 1)[0]; return e && (e.room !== null || e.never); }")
+    mine, expected, entries, _ = measured(late.page)
+    assert_same_figures(mine, expected)
+    judged = [e for e in entries if e["room"] is not None]
+    assert judged and judged[0]["n"] == entries[0]["n"], f"its first display frame was judged: {entries[:2]}"
+    assert all(abs(e["offset"] - e["room"]) <= WRONG_PT for e in judged), [e for e in judged if abs(e["offset"] - e["room"]) > WRONG_PT][:3]
+    wait_every_beat_checked(late)
+    r = replica(late)
+    assert r["beatsMatched"] == r["beatsChecked"] >= 1 and r["keyframes"] == 0, r
+    return first, before, after, len(judged)
+
+
+def test_a_late_joiner_mid_fling_draws_the_rooms_picture_from_its_first_display_frame(browser, page, page_server, room,
+                                                                                     artifacts):
+    received = ReceivedFrames(artifacts.watch(page, "driver"))
+    driver = ScrollcastPage(page, page_server.base_url, room).open("&replica=on")
+    wait_running(driver)
+    for attempt in range(3):
+        driver.fling(steps=4)
+        late = ScrollcastPage(late_page(browser, artifacts, f"late-{attempt}"), page_server.base_url, room).open(INPUTS)
+        wait_streaming(late)
+        if late.page.evaluate("window.__snapshots[0].frame.animating"):
+            break
+        late.page.context.close()
+        driver.wait_idle()
+    else:
+        raise AssertionError("never joined mid-fling")
+    for sc in (driver, late):
+        sc.wait_idle()
+    first, before, after, judged = assert_right_from_the_first_picture(late, received)
+    assert first["animating"] and before["offset"] != after["offset"], (first, before["offset"], after["offset"])
+    print(f"late joiner mid-fling: first picture at t {first['t']:.1f}, offset {first['offset']:.2f} (the room's frames at "
+          f"{before['t']:.1f} and {after['t']:.1f}: {before['offset']:.2f}, {after['offset']:.2f}); {judged} pictures judged right")
+
+
 def test_a_late_joiner_mid_row_move_draws_the_rooms_picture_from_its_first_display_frame(browser, page, page_server,
                                                                                         room, artifacts):
     received = ReceivedFrames(artifacts.watch(page, "driver"))
     driver = ScrollcastPage(page, page_server.base_url, room).open("&replica=on")
     wait_running(driver)
-    context = browser.new_context(viewport={"width": 1000, "height": 900})
-    context.add_init_script(KEEP_DRAWN)
-    context.add_init_script(COUNT_RECEIVED)
-    late_page = artifacts.watch(context.new_page(), "late")
-    late = ScrollcastPage(late_page, page_server.base_url, room)
+    late = ScrollcastPage(late_page(browser, artifacts, "late"), page_server.base_url, room)
 
     # Lift a row and carry it slowly, the late page joining meanwhile.
     x, y = driver.client_point(*row_point(driver))
@@ -184,44 +251,16 @@ def test_a_late_joiner_mid_row_move_draws_the_rooms_picture_from_its_first_displ
         page.mouse.move(x, y + (4 * step if step <= 30 else 80 + 4 * (step % 10)))   # never back where it lifted
         page.wait_for_timeout(30)  # pacing of the pointer moves, not a synchronisation
         if step == 8:   # the row is on its way
-            late_page.goto(f"{page_server.base_url}/?room={room}{INPUTS}", wait_until="commit")
-        if step > 8 and joined_at is None and late_page.evaluate("!!(window.scrollcast && window.scrollcast.state.replica.running)"):
+            late.page.goto(f"{page_server.base_url}/?room={room}{INPUTS}", wait_until="commit")
+        if step > 8 and joined_at is None and late.page.evaluate("!!(window.scrollcast && window.scrollcast.state.replica.running)"):
             joined_at = step
         assert step < 400, "the late page never started its replica"
     page.mouse.up()
     for sc in (driver, late):
         sc.wait_idle()
     wait_streaming(late)
-
-    drawn = late_page.evaluate("window.__drawn")
-    assert drawn, "the late page drew nothing"
-    first = drawn[0]
-    assert first["replica"] and first["lifted"] is not None, f"the first picture was not the replica's mid-move: {first}"
-    frames = room_frames(received)
-    around = bracket(frames, first["t"])
-    assert around, (first["t"], frames[0]["t"], frames[-1]["t"])
-    before, after = around
-    assert before["lifted"] and after["lifted"], around
-    assert first["lifted"]["id"] == before["lifted"]["id"]
-    assert first["lifted"]["y"] != y_lifted_at_first(frames), "joined before the row moved"
-    assert within(first["lifted"]["y"], before["lifted"]["y"], after["lifted"]["y"]), (first["lifted"], before["lifted"], after["lifted"])
-    lifts = sorted((before["lifted"]["lift"], after["lifted"]["lift"]))
-    assert lifts[0] - 0.01 <= first["lifted"]["lift"] <= lifts[1] + 0.01, (first["lifted"], before["lifted"], after["lifted"])
-    assert within(first["offset"], before["offset"], after["offset"]), (first, before["offset"], after["offset"])
-    rooms = {r["id"]: r["y"] for r in before["rows"]}
-    rooms_after = {r["id"]: r["y"] for r in after["rows"]}
-    shown = [r for r in first["rows"] if r["id"] in rooms and r["id"] in rooms_after]
-    assert len(shown) >= len(first["rows"]) - 1, (first["rows"], before["rows"])
-    assert all(within(r["y"], rooms[r["id"]], rooms_after[r["id"]]) for r in shown), (first["rows"], before["rows"], after["rows"])
-    # Its measure agrees: every picture it drew in motion, judged once the history was complete, was right.
-    late_page.wait_for_function("() => { const e = window.scrollcast.drawnSince(0, 1)[0]; return e && (e.room !== null || e.never); }")
-    mine, expected, entries, _ = measured(late_page)
-    assert_same_figures(mine, expected)
-    judged = [e for e in entries if e["room"] is not None]
-    assert judged and judged[0]["n"] == entries[0]["n"], f"its first display frame was judged: {entries[:2]}"
-    assert all(abs(e["offset"] - e["room"]) <= WRONG_PT for e in judged), [e for e in judged if abs(e["offset"] - e["room"]) > WRONG_PT][:3]
-    wait_every_beat_checked(late)
-    r = replica(late)
-    assert r["beatsMatched"] == r["beatsChecked"] >= 1 and r["keyframes"] == 0, r
+    first, before, after, judged = assert_right_from_the_first_picture(late, received)
+    assert first["lifted"] is not None, f"the first picture was not mid-move: {first}"
+    assert first["lifted"]["y"] != y_lifted_at_first(room_frames(received)), "joined before the row moved"
     print(f"late joiner mid row-move: first picture at t {first['t']:.1f}, lifted row {first['lifted']} (the room's frames "
-          f"at {before['t']:.1f} and {after['t']:.1f}: {before['lifted']}, {after['lifted']}); {len(judged)} pictures judged right")
+          f"at {before['t']:.1f} and {after['t']:.1f}: {before['lifted']}, {after['lifted']}); {judged} pictures judged right")
