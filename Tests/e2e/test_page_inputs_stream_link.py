@@ -11,7 +11,7 @@ import pytest
 
 from measures_recompute import motion, nearest_rank
 from measures_session import (
-    FLING, ReceivedFrames, assert_same_figures, judder_waiting_beyond, measured, record_total, watcher_delays,
+    FLING, ReceivedFrames, assert_same_figures, judder_waiting_beyond, measured, record_total, summary, watcher_delays,
 )
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
@@ -172,11 +172,11 @@ def late_page(browser, artifacts, label: str):
     return artifacts.watch(context.new_page(), label)
 
 
-def assert_right_from_the_first_picture(late: ScrollcastPage, received: ReceivedFrames) -> tuple[dict, dict, dict, int]:
+def assert_right_from_the_first_picture(late: ScrollcastPage, received: ReceivedFrames) -> tuple[dict, dict, dict, dict]:
     """The late page's first picture is the replica's, and lies between the room's two frames
     around its time (the offset, every row, the lifted row and its lift); every picture it drew
     is judged right, the first included; every beat matched. Returns (that picture, the room's
-    frames before and after it, how many pictures were judged)."""
+    frames before and after it, the page's measures)."""
     drawn = late.page.evaluate("window.__drawn")
     assert drawn, "the late page drew nothing"
     first = drawn[0]
@@ -207,7 +207,7 @@ def assert_right_from_the_first_picture(late: ScrollcastPage, received: Received
     wait_every_beat_checked(late)
     r = replica(late)
     assert r["beatsMatched"] == r["beatsChecked"] >= 1 and r["keyframes"] == 0, r
-    return first, before, after, len(judged)
+    return first, before, after, mine
 
 
 def test_a_late_joiner_mid_fling_draws_the_rooms_picture_from_its_first_display_frame(browser, page, page_server, room,
@@ -227,10 +227,10 @@ def test_a_late_joiner_mid_fling_draws_the_rooms_picture_from_its_first_display_
         raise AssertionError("never joined mid-fling")
     for sc in (driver, late):
         sc.wait_idle()
-    first, before, after, judged = assert_right_from_the_first_picture(late, received)
+    first, before, after, mine = assert_right_from_the_first_picture(late, received)
     assert first["animating"] and before["offset"] != after["offset"], (first, before["offset"], after["offset"])
     print(f"late joiner mid-fling: first picture at t {first['t']:.1f}, offset {first['offset']:.2f} (the room's frames at "
-          f"{before['t']:.1f} and {after['t']:.1f}: {before['offset']:.2f}, {after['offset']:.2f}); {judged} pictures judged right")
+          f"{before['t']:.1f} and {after['t']:.1f}: {before['offset']:.2f}, {after['offset']:.2f}); {summary(mine, [])}")
 
 
 def test_a_late_joiner_mid_row_move_draws_the_rooms_picture_from_its_first_display_frame(browser, page, page_server,
@@ -259,8 +259,8 @@ def test_a_late_joiner_mid_row_move_draws_the_rooms_picture_from_its_first_displ
     for sc in (driver, late):
         sc.wait_idle()
     wait_streaming(late)
-    first, before, after, judged = assert_right_from_the_first_picture(late, received)
+    first, before, after, mine = assert_right_from_the_first_picture(late, received)
     assert first["lifted"] is not None, f"the first picture was not mid-move: {first}"
     assert first["lifted"]["y"] != y_lifted_at_first(room_frames(received)), "joined before the row moved"
     print(f"late joiner mid row-move: first picture at t {first['t']:.1f}, lifted row {first['lifted']} (the room's frames "
-          f"at {before['t']:.1f} and {after['t']:.1f}: {before['lifted']}, {after['lifted']}); {judged} pictures judged right")
+          f"at {before['t']:.1f} and {after['t']:.1f}: {before['lifted']}, {after['lifted']}); {summary(mine, [])}")
