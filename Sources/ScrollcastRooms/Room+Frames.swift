@@ -39,6 +39,7 @@ extension Room {
         if reason == .animation, lastApplied == lastFrameInput, Self.showsTheSame(rendered, as: &lastFrame) {
             channel.flush()
             pacer.frameSkipped(at: current)
+            streamBeat(after: rendered, at: current)   // a gesture held still: the inputs stream's marks go on
             return frameSkippedBeat(at: current)
         }
         pacer.frameSent(at: current, for: reason)

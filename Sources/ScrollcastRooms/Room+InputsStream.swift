@@ -45,8 +45,10 @@ extension Room {
                      to: .inputsStream)
     }
 
-    /// After frame `frame` (just computed and marked): a beat with its hash while the room moves
-    /// (an animation, or a gesture held), at most one per `beatInterval`, and one when it rests.
+    /// After frame `frame` (just computed: sent and marked, or skipped as showing nothing new): a
+    /// beat with its hash while the room moves (an animation, or a gesture held, still or not), at
+    /// most one per `beatInterval`, and one when it rests. Its mark is the frame's time: the room
+    /// applied every change up to it, and the batch before the beat sends them.
     func streamBeat(after frame: EffectFrame, at current: Double) {
         guard inputsStream.viewers > 0 else { return }
         if frame.isAnimating || claim != nil || !held.isEmpty {
@@ -58,7 +60,8 @@ extension Room {
         }
         sendBatch()
         inputsStream.lastBeatAt = current
-        let beat = BeatMessage(time: frame.time, complete: min(complete, frame.time), hash: FrameHash.of(frame, input: lastApplied))
+        let beat = BeatMessage(time: frame.time, complete: min(markComplete(through: frame.time), frame.time),
+                               hash: FrameHash.of(frame, input: lastApplied))
         channel.send(streamForms(v1: { ServerMessageEncoder.beat(beat) }, v2: { ServerMessageEncoderV2.beat(beat) }),
                      to: .inputsStream)
     }

@@ -155,6 +155,37 @@ import ScrollcastServerTesting
         #expect(client.problems.isEmpty && client.changes == 40, "\(client.problems) \(client.changes)")
     }
 
+    @Test func aRowHeldStillBeforeItLiftsKeepsTheMarksComingAtTheBeatInterval() throws {
+        // A finger down and still on a row: until it lifts (0.5 s), the room computes frames that
+        // show nothing new and sends none (StillFrameTests). Its inputs viewers still get a beat,
+        // and so the mark, at least every beat interval and a frame period, as while anything
+        // moves; else a watcher's clock would wait at the press's mark through the hold.
+        let h = WireV2Tests.demoHarness()
+        let (_, stream) = h.viewer(extra: Self.joinsInputs)
+        let (driver, _) = h.viewer()
+        let room = try #require(h.registry.room(named: "demo"))
+        var marks: [(at: Double, mark: Double)] = []
+        func note(_ act: () -> Void) {
+            let seen = stream.received.count
+            act()
+            for message in stream.received.dropFirst(seen) {
+                if let mark = decodeJSON(message)["complete"] as? Double { marks.append((room.now, mark)) }
+            }
+        }
+        note { h.input(1, t: 0, "pointerDown", #""x":150,"y":400"#, from: driver) }   // its batch, its frame's beat
+        let start = room.now
+        let sequence = room.sequence
+        while room.now < start + 480 { note { h.scheduler.advance(by: 4) } }
+        let bound = InputsStreamState.beatInterval + room.pacer.framePeriod + room.pacer.timerSlack
+        let gaps = zip(marks, marks.dropFirst()).map { $1.at - $0.at }
+        #expect(room.sequence == sequence, "the hold showed nothing new: \(room.sequence - sequence) frames")
+        #expect(marks.count >= 3 && marks[0].at == start && (marks.last?.at ?? 0) > start + 480 - bound, "\(marks)")
+        #expect(gaps.allSatisfy { $0 <= bound }, "gaps \(gaps)")
+        #expect(zip(marks, marks.dropFirst()).allSatisfy { $1.mark >= $0.mark } && marks.last!.mark > marks[0].mark, "\(marks)")
+        let client = try StreamClient.following(stream, .v1)
+        #expect(client.problems.isEmpty && client.beatsChecked >= 3, "\(client.problems) \(client.beatsChecked)")
+    }
+
     @Test(arguments: [WireVersion.v1, .v2])
     func aLateJoinerMidFlingIsRightFromItsFirstFrame(version: WireVersion) throws {
         let h = WireV2Tests.demoHarness()

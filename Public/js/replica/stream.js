@@ -10,6 +10,13 @@
 import { applyChange, Result } from "./engine.js";
 import { fetchScene, knowsScene } from "./scene-bytes.js";
 
+// How far apart the marks can come while the room moves (docs/protocol.md, "`beat`"): a beat goes
+// with the first frame at least 250 ms after the previous one, frames come a period apart
+// (1000/60 ms, the server's default), and the frame timer may be up to 1 ms late. While someone
+// drives, batches bring marks more often; with nobody driving, only beats do. A watcher's clock
+// stays this much (and the link's lateness) behind the latest mark, so it never waits at one.
+const MARK_GAP_MS = 250 + 1000 / 60 + 1;
+
 /** Whether the page asks for the inputs stream (`?stream=inputs`). */
 export function streamFromLocation(search = window.location.search) {
   return new URLSearchParams(search).get("stream") === "inputs";
@@ -77,6 +84,7 @@ export class InputsStream {
     const t = this.telemetry;
     this.connection.stream = null;
     this.replica.fromState = false;
+    if (this.replica.watcher) this.replica.watcher.clock.gap = 0;   // frames bring marks every frame
     this.awaiting = false;
     t.stream = "frames";
     t.fallbacks += 1;
@@ -118,7 +126,10 @@ export class InputsStream {
     r.latestInputTime = start.t;
     const rest = { sceneName: r.session.sceneName, state, input: start.input ?? null, t: start.t };
     r.confirmed?.start(rest);
-    r.watcher?.start(rest);
+    if (r.watcher?.start(rest)) {
+      r.watcher.clock.gap = MARK_GAP_MS;
+      r.watcher.clock.from = start.t;   // the state stands there: a picture before it cannot be the room's
+    }
     r.complete = -Infinity;
     r.running = true;
     r.dirty = true;

@@ -52,7 +52,7 @@ export function testHooks(replica) {
      */
     watchClock: () => {
       const c = replica.watcher?.clock;
-      return c && { offset: c.offset, base: c.base, needs: [...c.needs], prior: c.prior, roundTrip: c.roundTrip,
+      return c && { offset: c.offset, base: c.base, gap: c.gap, needs: [...c.needs], prior: c.prior, roundTrip: c.roundTrip,
                     resets: c.resets, arrivals: c.arrivals.map((a) => [...a]) };
     },
     /** The driver's clock: its lead (ms) and the own inputs the room applied elsewhere than stamped. */

@@ -3,7 +3,9 @@
 // change at or before it has come), and it runs a delay behind the page's own clock, chosen from
 // how stale the mark gets at the display frames in motion. It changes that delay only by running
 // slightly slower or faster than real time (no clock judder, docs/measures.md), or at once where
-// nobody can see it: while its picture is still.
+// nobody can see it: while its picture is still. In the inputs stream the marks come only with
+// batches and beats, up to a beat interval apart while the room moves with nobody driving: the
+// delay covers that gap from the first picture on (`gap`, set by stream.js).
 
 import { nearestRank } from "../measure/quantile.js";
 
@@ -37,6 +39,9 @@ export class WatchClock {
     this.resets = 0;    // new connections where it ran: it starts again at the next picture (docs/wasm.md)
     this.skew = 0;      // test hook only: a clock drawing this far past (or behind) what it knows
     this.quantum = 0;   // test hook only: a clock that moves in steps of this many ms (a juddering clock)
+    // The longest the server may leave between two marks while the room moves (ms): 0 where the
+    // marks come with every frame; the inputs stream's beat bound there (docs/protocol.md).
+    this.gap = 0;
     this.markAt = null;
     this.reset();
   }
@@ -59,6 +64,7 @@ export class WatchClock {
     this.moving = false;   // the room is in motion at the latest mark
     this.time = null;
     this.lastPage = null;
+    this.from = -Infinity;   // no picture before this room time: where the replica's state stands (the inputs stream)
   }
 
   /**
@@ -83,13 +89,24 @@ export class WatchClock {
    * Page time minus the room time the watcher aims to draw: the base plus how stale the mark was
    * at the display frames in motion (page time minus the latest mark, beyond the base; the
    * NEED_QUANTILE over the window) plus a margin; at least two display frames until a second's
-   * worth is measured, and the prior until the window is full.
+   * worth is measured, the prior until the window is full, and, where marks come `gap` apart,
+   * that gap plus how late the marks arrive beyond the base (the NEED_QUANTILE) plus the margin.
    */
   get offset() {
     if (this.base === null) return null;
     const n = this.needs.length;
-    const floor = Math.max(n < NEED_WINDOW ? this.prior : 0, n < FIRST_NEEDS ? FIRST_EXTRA_MS : 0);
+    const floor = Math.max(n < NEED_WINDOW ? this.prior : 0, n < FIRST_NEEDS ? FIRST_EXTRA_MS : 0, this.#gapNeed());
     return this.base + Math.max(floor, n ? nearestRank(this.needs, NEED_QUANTILE) + MARGIN_MS : 0);
+  }
+
+  /**
+   * What the gap between marks asks for, known before any is measured: the mark can be a whole
+   * gap old when the next one leaves, and that one arrives as late as the marks do. (Measured
+   * staleness alone learns it only after the clock waited at the first gaps of a fling.)
+   */
+  #gapNeed() {
+    if (!(this.gap > 0) || this.base === null) return 0;
+    return this.gap + nearestRank(this.offsets.map((o) => o - this.base), NEED_QUANTILE) + MARGIN_MS;
   }
 
   /**
@@ -121,7 +138,7 @@ export class WatchClock {
         next = target < free ? hidden : Math.max(next, hidden);
       }
     }
-    this.time = Math.max(this.time ?? -Infinity, Math.min(next, cap));
+    this.time = Math.max(this.time ?? -Infinity, Math.min(this.from, cap), Math.min(next, cap));
     this.lastPage = pageTime;
     // The test hooks' known-bad clocks: ahead of the marks (guesses), or in steps (never past the mark).
     const drawn = this.time + Math.max(0, this.skew);
