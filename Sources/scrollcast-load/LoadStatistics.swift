@@ -50,6 +50,8 @@ struct LoadStatistics {
 
     /// `--replica`: frames compared with the room's native replica, and those not compared.
     var replica = ReplicaCounts()
+    /// `--stream inputs`: batches, beats, changes, input-to-replica, and the replica's beats.
+    var inputs = InputsCounts()
 
     /// CPU seconds the whole load process used during the measurement window (every thread's
     /// window is the same one, so merging keeps the largest).
@@ -86,6 +88,7 @@ struct LoadStatistics {
         localLatency.merge(other.localLatency)
         remoteLatency.merge(other.remoteLatency)
         replica.merge(other.replica)
+        inputs.merge(other.inputs)
         windowCPUSeconds = max(windowCPUSeconds, other.windowCPUSeconds)
         identityChecked += other.identityChecked
         identityMismatches += other.identityMismatches
