@@ -6,17 +6,24 @@ from __future__ import annotations
 from .ladder_settings import ONE_FRAME_MS
 
 
+def joined(step: dict) -> int:
+    """Connections that joined (the peak at once): a step whose handshakes timed out serves fewer
+    than it planned, and its figures are per connection served."""
+    r = step["report"]
+    return r.get("peakConnected") or r["connections"]
+
+
 def cpu_us_per_viewer_second(step: dict) -> float | None:
     """Server CPU per connection and second of the window, in µs: the CPU rate (cores) over the
-    connections (every connection receives; drivers count as viewers here)."""
-    connections = step["report"]["connections"]
+    connections joined (every connection receives; drivers count as viewers here)."""
+    connections = joined(step)
     return step["server_cpu_percent"] / 100 * 1e6 / connections if connections else None
 
 
 def bytes_per_viewer_second(step: dict) -> float | None:
-    """Bytes every connection received per second of the window (every message, as the load tool counts)."""
+    """Bytes every connection joined received per second of the window (every message, as the load tool counts)."""
     r = step["report"]
-    seconds = r["measuredSeconds"] * r["connections"]
+    seconds = r["measuredSeconds"] * joined(step)
     return r["bytesReceived"] / seconds if seconds > 0 else None
 
 

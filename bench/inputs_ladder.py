@@ -3,8 +3,8 @@
 Issue 29: viewers that replicate take the room's inputs and hashed beats instead of 60 frames a
 second. For each script (`fling`, `mixed`), on one release server, the same rooms and drivers run
 in both streams: the frames stream (`scrollcast-load`, as the frames ladder) at --frames-steps,
-stopping after its first step that is not clean, and the inputs stream (`--stream inputs
---replica`: one native replica per room checks every beat) at --steps. Per step: server CPU and
+stopping past the --compare steps after its first step that is not clean, and the inputs
+stream (`--stream inputs --replica`: one native replica per room checks every beat) at --steps. Per step: server CPU and
 bytes per viewer-second, p99 latency (input-to-replica at every watcher in the inputs stream,
 input-to-frame at the drivers in the frames stream), missed, beats checked and keyframes, and
 the load tool's own CPU (on this 2-core machine the load generator is often the limit, not the
@@ -19,7 +19,7 @@ import time
 from functools import partial
 
 from .benchmarks_doc import replace_section
-from .inputs_figures import (beats, bytes_per_viewer_second, clean, cpu_us_per_viewer_second, largest_clean,
+from .inputs_figures import (beats, bytes_per_viewer_second, clean, cpu_us_per_viewer_second, joined, largest_clean,
                              missed, p99_ms, ratio)
 from .ladder_settings import counts
 from .load_step import run_step
@@ -34,7 +34,7 @@ def parse(argv=None):
     p = bench_parser("inputs_ladder", __doc__)
     p.add_argument("--scripts", default="fling,mixed", help="gesture scripts, comma-separated")
     p.add_argument("--frames-steps", type=counts, default=[1000, 1500, 2000, 3000],
-                   help="viewer counts of the frames stream (stops after the first step that is not clean)")
+                   help="viewer counts of the frames stream (past the --compare steps, stops after the first step that is not clean)")
     p.add_argument("--steps", type=counts, default=[1000, 1500, 2500, 5000, 10000],
                    help="viewer counts of the inputs stream")
     p.add_argument("--compare", type=counts, default=[1000, 1500], help="viewer counts whose inputs ÷ frames ratios are printed")
@@ -65,7 +65,7 @@ def run_script(server: Server, step, script: str, settings) -> dict:
     for viewers in settings.frames_steps:
         frames.append(step(server, viewers, script=script, prefix=f"fr{script}"))
         log(f"{script} frames {viewers}: {describe(frames[-1])}")
-        if not clean(frames[-1]):
+        if not clean(frames[-1]) and viewers >= max(settings.compare, default=0):
             break
     for viewers in settings.steps:
         ramp = settings.ramp * (2 if viewers > 5000 else 1)
@@ -95,23 +95,24 @@ def section(settings, results: dict, info: dict, load_before: float, load_after:
              f"({info['cpu']}), load average {load_before:.1f} before and {load_after:.1f} after: the machine is shared "
              "with other work, so CPU shares and p99 move between runs. One release server; "
              f"{settings.rooms} rooms, {settings.drivers} driver each (counted as viewers below: every connection receives), "
-             f"{settings.duration:g} s measured per step. Frames: `scrollcast-load --script S`, stopping after the first "
-             "step that is not clean. Inputs: the same with `--stream inputs --replica` (every viewer reads only the fronts "
+             f"{settings.duration:g} s measured per step. Frames: `scrollcast-load --script S`, stopping (past the compared "
+             "steps) after the first step that is not clean. Inputs: the same with `--stream inputs --replica` (every viewer reads only the fronts "
              "of batches and beats; one native replica per room restores the snapshot's state, applies every batch and "
              "checks every beat's hash). CPU = the server's CPU over the window ÷ connections (µs per viewer-second); "
-             "bytes = every message received ÷ connections ÷ seconds; p99 = input-to-replica at every watcher (inputs) or "
+             "bytes = every message received ÷ connections ÷ seconds (connections: those that joined, the `joined` "
+             "column); p99 = input-to-replica at every watcher (inputs) or "
              "input-to-frame at the drivers (frames); clean = p99 under one frame period (16.7 ms), nothing missed, every "
              "connection held, every beat matched and no keyframe. Load CPU = the load tool's own CPU (% of one core).",
              ""]
     for script, runs in results.items():
         lines += [f"**{script}**", "",
-                  "| stream | viewers | server CPU | µs CPU / viewer-s | bytes / viewer-s | p99 (ms) | missed | beats checked / mismatched | keyframes | load CPU | clean |",
-                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+                  "| stream | viewers | joined | server CPU | µs CPU / viewer-s | bytes / viewer-s | p99 (ms) | missed | beats checked / mismatched | keyframes | load CPU | clean |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
         for stream in ("frames", "inputs"):
             for s in runs[stream]:
                 b = beats(s)
                 lines.append(
-                    f"| {stream} | {s['viewers']} | {s['server_cpu_percent']:.0f}% | {fmt(cpu_us_per_viewer_second(s))} "
+                    f"| {stream} | {s['viewers']} | {joined(s)} / {s['report']['connections']} | {s['server_cpu_percent']:.0f}% | {fmt(cpu_us_per_viewer_second(s))} "
                     f"| {fmt(bytes_per_viewer_second(s))} | {fmt(p99_ms(s))} | {missed(s)} "
                     f"| {b['checked'] if stream == 'inputs' else '–'} / {b['mismatched'] if stream == 'inputs' else '–'} "
                     f"| {b['keyframes'] if stream == 'inputs' else '–'} | {s['load_cpu_percent']:.0f}% | {'yes' if clean(s) else 'no'} |")

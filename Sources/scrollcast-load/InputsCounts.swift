@@ -34,7 +34,7 @@ struct InputsCounts: Equatable {
 
     mutating func mismatch(_ description: String) {
         beatsMismatched += 1
-        if mismatchExamples.count < LoadStatistics.mostMismatchExamples { mismatchExamples.append(description) }
+        mismatchExamples.keepExample(description)
     }
 
     mutating func merge(_ other: InputsCounts) {
@@ -49,7 +49,7 @@ struct InputsCounts: Equatable {
         keyframes += other.keyframes
         fallbacks += other.fallbacks
         replicaStarts += other.replicaStarts
-        mismatchExamples = Array((mismatchExamples + other.mismatchExamples).prefix(LoadStatistics.mostMismatchExamples))
+        mismatchExamples.keepExamples(of: other.mismatchExamples)
     }
 }
 
