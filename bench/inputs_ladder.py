@@ -9,7 +9,8 @@ bytes per viewer-second, p99 latency (input-to-replica at every watcher in the i
 input-to-frame at the drivers in the frames stream), missed, beats checked and keyframes, and
 the load tool's own CPU (on this 2-core machine the load generator is often the limit, not the
 server). Then the ratios inputs ÷ frames at --compare viewers and the largest clean step of each
-stream. Writes its section of docs/benchmarks.md; the headline, last: the largest CPU ratio at
+stream. At --peer-steps the same inputs step runs right after against a plain Node `ws` relay of
+the same batches (bench/peer-inputs.js in bench/peer-broadcaster.js). Writes its section of docs/benchmarks.md; the headline, last: the largest CPU ratio at
 1,000 viewers over the scripts.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import time
 from functools import partial
 
+from . import peer_bench
 from .benchmarks_doc import replace_section
 from .inputs_figures import (beats, bytes_per_viewer_second, clean, cpu_us_per_viewer_second, joined, largest_clean,
                              missed, p99_ms, ratio)
@@ -28,6 +30,7 @@ from .server import Server, bench_parser, log, require
 
 HEADING = "## Inputs stream: the inputs ladder beside the frames ladder"
 HEADLINE_VIEWERS = 1000
+STREAM_NAMES = {"frames": "frames", "inputs": "inputs", "relay": "`ws` relay (inputs)"}
 
 
 def parse(argv=None):
@@ -43,6 +46,10 @@ def parse(argv=None):
     p.add_argument("--duration", type=float, default=10, help="seconds measured per step")
     p.add_argument("--ramp", type=float, default=3, help="seconds of ramp per step (doubled past 5,000 viewers)")
     p.add_argument("--load-threads", default=None, help="scrollcast-load --threads (default: the tool's own)")
+    p.add_argument("--peer-steps", type=counts, default=[1000, 1500],
+                   help="inputs steps also run against the Node `ws` relay (bench/peer-inputs.js); empty skips it")
+    p.add_argument("--node", default="node", help="the node binary of the peer")
+    p.add_argument("--peer-node-path", default="/usr/share/nodejs", help="where Debian's node-ws put `ws`")
     p.add_argument("--no-doc", dest="doc", action="store_false", help="print only; leave docs/benchmarks.md alone")
     return p.parse_args(argv)
 
@@ -60,8 +67,8 @@ def describe(step: dict) -> str:
             f"clean={'yes' if clean(step) else 'no'}")
 
 
-def run_script(server: Server, step, script: str, settings) -> dict:
-    frames, inputs = [], []
+def run_script(server: Server, peer, step, script: str, settings) -> dict:
+    frames, inputs, relay = [], [], []
     for viewers in settings.frames_steps:
         frames.append(step(server, viewers, script=script, prefix=f"fr{script}"))
         log(f"{script} frames {viewers}: {describe(frames[-1])}")
@@ -72,9 +79,13 @@ def run_script(server: Server, step, script: str, settings) -> dict:
         inputs.append(step(server, viewers, script=script, prefix=f"in{script}", ramp=ramp,
                            extra=("--stream", "inputs", "--replica")))
         log(f"{script} inputs {viewers}: {describe(inputs[-1])}")
+        if peer is not None and viewers in settings.peer_steps:
+            # Right after Scrollcast's step, same load (no replica: the peer's hashes are made up).
+            relay.append(step(peer, viewers, script=script, prefix=f"peer{script}", ramp=ramp, extra=("--stream", "inputs")))
+            log(f"{script} ws relay {viewers}: {describe(relay[-1])}")
         if server.process.poll() is not None:
             raise SystemExit(f"bench: the server exited during the {viewers}-viewer inputs step; log: {server.log_file.name}")
-    return {"frames": frames, "inputs": inputs}
+    return {"frames": frames, "inputs": inputs, "relay": relay}
 
 
 def at(steps: list[dict], viewers: int):
@@ -108,11 +119,11 @@ def section(settings, results: dict, info: dict, load_before: float, load_after:
         lines += [f"**{script}**", "",
                   "| stream | viewers | joined | server CPU | µs CPU / viewer-s | bytes / viewer-s | p99 (ms) | missed | beats checked / mismatched | keyframes | load CPU | clean |",
                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
-        for stream in ("frames", "inputs"):
+        for stream in ("frames", "inputs", "relay"):
             for s in runs[stream]:
                 b = beats(s)
                 lines.append(
-                    f"| {stream} | {s['viewers']} | {joined(s)} / {s['report']['connections']} | {s['server_cpu_percent']:.0f}% | {fmt(cpu_us_per_viewer_second(s))} "
+                    f"| {STREAM_NAMES[stream]} | {s['viewers']} | {joined(s)} / {s['report']['connections']} | {s['server_cpu_percent']:.0f}% | {fmt(cpu_us_per_viewer_second(s))} "
                     f"| {fmt(bytes_per_viewer_second(s))} | {fmt(p99_ms(s))} | {missed(s)} "
                     f"| {b['checked'] if stream == 'inputs' else '–'} / {b['mismatched'] if stream == 'inputs' else '–'} "
                     f"| {b['keyframes'] if stream == 'inputs' else '–'} | {s['load_cpu_percent']:.0f}% | {'yes' if clean(s) else 'no'} |")
@@ -121,11 +132,21 @@ def section(settings, results: dict, info: dict, load_before: float, load_after:
             cpu, size = ratios(runs, viewers)
             lines.append(f"- at {viewers} viewers, inputs ÷ frames: server CPU per viewer-second **{fmt(cpu, 3)}**, "
                          f"bytes per viewer-second **{fmt(size, 3)}** (goal ≤ 0.1 each)")
+        for r in runs["relay"]:
+            ours = at(runs["inputs"], r["viewers"])
+            lines.append(f"- at {r['viewers']} viewers in the inputs stream, Scrollcast ÷ `ws` relay: server CPU per "
+                         f"viewer-second **{fmt(ratio(cpu_us_per_viewer_second(ours), cpu_us_per_viewer_second(r)), 2)}**, "
+                         f"bytes per viewer-second {fmt(ratio(bytes_per_viewer_second(ours), bytes_per_viewer_second(r)), 2)}")
         lines.append(f"- largest clean step: frames **{largest_clean(runs['frames'])}**, "
                      f"inputs **{largest_clean(runs['inputs'])}** (goal: ten times the frames')")
         lines.append("")
-    lines += ["The `ws` broadcaster relaying the same input batches side by side is not run yet: "
-              "bench/peer-broadcaster.js relays frames only.", ""]
+    lines += ["`ws` relay: bench/peer-broadcaster.js (Node, Debian's node-ws, as in the frames ladder's peer) answering "
+              "`\"stream\": \"inputs\"` with bench/peer-inputs.js: a v2 snapshot with an empty `replica`, every driver "
+              "input relayed in the same v2 `batch` (the first after a quiet period at once, later ones at most once a "
+              "frame period), beats 4 a second for 3 s after the room's last input with a made-up hash (it has no engine, "
+              "so it computes no frame and the load tool runs without `--replica` against it), no frame encoded. Run right "
+              "after Scrollcast's step at the same load." if any(runs["relay"] for runs in results.values()) else
+              "The `ws` relay was not run (--peer-steps empty, or node or node-ws missing).", ""]
     return lines
 
 
@@ -137,24 +158,33 @@ def main(argv=None):
                    drivers=settings.drivers, threads=settings.load_threads)
     server = Server(settings.server)
     log(f"server pid {server.pid} on port {server.port}; machine {info}")
+    missing = peer_bench.missing(settings.node, settings.peer_node_path) if settings.peer_steps else "no --peer-steps"
+    peer = None if missing else peer_bench.start(settings.node, settings.peer_node_path)
+    log(f"ws relay: {missing or f'pid {peer.pid} on port {peer.port}'}")
     results = {}
     try:
         time.sleep(1)  # the server settles after start-up before it is measured, not a synchronisation stand-in
         for script in [s for s in settings.scripts.split(",") if s]:
-            results[script] = run_script(server, step, script, settings)
+            results[script] = run_script(server, peer, step, script, settings)
     finally:
         server.stop()
+        if peer is not None:
+            peer.stop()
     if settings.doc:
         replace_section(HEADING, section(settings, results, info, load_before, load_average(),
                                          (time.monotonic() - began) / 60))
         log(f"wrote the section '{HEADING[3:]}' of docs/benchmarks.md")
     for script, runs in results.items():
-        for stream in ("frames", "inputs"):
+        for stream in ("frames", "inputs", "relay"):
             for s in runs[stream]:
                 print(f"{script}_{stream}_{s['viewers']}: {describe(s)}")
         for viewers in settings.compare:
             cpu, size = ratios(runs, viewers)
             print(f"{script}_ratio_{viewers}: cpu={fmt(cpu, 3)} bytes={fmt(size, 3)}")
+        for r in runs["relay"]:
+            ours = at(runs["inputs"], r["viewers"])
+            print(f"{script}_relay_ratio_{r['viewers']}: "
+                  f"cpu={fmt(ratio(cpu_us_per_viewer_second(ours), cpu_us_per_viewer_second(r)), 3)}")
         print(f"{script}_largest_clean: frames={largest_clean(runs['frames'])} inputs={largest_clean(runs['inputs'])}")
     worst = [ratios(runs, HEADLINE_VIEWERS)[0] for runs in results.values()]
     worst = [r for r in worst if r is not None]
