@@ -44,7 +44,7 @@ def parse(argv=None):
     p.add_argument("--rooms", type=int, default=10)
     p.add_argument("--drivers", type=int, default=1, help="drivers per room")
     p.add_argument("--duration", type=float, default=10, help="seconds measured per step")
-    p.add_argument("--ramp", type=float, default=3, help="seconds of ramp per step (doubled past 5,000 viewers)")
+    p.add_argument("--ramp", type=float, default=3, help="seconds of ramp per step (at least 1 s per 1,000 viewers)")
     p.add_argument("--load-threads", default=None, help="scrollcast-load --threads (default: the tool's own)")
     p.add_argument("--peer-steps", type=counts, default=[1000, 1500],
                    help="inputs steps also run against the Node `ws` relay (bench/peer-inputs.js); empty skips it")
@@ -75,7 +75,8 @@ def run_script(server: Server, peer, step, script: str, settings) -> dict:
         if not clean(frames[-1]) and viewers >= max(settings.compare, default=0):
             break
     for viewers in settings.steps:
-        ramp = settings.ramp * (2 if viewers > 5000 else 1)
+        # Handshakes time out after 10 s in the load tool: big steps open over longer (1 s per 1,000).
+        ramp = max(settings.ramp, viewers / 1000)
         inputs.append(step(server, viewers, script=script, prefix=f"in{script}", ramp=ramp,
                            extra=("--stream", "inputs", "--replica")))
         log(f"{script} inputs {viewers}: {describe(inputs[-1])}")
@@ -156,7 +157,8 @@ def main(argv=None):
     began, load_before, info = time.monotonic(), load_average(), machine()
     step = partial(run_step, load=settings.load, rooms=settings.rooms, duration=settings.duration, ramp=settings.ramp,
                    drivers=settings.drivers, threads=settings.load_threads)
-    server = Server(settings.server)
+    # Its default limit is 10,000 viewers; the top step has 10,010 connections with its drivers.
+    server = Server(settings.server, flags=("--max-viewers", str(2 * max(settings.steps + settings.frames_steps))))
     log(f"server pid {server.pid} on port {server.port}; machine {info}")
     missing = peer_bench.missing(settings.node, settings.peer_node_path) if settings.peer_steps else "no --peer-steps"
     peer = None if missing else peer_bench.start(settings.node, settings.peer_node_path)
