@@ -9,12 +9,6 @@ enum InputsStreamHeader: Equatable {
     /// A `beat`: its room time, its complete mark, and the frame hash (inputs stream only).
     case beat(time: Double, complete: Double, hash: UInt64?)
 
-    /// The number of the batch's first change.
-    var firstChange: UInt64? {
-        guard case .batch(let changes, let count, _) = self else { return nil }
-        return changes &+ 1 &- count
-    }
-
     /// The header of a version-2 `batch` (type 16) or `beat` (10, 17); nil for anything else or a
     /// front that is not well formed. Never traps.
     static func v2(_ bytes: UnsafeBufferPointer<UInt8>) -> InputsStreamHeader? {
