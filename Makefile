@@ -9,7 +9,7 @@ PY := $(CURDIR)/.venv/bin/python
 # (`python3 -m bench.ladder --help`, and likewise for each bench module, lists them).
 BENCH_ARGS ?=
 
-.PHONY: deps deps-demo deps-cluster-demo precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-durability bench-wire bench-slow bench-cluster bench-links bench-isolation conformance fuzz clean
+.PHONY: deps deps-demo deps-cluster-demo precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-inputs bench-durability bench-wire bench-slow bench-cluster bench-links bench-isolation conformance fuzz clean
 
 # What the tests and benchmarks need (a browser, Redis, Node, the Python clients); the demos
 # install only what they run (scripts/install-deps.sh says which).
@@ -114,14 +114,26 @@ bench-rooms: deps
 
 # Load ladder against the release server on this machine, with the loopback probe as the
 # machine's own limit, and the same steps against a plain Node `ws` broadcaster (bench/peer_bench.py);
-# rewrites its sections of docs/benchmarks.md and docs/benchmarks.svg (a few minutes). The durability figures come
-# first, so the ladder's headline (peer_cpu_ratio_1000) stays the last line.
+# rewrites its sections of docs/benchmarks.md and docs/benchmarks.svg (a few minutes). The durability figures and
+# the inputs ladder (bench-inputs) come first, so the ladder's headline (peer_cpu_ratio_1000) stays the last line.
 bench: deps
 	swift build -c release
 	mkdir -p .build/bench
 	$(CC) -O2 -Wall -Wextra -pthread -o .build/bench/loopback-probe bench/loopback-probe.c
 	python3 -m bench.durability
+	python3 -m bench.inputs_ladder $(BENCH_INPUTS_ARGS)
 	python3 -m bench.ladder $(BENCH_ARGS)
+
+# Issue 29's inputs ladder beside the frames ladder, same rooms, scripts fling and mixed: server CPU and bytes per
+# viewer-second, p99 input-to-replica (scrollcast-load --stream inputs --replica: every beat checked), missed, the
+# largest clean step of each stream and the ratios inputs / frames at 1,000 and 1,500 viewers; rewrites its section
+# of docs/benchmarks.md (about 10 minutes). Flags: BENCH_INPUTS_ARGS (`python3 -m bench.inputs_ladder --help`).
+# Headline last: inputs_cpu_ratio_1000=N (the larger of the two scripts').
+BENCH_INPUTS_ARGS ?=
+bench-inputs: deps
+	swift build -c release --product scrollcast
+	swift build -c release --product scrollcast-load
+	python3 -m bench.inputs_ladder $(BENCH_INPUTS_ARGS)
 
 # The cost of durable rooms: the same row-move load with the SQLite store and in memory
 # (medians of alternating runs), and the restore time of a room with 100,000 logged inputs.

@@ -16,10 +16,11 @@ from .server import Server, log
 
 def run_step(server: Server, viewers: int, *, load: Path, rooms: int, duration: float, ramp: float = 3,
              protocol: str = "v2", drivers: int = 1, script: str = "drag", threads: str | None = None,
-             prefix: str = "ladder") -> dict:
+             prefix: str = "ladder", extra: tuple[str, ...] = ()) -> dict:
     """`viewers` spread over `rooms` rooms, each with `drivers` drivers playing `script`; returns the
     load tool's JSON report with the server's CPU (% of one core) and the load tool's over the
-    measured window, and the server's RSS at its end."""
+    measured window, and the server's RSS at its end. `extra` are more flags of the load tool
+    (e.g. `--stream inputs --replica`)."""
     per_room = max(1, viewers // rooms)
     json_path = Path(tempfile.mkstemp(prefix="scrollcast-load-", suffix=".json")[1])
     command = [
@@ -27,7 +28,7 @@ def run_step(server: Server, viewers: int, *, load: Path, rooms: int, duration: 
         "--viewers", str(per_room), "--drivers", str(drivers), "--script", script,
         "--duration", str(duration), "--ramp", str(ramp), "--json", str(json_path),
         "--room-prefix", f"{prefix}{viewers}x{rooms}", "--protocol", protocol,
-    ] + (["--threads", threads] if threads else [])
+    ] + (["--threads", threads] if threads else []) + list(extra)
     log(f"step {viewers} viewers: {' '.join(command)}")
     started = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

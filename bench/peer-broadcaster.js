@@ -10,13 +10,16 @@
 // is no frame at once for input and no engine: frames are made up, only their size and header
 // matter). Every other message is ignored. A member whose socket holds more than
 // MAX_BUFFERED_BYTES unsent is skipped for that frame, as broadcasters usually do (the load
-// generator never gets there unless it falls behind).
+// generator never gets there unless it falls behind). A join with "stream": "inputs" gets the
+// room's inputs relayed instead (bench/peer-inputs.js); a room encodes frames only while a member
+// takes them.
 //
 // Usage: node bench/peer-broadcaster.js [--port N] (NODE_PATH=/usr/share/nodejs for Debian's ws).
 // Prints "listening on http://127.0.0.1:PORT" once ready; SIGTERM stops it.
 'use strict';
 
 const { WebSocketServer } = require('ws');
+const inputsRelay = require('./peer-inputs.js');
 
 const SUBPROTOCOL = 'scrollcast.v2';
 const FRAME_PERIOD_MS = 1000 / 60;
@@ -77,10 +80,11 @@ function frameMessage(room, sentAtMs) {
   return w.buffer();
 }
 
-function snapshotMessage(room, viewer) {
+function snapshotMessage(room, viewer, replica) {
   const w = new Writer();
   w.u8(1); w.uvar(2); w.str(room.name); w.str(viewer); w.uvar(room.members.size);
-  w.u8(0); // no driver, not locked, no key, no background
+  w.u8(replica ? 0x20 : 0); // no driver, not locked, no key, no background; the inputs stream's replica
+  if (replica) replica(w);
   w.str('peer');
   for (let i = 0; i < 4; i++) w.f64(0); // insets
   w.f64(180); // headerHeight
@@ -100,27 +104,33 @@ function snapshotMessage(room, viewer) {
 
 // ---- rooms ----
 
+const relay = inputsRelay(Writer, FRAME_PERIOD_MS);
+
 const rooms = new Map();
 let nextViewer = 0;
 
-function join(ws, name) {
+function join(ws, message) {
+  const name = message.room;
   if (ws.room || typeof name !== 'string' || name.length === 0) return;
   let room = rooms.get(name);
   if (!room) {
-    room = { name, members: new Set(), seq: 0, input: null, createdAtMs: Date.now() };
+    room = { name, members: new Set(), seq: 0, input: null, createdAtMs: Date.now(), inputsMembers: 0 };
     rooms.set(name, room);
   }
   nextViewer += 1;
   ws.viewer = `p${nextViewer}`;
   ws.room = room;
+  ws.inputs = message.stream === 'inputs';
   room.members.add(ws);
-  ws.send(snapshotMessage(room, ws.viewer), { binary: true });
+  if (ws.inputs) room.inputsMembers += 1;
+  const replica = ws.inputs ? relay.replica(room, Number(message.engine) || 0, Date.now()) : null;
+  ws.send(snapshotMessage(room, ws.viewer, replica), { binary: true });
 }
 
 function leave(ws) {
   const room = ws.room;
   if (!room) return;
-  room.members.delete(ws);
+  if (room.members.delete(ws) && ws.inputs) room.inputsMembers -= 1;
   if (room.members.size === 0) rooms.delete(room.name);
 }
 
@@ -128,9 +138,11 @@ function broadcast() {
   const now = performance.timeOrigin + performance.now();
   for (const room of rooms.values()) {
     room.seq += 1;
+    relay.tick(room, Date.now());
+    if (room.inputsMembers === room.members.size) continue;
     const frame = frameMessage(room, now);
     for (const member of room.members) {
-      if (member.readyState === 1 && member.bufferedAmount <= MAX_BUFFERED_BYTES) member.send(frame, { binary: true });
+      if (!member.inputs && member.readyState === 1 && member.bufferedAmount <= MAX_BUFFERED_BYTES) member.send(frame, { binary: true });
     }
   }
 }
@@ -161,9 +173,10 @@ server.on('connection', (ws) => {
     if (isBinary) return;
     let message;
     try { message = JSON.parse(data.toString('utf8')); } catch { return; }
-    if (message.type === 'join') join(ws, message.room);
+    if (message.type === 'join') join(ws, message);
     else if (message.type === 'input' && ws.room && Number.isSafeInteger(message.id)) {
       ws.room.input = { viewer: ws.viewer, id: message.id };
+      relay.input(ws.room, ws, message, Date.now());
     }
   });
   ws.on('close', () => leave(ws));

@@ -46,8 +46,19 @@ final class LoadConnection {
     /// Planned monotonic time (ms) at which the current gesture began.
     var gestureOriginMs = 0.0
     var nextInputID: UInt64 = 1
-    /// Inputs sent and not yet named by a frame, oldest first.
+    /// Inputs sent and not yet named by a frame (in the inputs stream: by a batch), oldest first.
     var pending = PendingInputs()
+
+    // Inputs stream (`--stream inputs`).
+    /// The last change this connection holds: its snapshot's `replica.changes`, then its
+    /// batches'; nil before that, and once the server moved it to frames.
+    var changesHeld: UInt64?
+    /// The latest complete mark it received (a batch's or a beat's).
+    var completeMark = -Double.infinity
+    /// Driver inputs it holds whose room time its complete mark has not reached yet.
+    var awaitingMark: [InputsRoom.Sent] = []
+    /// Batches it received (the test fault `viewers-drop-batch` counts them).
+    var batchesReceived = 0
 
     init(index: Int, room: String, roomNumber: Int = 0, role: Role, node: Int = 0, isFounder: Bool = false,
          ownerIsLocal: Bool = true) {

@@ -25,6 +25,15 @@ struct LoadPlan: Sendable {
     /// `--replica`: every connection asks for the applied inputs and its frames are checked
     /// against a native replica of the engine (`RoomReplica`).
     var replica = false
+    /// `--stream`: frames (the default) or the inputs stream (state, batches, hashed beats).
+    var stream: ViewerStream = .frames
+    /// `--test-fault`: a known-bad run, to show the inputs stream's figures can fail.
+    var testFault: TestFault? = nil
+
+    /// `--replica` in the frames stream: every frame checked against the room's replica.
+    var checksFrames: Bool { replica && stream == .frames }
+    /// `--replica` in the inputs stream: every beat checked against the room's replica.
+    var checksBeats: Bool { replica && stream == .inputs }
 
     var connectionsPerRoom: Int { viewersPerRoom + driversPerRoom }
     var placement: NodePlacement { NodePlacement(nodes: nodes.count, driverNode: driverNode) }
@@ -72,4 +81,14 @@ struct LoadPlan: Sendable {
         }
         return (perNode, local, rooms * driversPerRoom - local)
     }
+}
+
+/// `--test-fault` (tests only, hidden from --help): a known-bad run of `--stream inputs`, so a
+/// test shows that its figures read badly when something is wrong.
+enum TestFault: String, CaseIterable, Sendable {
+    /// The room's replica leaves out the first change of every batch: its beats must mismatch,
+    /// and it must ask keyframes.
+    case replicaDropsChange = "replica-drops-change"
+    /// Every viewer but the replica's ignores every tenth batch: missed changes must be counted.
+    case viewersDropBatch = "viewers-drop-batch"
 }

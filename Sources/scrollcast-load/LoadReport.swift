@@ -13,6 +13,8 @@ struct LoadReport: Codable {
     var url: String
     /// The subprotocol every connection spoke: `scrollcast.v1` (JSON) or `scrollcast.v2` (binary).
     var subprotocol: String
+    /// `--stream`: "frames" or "inputs".
+    var stream: String
     /// The script's name, or "replay" when the drivers played a recording.
     var script: String
     /// With `--replay`: which recording was played, e.g. "browser-session.jsonl (72 inputs over
@@ -79,10 +81,13 @@ struct LoadReport: Codable {
     /// Input-to-frame of local and of remote drivers (`null` when there were none).
     var latencyLocalMs: LatencySummary?
     var latencyRemoteMs: LatencySummary?
+    /// `--stream inputs`: batches, beats, input-to-replica and the replica's beats (`null` on frames).
+    var inputs: InputsReport?
 
     init(plan: LoadPlan, statistics: LoadStatistics, measuredSeconds: Double, skippedFrames: Double?, link: LinkReport? = nil) {
         url = plan.nodes.description
         subprotocol = plan.wireVersion.subprotocol
+        stream = plan.stream.rawValue
         script = plan.recording == nil ? plan.script.rawValue : "replay"
         recording = plan.recording?.summary
         seed = plan.seed
@@ -116,7 +121,11 @@ struct LoadReport: Codable {
         clientCpuSeconds = Self.round(statistics.windowCPUSeconds)
         clientCpuUsPerFrame = statistics.framesReceived > 0
             ? Self.round(statistics.windowCPUSeconds * 1_000_000 / Double(statistics.framesReceived)) : 0
-        if plan.replica { replica = ReplicaReport(statistics.replica) }
+        if plan.checksFrames { replica = ReplicaReport(statistics.replica) }
+        if plan.stream == .inputs {
+            inputs = InputsReport(statistics.inputs, replica: plan.checksBeats, bytesReceived: statistics.bytesReceived,
+                                  connections: plan.totalConnections, measuredSeconds: measuredSeconds)
+        }
         if plan.nodes.isCluster {
             let spread = plan.spread()
             urls = plan.nodes.addresses.map(\.webSocketURL)
@@ -141,7 +150,7 @@ struct LoadReport: Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         var object = try JSONSerialization.jsonObject(with: encoder.encode(self)) as! [String: Any]
-        var nullable = ["skippedFrames", "latencyMs", "fanoutMs", "interArrivalJitterMs", "link", "replica"]
+        var nullable = ["skippedFrames", "latencyMs", "fanoutMs", "interArrivalJitterMs", "link", "replica", "inputs"]
         if urls != nil { nullable += ["latencyLocalMs", "latencyRemoteMs"] }
         for key in nullable where object[key] == nil { object[key] = NSNull() }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
@@ -153,6 +162,7 @@ struct LoadReport: Codable {
         var rows: [(String, String)] = [
             ("url", url),
             ("protocol", subprotocol),
+            ("stream", stream),
             ("rooms × (viewers + drivers)", "\(rooms) × (\(viewers / max(rooms, 1)) + \(drivers / max(rooms, 1))) = \(connections)"),
             recording.map { ("replay", $0) } ?? ("script / seed", "\(script) / \(seed)"),
             ("client threads", "\(threads)"),
@@ -193,6 +203,7 @@ struct LoadReport: Codable {
             rows.append(("replica not compared", "\(replica.notCompared)  (the room's reference connection had no replica running for that seq)"))
             for example in replica.mismatchExamples { rows.append(("  replica mismatch", example)) }
         }
+        if let inputs { rows += inputs.rows() }
         if let link {
             let error = link.timingErrorUs
             rows.append(("link timing error p50 / p99 / max", "\(error.p50) / \(error.p99) / \(error.max) µs over \(error.count) chunks"))

@@ -9,22 +9,24 @@ import WebSockets
 /// `shutdown` runs on this shard's service thread, which is why the mutable state needs no
 /// lock (`@unchecked Sendable`); the main thread reads `statistics` only after `shutdown`.
 final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
-    private let plan: LoadPlan
+    let plan: LoadPlan
     private let coordinator: RunCoordinator
     /// Where this shard publishes its counts for the progress line.
     let progress = ShardProgress()
-    private var client: WebSocketClient!
+    private(set) var client: WebSocketClient!
     /// Every connection of the shard, in opening order.
     private let connections: [LoadConnection]
     private var byID: [ConnectionID: LoadConnection] = [:]
     /// Each room's founder, by room number (cluster runs only).
     private let founders: [Int: LoadConnection]
     private var ramp: ConnectionRamp
-    private var measurements: ShardMeasurements
+    var measurements: ShardMeasurements
     /// `--replica`: a replica per room and node (keyed `replicaKey`), so each node's viewers are
     /// checked against the inputs that node relayed, and what the checks counted.
     private var replicas: [Int: RoomReplica] = [:]
     private var replicaCounts = ReplicaCounts()
+    /// `--stream inputs`: its rooms' changes, drivers and replicas (LoadShard+Inputs).
+    var inputs = ShardInputs()
 
     private var stopping = false
     private var finished = false
@@ -37,6 +39,7 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
     var statistics: LoadStatistics {
         var statistics = measurements.statistics
         statistics.replica = replicaCounts
+        statistics.inputs = inputs.counts
         // Frames still waiting for their room's reference connection were never compared.
         statistics.replica.notCompared += UInt64(replicas.values.reduce(0) { $0 + $1.unresolved() })
         return statistics
@@ -225,8 +228,7 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
             client.close(id, code: .normal, reason: "load test done")
             return
         }
-        let join = JoinRequest(room: connection.room, client: "scrollcast-load/1 \(connection.role.rawValue)", inputs: plan.replica)
-        client.send(OutboundMessage(text: ClientMessageEncoder.join(join)), on: id)
+        client.send(OutboundMessage(text: ClientMessageEncoder.join(joinRequest(for: connection))), on: id)
     }
 
     func client(_ client: WebSocketClient, didFailToConnect id: ConnectionID, reason: String) {
@@ -282,7 +284,8 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
             measurements.problem("\(binary ? "binary" : "text") message from the server on \(plan.wireVersion.subprotocol)")
             return
         }
-        if plan.replica {
+        if plan.stream == .inputs, inputsMessage(bytes, binary: binary, on: connection) { return }
+        if plan.checksFrames {
             replicaMessage(bytes, binary: binary, on: connection)
             // Every connection gets every `applied` message; only the reference's replica reads them.
             if RoomReplica.isApplied(bytes, version: plan.wireVersion) { return }
@@ -314,6 +317,7 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
         }
         switch decoded {
         case .snapshot(let snapshot):
+            if plan.stream == .inputs { inputsSnapshot(snapshot, on: connection) }
             guard connection.phase == .joining else { return }
             connection.phase = .live
             connection.viewerName = snapshot.viewer
@@ -337,7 +341,7 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
     private func frameArrived(seq: UInt64, sentAt: Double, input: AppliedInput?, message: UnsafeBufferPointer<UInt8>,
                               on connection: LoadConnection) {
         measurements.frameArrived(seq: seq, sentAt: sentAt, input: input, message: message, on: connection)
-        if plan.replica {
+        if plan.checksFrames {
             replicas[Self.replicaKey(connection), default: RoomReplica(room: connection.room, node: connection.node, version: plan.wireVersion)]
                 .frame(seq: seq, bytes: message, connection: connection.index, into: &replicaCounts)
         }

@@ -50,6 +50,8 @@ struct LoadStatistics {
 
     /// `--replica`: frames compared with the room's native replica, and those not compared.
     var replica = ReplicaCounts()
+    /// `--stream inputs`: batches, beats, changes, input-to-replica, and the replica's beats.
+    var inputs = InputsCounts()
 
     /// CPU seconds the whole load process used during the measurement window (every thread's
     /// window is the same one, so merging keeps the largest).
@@ -63,7 +65,7 @@ struct LoadStatistics {
     /// Counts one (room, seq) pair whose bytes differed, described as `description`.
     mutating func identityMismatch(_ description: String) {
         identityMismatches += 1
-        if identityMismatchExamples.count < Self.mostMismatchExamples { identityMismatchExamples.append(description) }
+        identityMismatchExamples.keepExample(description)
     }
 
     /// Adds another thread's counts to these. `peakConnected` is not summed: peaks of separate
@@ -86,9 +88,22 @@ struct LoadStatistics {
         localLatency.merge(other.localLatency)
         remoteLatency.merge(other.remoteLatency)
         replica.merge(other.replica)
+        inputs.merge(other.inputs)
         windowCPUSeconds = max(windowCPUSeconds, other.windowCPUSeconds)
         identityChecked += other.identityChecked
         identityMismatches += other.identityMismatches
-        identityMismatchExamples = Array((identityMismatchExamples + other.identityMismatchExamples).prefix(Self.mostMismatchExamples))
+        identityMismatchExamples.keepExamples(of: other.identityMismatchExamples)
+    }
+}
+
+extension Array where Element == String {
+    /// Keeps `description` while fewer than `LoadStatistics.mostMismatchExamples` are kept.
+    mutating func keepExample(_ description: String) {
+        if count < LoadStatistics.mostMismatchExamples { append(description) }
+    }
+
+    /// Keeps `others` after these, up to `LoadStatistics.mostMismatchExamples` in all.
+    mutating func keepExamples(of others: [String]) {
+        self = Array((self + others).prefix(LoadStatistics.mostMismatchExamples))
     }
 }

@@ -164,19 +164,18 @@ struct ReplicaCounts: Equatable {
     var mismatches: UInt64 = 0
     var notCompared: UInt64 = 0
     var mismatchExamples: [String] = []
-    static let mostMismatchExamples = LoadStatistics.mostMismatchExamples
 
     var compared: UInt64 { identical + mismatches }
 
     mutating func mismatch(_ description: String) {
         mismatches += 1
-        if mismatchExamples.count < Self.mostMismatchExamples { mismatchExamples.append(description) }
+        mismatchExamples.keepExample(description)
     }
 
     mutating func merge(_ other: ReplicaCounts) {
         identical += other.identical
         mismatches += other.mismatches
         notCompared += other.notCompared
-        mismatchExamples = Array((mismatchExamples + other.mismatchExamples).prefix(Self.mostMismatchExamples))
+        mismatchExamples.keepExamples(of: other.mismatchExamples)
     }
 }

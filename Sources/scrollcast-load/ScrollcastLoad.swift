@@ -35,6 +35,20 @@ struct ScrollcastLoad: ParsableCommand {
             connection's frame must equal it byte for byte (sentAt aside). The report counts \
             frames compared, identical, mismatched and not compared; a mismatch fails the run, \
             naming room, seq, node, connection and both frames in hex.
+
+            --stream inputs (one --url, --viewers ≥ 1): every connection joins the inputs stream \
+            (docs/protocol.md, "The inputs stream") with this build's engine version: a snapshot \
+            with the engine's state, then batches of changes and hashed beats, no frames. Each \
+            viewer reads only the front of a batch (its last change number, count and complete \
+            mark) and of a beat, counts their bytes and any change missing from its numbering; \
+            the first connection of a room to receive a batch decodes it, once for the room, to \
+            learn which driver input each change applied. The report adds input-to-replica \
+            latency: from a driver's input leaving to a viewer holding it with the room's complete \
+            mark at or past its room time, over every viewer. With --replica, one native replica \
+            per room (on its first viewer to join) restores the snapshot's state, applies every \
+            batch and checks every beat's hash against its own frame at that time; on a mismatch \
+            it asks a keyframe and starts again from it. Beats checked, matched and mismatched, \
+            keyframes and moves to frames are counted; a mismatch fails the run.
             """)
 
     @Option(help: ArgumentHelp(
@@ -82,8 +96,16 @@ struct ScrollcastLoad: ParsableCommand {
     var link: String?
 
     @Flag(help: ArgumentHelp(
-        "Check every frame against a native replica of the engine: connections join with 'inputs': true and each room's frames are computed from the relayed inputs and compared byte for byte (sentAt aside); a mismatch fails the run (docs/benchmarks.md, Replica check)."))
+        "Check against a native replica of the engine, one per room: in the frames stream every frame (connections join with 'inputs': true, and each room's frames are computed from the relayed inputs and compared byte for byte, sentAt aside); with --stream inputs every beat's hash, a keyframe asked on a mismatch. A mismatch fails the run (docs/benchmarks.md, Replica check and Inputs stream)."))
     var replica = false
+
+    @Option(help: ArgumentHelp(
+        "What every connection receives: frames (the default), or inputs (the engine's state, then batches of changes and hashed beats; see --stream inputs above).",
+        valueName: "frames|inputs"))
+    var stream: StreamOption = .frames
+
+    @Option(help: .hidden)
+    var testFault: TestFault?
 
     @Option(help: "Seconds to measure, after the ramp.")
     var duration: Double = 10
@@ -137,6 +159,20 @@ struct ScrollcastLoad: ParsableCommand {
             }
             guard !nodes.isCluster else { throw ValidationError("--link takes one --url (one emulated link to one server)") }
         }
+        if stream == .inputs {
+            guard !nodes.isCluster else {
+                throw ValidationError("--stream inputs takes one --url: a node serves the inputs stream only for the rooms it runs (docs/protocol.md, 'Where this stream is served')")
+            }
+            guard viewers >= 1 else {
+                throw ValidationError("--stream inputs needs --viewers ≥ 1: input-to-replica is measured at the viewers, and a room's replica runs on one of them")
+            }
+        }
+        if let testFault {
+            guard stream == .inputs else { throw ValidationError("--test-fault needs --stream inputs") }
+            guard testFault != .replicaDropsChange || replica else {
+                throw ValidationError("--test-fault replica-drops-change needs --replica")
+            }
+        }
         if nodes.isCluster, viewers < 1 {
             throw ValidationError("with several --url nodes each room needs --viewers ≥ 1: its first viewer founds it on its first node")
         }
@@ -165,7 +201,8 @@ struct ScrollcastLoad: ParsableCommand {
         let plan = LoadPlan(
             nodes: try emulated.map { try NodeList(urls: $0.address.webSocketURL) } ?? nodes, driverNode: driverNode, wireVersion: wireProtocol.version, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
             script: script, recording: recording, seed: seed, durationSeconds: duration, rampSeconds: ramp,
-            roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount, replica: replica)
+            roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount, replica: replica,
+            stream: stream.stream, testFault: testFault)
         let outcome: LoadRun.Outcome
         do {
             outcome = try LoadRun(plan: plan).run()
@@ -230,7 +267,9 @@ struct ScrollcastLoad: ParsableCommand {
         if report.disconnects > 0 {
             problems.append("the server closed \(report.disconnects) joined connections")
         }
-        if report.framesReceived == 0 {
+        if let inputs = report.inputs {
+            problems += Self.inputsProblems(inputs, drivers: report.drivers)
+        } else if report.framesReceived == 0 {
             problems.append("nothing measured: no frames received in the measurement window")
         } else if report.drivers > 0 && report.latencyMs == nil {
             problems.append("nothing measured: no driver input was answered by a frame")
@@ -246,6 +285,29 @@ struct ScrollcastLoad: ParsableCommand {
         guard problems.isEmpty else { throw failure(problems.joined(separator: "; ")) }
     }
 
+    /// What fails a run of the inputs stream: nothing received, no input reaching a watcher,
+    /// missed changes, and with `--replica` no beat checked or a beat mismatched.
+    static func inputsProblems(_ inputs: InputsReport, drivers: Int) -> [String] {
+        var problems: [String] = []
+        if inputs.batches + inputs.beats == 0 {
+            problems.append("nothing measured: no batch or beat received in the measurement window")
+        } else if drivers > 0 && inputs.inputToReplicaMs == nil {
+            problems.append("nothing measured: no driver input reached a watcher")
+        }
+        if inputs.missedChanges > 0 {
+            problems.append("\(inputs.missedChanges) changes missing from the viewers' batches")
+        }
+        if let replica = inputs.replica {
+            if replica.beatsMismatched > 0 {
+                let first = replica.mismatchExamples.first.map { ", first: \($0)" } ?? ""
+                problems.append("replica check failed: \(replica.beatsMismatched) of \(replica.beatsChecked) beats differ from the replica's, \(replica.keyframes) keyframes asked\(first)")
+            } else if replica.beatsChecked == 0 {
+                problems.append("nothing measured: no beat checked by a replica")
+            }
+        }
+        return problems
+    }
+
     private func warn(_ message: String) {
         FileHandle.standardError.write(Data("scrollcast-load: warning: \(message)\n".utf8))
     }
@@ -257,6 +319,14 @@ struct ScrollcastLoad: ParsableCommand {
 }
 
 extension GestureScript: ExpressibleByArgument {}
+extension TestFault: ExpressibleByArgument {}
+
+/// `--stream`: which stream every connection joins.
+enum StreamOption: String, CaseIterable, ExpressibleByArgument {
+    case frames, inputs
+
+    var stream: ViewerStream { self == .frames ? .frames : .inputs }
+}
 extension NodePlacement.DriverNode: ExpressibleByArgument {}
 
 /// `--owner-hint`: how a cluster run knows which node runs a room, without asking Redis.

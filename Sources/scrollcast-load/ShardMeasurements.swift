@@ -146,6 +146,13 @@ struct ShardMeasurements {
         }
     }
 
+    /// A driver's input settled without a frame (the inputs stream: its own batch, with the mark
+    /// past it), `latencyMs` after it left.
+    mutating func inputSettled(latencyMs: Double) {
+        statistics.latency.record(milliseconds: latencyMs)
+        intervalLatency.record(milliseconds: latencyMs)
+    }
+
     /// Compares the frame's bytes with what the room's other connections got for `seq`.
     private mutating func checkIdentity(seq: UInt64, message: UnsafeBufferPointer<UInt8>, on connection: LoadConnection) {
         let slots = identitySlots
