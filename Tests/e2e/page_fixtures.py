@@ -175,7 +175,8 @@ class ScrollcastPage:
                                    lifted: f.lifted === undefined ? undefined : f.lifted !== null },
                      replica: s.replica && { enabled: s.replica.enabled, running: s.replica.running,
                                              starts: s.replica.starts, compared: s.replica.compared,
-                                             mismatches: s.replica.mismatches } }; }""")
+                                             mismatches: s.replica.mismatches, error: s.replica.error ?? null,
+                                             engineRestarts: s.replica.engineRestarts ?? 0 } }; }""")
 
     def wait_idle(self, timeout: float = 20000):
         """Waits until the drawn frame is at rest: idle phase (no finger down) and nothing animating."""

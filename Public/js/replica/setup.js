@@ -38,7 +38,8 @@ export function createReplica({ measures, asking }) {
   // The page's onStart (page.js) schedules a display frame: the watcher's wake-up does the same.
   const attach = ([engine, judge, watch]) => replica.attachEngine(engine,
     new ConfirmedEngine(judge, (n, offset) => measures.confirm(n, offset)), new Watcher(watch, () => replica.onStart?.()));
-  replica.onDisable = () => {
+  replica.onDisable = (reason) => {
+    console.warn(`scrollcast replica: stopped (${reason}); drawing server frames`);
     // A load failure, or traps past the limit: the replica will not run again on this page.
     if (!instantiate || restarts >= ENGINE_RESTARTS) return asking(false);
     // A trap: the module is fine, this instance's memory is not. Fresh instances start again at
