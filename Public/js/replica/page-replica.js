@@ -312,9 +312,10 @@ export class PageReplica {
     const t = this.lastDrawTime;
     if (!(t >= this.latestInputTime) || !Number.isFinite(this.lastEngineOffset)) return;
     const result = this.engine.frame(t, 0, 0);
-    // Texts the engine now counts sent: the inputs stream's driver trapped without them; in the frames
-    // stream taking them made a later frame mismatch (1 in 6 runs, 0 in 8 without; cause not found).
-    if (result.texts && this.fromState) this.decoder.decode(result.texts.slice().buffer);
+    // Texts the engine now counts sent: a later picture names them, and the decoder without them
+    // throws, which stops the replica as a trap would (a driver's fling far down the table, in
+    // either stream).
+    if (result.texts) this.decoder.decode(result.texts.slice().buffer);
     this.blend.add(this.lastEngineOffset - result.contentOffset);
   }
 
