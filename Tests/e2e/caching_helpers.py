@@ -4,6 +4,7 @@ static files a browser asked for, and a new build of the files the page names.""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -54,7 +55,11 @@ def wasm_with_custom_section(wasm: bytes, note: bytes) -> bytes:
 
 
 def new_bundle(public: Path, marker: str) -> None:
-    """A new build of the page's bundle: the same code, and `globalThis.scrollcastTestBuild = marker`."""
+    """A new build of the page's bundle: the same code, and `globalThis.scrollcastTestBuild = marker`.
+    Written beside and renamed into place, as a build does: the server, serving the bundle
+    meanwhile, never reads it half written (an empty bundle runs without an error and starts nothing)."""
     bundle = public / "bundle" / "page.js"
     text = re.sub(r'\nglobalThis\.scrollcastTestBuild = "[^"]*";\n$', "", bundle.read_text())
-    bundle.write_text(text + f'\nglobalThis.scrollcastTestBuild = "{marker}";\n')
+    written = bundle.with_name("page.js.new")
+    written.write_text(text + f'\nglobalThis.scrollcastTestBuild = "{marker}";\n')
+    os.replace(written, bundle)
