@@ -9,7 +9,10 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from http_request_log import HTTPRequestLog
+from page_fixtures import ScrollcastPage
 from server_helpers import PUBLIC, RunningServer
 
 VERSIONED = re.compile(r"^/(?P<name>[^?]+)\?v=[0-9a-f]{16}$")
@@ -31,13 +34,40 @@ def files_asked(log: HTTPRequestLog, versioned: bool = True) -> list[str]:
     return names
 
 
-def site(tmp_path, without_bundle: bool = False, on_request=None) -> tuple[Path, RunningServer, HTTPRequestLog]:
-    """A copy of Public/ (the test changes it), its server and a proxy logging requests to it
-    (`on_request`: HTTPRequestLog's)."""
-    public = tmp_path / "public"
-    shutil.copytree(PUBLIC, public, ignore=shutil.ignore_patterns("bundle") if without_bundle else None)
-    server = RunningServer("--allowed-origins", "*", public=public)   # the page comes with the proxy's origin
-    return public, server, HTTPRequestLog(server.port, on_request=on_request)
+class Site:
+    """A copy of Public/ (`public`: the test changes it), its server, and a proxy in front of it
+    logging the requests (`log`; `on_request` as HTTPRequestLog's)."""
+
+    def __init__(self, tmp_path: Path, without_bundle: bool = False, on_request=None):
+        self.public = tmp_path / "public"
+        shutil.copytree(PUBLIC, self.public, ignore=shutil.ignore_patterns("bundle") if without_bundle else None)
+        self.server = RunningServer("--allowed-origins", "*", public=self.public)   # the page comes with the proxy's origin
+        self.log = HTTPRequestLog(self.server.port, on_request=on_request)
+
+    def open(self, page, room: str, artifacts) -> ScrollcastPage:
+        """The page of `room` through the proxy, with its replica, its console kept by `artifacts`."""
+        artifacts.watch(page)
+        return ScrollcastPage(page, self.log.base_url, room).open("&replica=on")
+
+    def close(self):
+        self.log.close()
+        self.server.stop()
+
+
+@pytest.fixture
+def site(tmp_path):
+    """A factory of one Site (its arguments but `tmp_path`), closed at the end of the test."""
+    made: list[Site] = []
+
+    def make(**kw) -> Site:
+        made.append(Site(tmp_path, **kw))
+        make.started.append(made[-1].server)
+        return made[-1]
+
+    make.started = []   # read by conftest's report of a failed test
+    yield make
+    for one in made:
+        one.close()
 
 
 def loaded(page, sc):

@@ -12,70 +12,61 @@ import time
 
 import pytest
 
-from caching_helpers import files_asked, loaded, new_bundle, site, wasm_with_custom_section
+from caching_helpers import files_asked, loaded, new_bundle, site, wasm_with_custom_section  # noqa: F401  (site: a fixture)
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
-    ScrollcastPage, artifacts, browser_type_launch_args, room,
+    artifacts, browser_type_launch_args, room,
 )
 from server_helpers import PUBLIC
 
 # The page's contexts (pytest-playwright's `page`) with no service worker.
 pytestmark = pytest.mark.browser_context_args(service_workers="block")
 
-def test_a_reload_asks_only_for_the_page_and_a_new_build_is_fetched_at_once(page, room, artifacts, tmp_path):
-    public, server, log = site(tmp_path)
-    try:
-        artifacts.watch(page)
-        sc = ScrollcastPage(page, log.base_url, room).open("&replica=on")
-        loaded(page, sc)
-        first = files_asked(log)
-        expected = {"", "styles.css", "bundle/page.js", "js/upload.js", "wasm/scrollcast-engine.wasm",
-                    "images/background.svg", "images/header-sky.svg", "images/header-hills.svg", "images/header-front.svg"}
-        assert sorted(first) == sorted(expected), "each file once, by its version"
 
-        # A reload: the page is asked about (the log sees a revalidation), nothing else is.
-        log.clear()
-        page.reload()
-        loaded(page, sc)
-        assert files_asked(log) == [""], log.requests()
+def test_a_reload_asks_only_for_the_page_and_a_new_build_is_fetched_at_once(page, room, artifacts, site):
+    s = site()
+    sc = s.open(page, room, artifacts)
+    loaded(page, sc)
+    first = files_asked(s.log)
+    expected = {"", "styles.css", "bundle/page.js", "js/upload.js", "wasm/scrollcast-engine.wasm",
+                "images/background.svg", "images/header-sky.svg", "images/header-hills.svg", "images/header-front.svg"}
+    assert sorted(first) == sorted(expected), "each file once, by its version"
 
-        # A new build of the bundle, the module and one image: those three are fetched again at
-        # once, under their new versions, and the page runs the new bundle.
-        new_bundle(public, "second")
-        wasm = public / "wasm" / "scrollcast-engine.wasm"
-        wasm.write_bytes(wasm_with_custom_section(wasm.read_bytes(), b"second build"))
-        image = public / "images" / "background.svg"
-        image.write_text(image.read_text() + "\n<!-- second build -->\n")
-        log.clear()
-        page.reload()
-        loaded(page, sc)
-        assert sorted(files_asked(log)) == sorted(["", "bundle/page.js", "wasm/scrollcast-engine.wasm", "images/background.svg"])
-        assert page.evaluate("globalThis.scrollcastTestBuild") == "second"
-    finally:
-        log.close()
-        server.stop()
+    # A reload: the page is asked about (the log sees a revalidation), nothing else is.
+    s.log.clear()
+    page.reload()
+    loaded(page, sc)
+    assert files_asked(s.log) == [""], s.log.requests()
+
+    # A new build of the bundle, the module and one image: those three are fetched again at
+    # once, under their new versions, and the page runs the new bundle.
+    new_bundle(s.public, "second")
+    wasm = s.public / "wasm" / "scrollcast-engine.wasm"
+    wasm.write_bytes(wasm_with_custom_section(wasm.read_bytes(), b"second build"))
+    image = s.public / "images" / "background.svg"
+    image.write_text(image.read_text() + "\n<!-- second build -->\n")
+    s.log.clear()
+    page.reload()
+    loaded(page, sc)
+    assert sorted(files_asked(s.log)) == sorted(["", "bundle/page.js", "wasm/scrollcast-engine.wasm", "images/background.svg"])
+    assert page.evaluate("globalThis.scrollcastTestBuild") == "second"
 
 
-def test_files_named_without_a_version_are_asked_about_on_every_reload(page, room, artifacts, tmp_path):
+def test_files_named_without_a_version_are_asked_about_on_every_reload(page, room, artifacts, site):
     """The known-bad case the count must see: without the bundle the page imports its modules by
     their plain names, which no page versions, so a reload revalidates each of them."""
-    public, server, log = site(tmp_path, without_bundle=True)
-    try:
-        artifacts.watch(page)
-        sc = ScrollcastPage(page, log.base_url, room).open("&replica=on")
-        loaded(page, sc)
-        modules = {p.relative_to(public).as_posix() for p in (public / "js").rglob("*.js")} - {"js/upload.js"}
-        log.clear()
-        page.reload()
-        loaded(page, sc)
-        expected = {"", "bundle/page.js"} | modules
-        # Modules the page imports on its own schedule may come after it draws: poll for them.
-        deadline = time.monotonic() + 15
-        while not set(files_asked(log, versioned=False)) >= expected and time.monotonic() < deadline:
-            page.wait_for_timeout(50)
-        assert set(files_asked(log, versioned=False)) == expected, "the page, the missing bundle and every module again"
-    finally:
-        log.close()
-        server.stop()
+    s = site(without_bundle=True)
+    sc = s.open(page, room, artifacts)
+    loaded(page, sc)
+    modules = {p.relative_to(s.public).as_posix() for p in (s.public / "js").rglob("*.js")} - {"js/upload.js"}
+    s.log.clear()
+    page.reload()
+    loaded(page, sc)
+    expected = {"", "bundle/page.js"} | modules
+    # Modules the page imports on its own schedule may come after it draws: poll for them.
+    deadline = time.monotonic() + 15
+    while not set(files_asked(s.log, versioned=False)) >= expected and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert set(files_asked(s.log, versioned=False)) == expected, "the page, the missing bundle and every module again"
 
 
 def test_every_file_the_modules_load_themselves_is_listed_in_the_page():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from caching_helpers import files_asked, loaded, new_bundle, site
+from caching_helpers import files_asked, loaded, new_bundle, site  # noqa: F401  (a fixture)
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
@@ -37,106 +37,90 @@ def worker_in_place(page, sc: ScrollcastPage):
     page.wait_for_function(WORKER_READY, polling=100, timeout=15000)
 
 
-def test_a_reload_is_answered_by_the_worker_and_a_new_build_comes_with_one_reload(page, room, artifacts, tmp_path):
-    public, server, log = site(tmp_path)
-    try:
-        artifacts.watch(page)
-        sc = ScrollcastPage(page, log.base_url, room).open("&replica=on")
-        worker_in_place(page, sc)
+def test_a_reload_is_answered_by_the_worker_and_a_new_build_comes_with_one_reload(page, room, artifacts, site):
+    s = site()
+    sc = s.open(page, room, artifacts)
+    worker_in_place(page, sc)
 
-        # A reload: the worker answers the navigation; the one request for the page is its
-        # revalidation, answered 304, and no other file is asked for.
-        log.clear()
-        response = page.reload()
-        loaded(page, sc)
-        assert response.from_service_worker, "the page came from the worker's copy"
-        page.wait_for_function(f"{FOUND} !== null")
-        assert page.evaluate("window.scrollcastEarly.worker") == {"controlled": True, "found": "same", "reloading": False}
-        assert files_asked(log) == [""], log.requests()
-        assert [r for r in log.requests() if r[1] == "/"] == [("GET", "/")]
+    # A reload: the worker answers the navigation; the one request for the page is its
+    # revalidation, answered 304, and no other file is asked for.
+    s.log.clear()
+    response = page.reload()
+    loaded(page, sc)
+    assert response.from_service_worker, "the page came from the worker's copy"
+    page.wait_for_function(f"{FOUND} !== null")
+    assert page.evaluate("window.scrollcastEarly.worker") == {"controlled": True, "found": "same", "reloading": False}
+    assert files_asked(s.log) == [""], s.log.requests()
+    assert [r for r in s.log.requests() if r[1] == "/"] == [("GET", "/")]
 
-        # A new build of the bundle: the reload shows the kept page (the old build) at once, the
-        # worker's revalidation finds the new page and keeps it, and the page reloads once, onto
-        # it. That page's own check finds it current: no third load.
-        new_bundle(public, "second")
-        seen = navigations(page)
-        log.clear()
-        page.reload(wait_until="commit")   # the load it starts may be cut short by the automatic reload
-        page.wait_for_function("window.scrollcastTestBuild === 'second'", timeout=15000)
-        loaded(page, sc)
-        page.wait_for_function(f"{FOUND} !== null")
-        assert page.evaluate("window.scrollcastEarly.worker") == {"controlled": True, "found": "same", "reloading": False}
-        assert len(seen) == 2, f"the reload and one more: {seen}"
-        assert sorted(files_asked(log)) == ["", "", "bundle/page.js"], log.requests()
+    # A new build of the bundle: the reload shows the kept page (the old build) at once, the
+    # worker's revalidation finds the new page and keeps it, and the page reloads once, onto
+    # it. That page's own check finds it current: no third load.
+    new_bundle(s.public, "second")
+    seen = navigations(page)
+    s.log.clear()
+    page.reload(wait_until="commit")   # the load it starts may be cut short by the automatic reload
+    page.wait_for_function("window.scrollcastTestBuild === 'second'", timeout=15000)
+    loaded(page, sc)
+    page.wait_for_function(f"{FOUND} !== null")
+    assert page.evaluate("window.scrollcastEarly.worker") == {"controlled": True, "found": "same", "reloading": False}
+    assert len(seen) == 2, f"the reload and one more: {seen}"
+    assert sorted(files_asked(s.log)) == ["", "", "bundle/page.js"], s.log.requests()
 
-        # And the next reload runs the new build straight from the worker's copy.
-        seen.clear()
-        response = page.reload()
-        loaded(page, sc)
-        page.wait_for_function(f"{FOUND} !== null")
-        assert response.from_service_worker and page.evaluate("window.scrollcastTestBuild") == "second"
-        assert page.evaluate(FOUND) == "same" and len(seen) == 1
-    finally:
-        log.close()
-        server.stop()
+    # And the next reload runs the new build straight from the worker's copy.
+    seen.clear()
+    response = page.reload()
+    loaded(page, sc)
+    page.wait_for_function(f"{FOUND} !== null")
+    assert response.from_service_worker and page.evaluate("window.scrollcastTestBuild") == "second"
+    assert page.evaluate(FOUND) == "same" and len(seen) == 1
 
 
-def test_a_server_with_a_newer_page_every_time_costs_one_reload_not_a_loop(page, room, artifacts, tmp_path):
+def test_a_server_with_a_newer_page_every_time_costs_one_reload_not_a_loop(page, room, artifacts, site):
     """The known-bad case for the loop guard: every request for the page finds a new build (the
     proxy writes one before it lets the request through), so every check finds a newer page. The
     page reloads once for the user's reload, and the page that reload brings stays."""
     builds = []
-    public = tmp_path / "public"
 
     def rebuild(method: str, target: str):
         if target == "/":
             builds.append(target)
-            new_bundle(public, f"build-{len(builds)}")
+            new_bundle(s.public, f"build-{len(builds)}")   # `s` is set before the page asks for anything
 
-    _, server, log = site(tmp_path, on_request=rebuild)
-    try:
-        artifacts.watch(page)
-        sc = ScrollcastPage(page, log.base_url, room).open("&replica=on")
-        worker_in_place(page, sc)
-        seen = navigations(page)
-        asked = len(builds)
-        page.reload(wait_until="commit")   # the load it starts may be cut short by the automatic reload
-        # The automatic reload's page asked too, found a newer page again, and stayed.
-        page.wait_for_function(f"window.scrollcastEarly.worker.reloading === false && {FOUND} === 'newer'", timeout=15000)
-        loaded(page, sc)
-        assert len(seen) == 2, f"the reload and one more: {seen}"
-        assert len(builds) - asked == 2, "each load's page revalidated once"
-        # It runs a build newer than the worker's copy the user's reload showed.
-        assert int(page.evaluate("window.scrollcastTestBuild").removeprefix("build-")) > asked
-        assert page.evaluate("window.scrollcast.state.joined")
-        # Another user reload: again at most one more, not a loop.
-        seen.clear()
-        page.reload(wait_until="commit")
-        page.wait_for_function(f"window.scrollcastEarly.worker.reloading === false && {FOUND} === 'newer'", timeout=15000)
-        loaded(page, sc)
-        assert len(seen) == 2, seen
-    finally:
-        log.close()
-        server.stop()
+    s = site(on_request=rebuild)
+    sc = s.open(page, room, artifacts)
+    worker_in_place(page, sc)
+    seen = navigations(page)
+    asked = len(builds)
+    page.reload(wait_until="commit")   # the load it starts may be cut short by the automatic reload
+    # The automatic reload's page asked too, found a newer page again, and stayed.
+    page.wait_for_function(f"window.scrollcastEarly.worker.reloading === false && {FOUND} === 'newer'", timeout=15000)
+    loaded(page, sc)
+    assert len(seen) == 2, f"the reload and one more: {seen}"
+    assert len(builds) - asked == 2, "each load's page revalidated once"
+    # It runs a build newer than the worker's copy the user's reload showed.
+    assert int(page.evaluate("window.scrollcastTestBuild").removeprefix("build-")) > asked
+    assert page.evaluate("window.scrollcast.state.joined")
+    # Another user reload: again at most one more, not a loop.
+    seen.clear()
+    page.reload(wait_until="commit")
+    page.wait_for_function(f"window.scrollcastEarly.worker.reloading === false && {FOUND} === 'newer'", timeout=15000)
+    loaded(page, sc)
+    assert len(seen) == 2, seen
 
 
 @pytest.mark.browser_context_args(service_workers="block")
-def test_without_a_worker_the_page_asks_the_server_as_before(page, room, artifacts, tmp_path):
+def test_without_a_worker_the_page_asks_the_server_as_before(page, room, artifacts, site):
     """A browser with no worker for the page (here blocked; over plain http from another address
     than the machine's own there is none): the page registers nothing and a reload waits for the
     page's 304, as test_page_caching.py counts."""
-    _, server, log = site(tmp_path)
-    try:
-        artifacts.watch(page)
-        sc = ScrollcastPage(page, log.base_url, room).open("&replica=on")
-        loaded(page, sc)
-        response = page.reload()
-        loaded(page, sc)
-        assert not response.from_service_worker and response.status in (200, 304)
-        assert page.evaluate("window.scrollcastEarly.worker") == {"controlled": False, "found": None, "reloading": False}
-    finally:
-        log.close()
-        server.stop()
+    s = site()
+    sc = s.open(page, room, artifacts)
+    loaded(page, sc)
+    response = page.reload()
+    loaded(page, sc)
+    assert not response.from_service_worker and response.status in (200, 304)
+    assert page.evaluate("window.scrollcastEarly.worker") == {"controlled": False, "found": None, "reloading": False}
 
 
 def test_a_worker_controls_nothing_in_another_browser_context(page, browser, page_server, room, artifacts):
