@@ -1,8 +1,9 @@
 """The page's service worker (Public/sw.js; docs/design.md, "Static files"): once it is in place, a
 reload's page comes from the worker's copy at once, its one request for the page being the
 worker's revalidation beside it; a new build is still shown after at most one automatic reload,
-never a loop, also when the server answers a newer page every time it is asked. Requests are
-counted at a proxy between Chromium and a server of the test's own (caching_helpers.py).
+never a loop, also when the server answers a newer page every time it is asked; with the server
+gone, the page still loads and says so. Requests are counted at a proxy between Chromium and a
+server of the test's own (caching_helpers.py).
 
 Each test's browser context is its own (pytest-playwright's `page`, or `browser.new_context()`),
 and a worker and its copy live in their context's storage: the last test shows that a worker in
@@ -107,6 +108,21 @@ def test_a_server_with_a_newer_page_every_time_costs_one_reload_not_a_loop(page,
     page.wait_for_function(f"window.scrollcastEarly.worker.reloading === false && {FOUND} === 'newer'", timeout=15000)
     loaded(page, sc)
     assert len(seen) == 2, seen
+
+
+def test_with_the_server_gone_a_reload_still_shows_the_page_and_says_so(page, room, artifacts, site):
+    """The kept page loads without the server (the worker's revalidation fails and changes
+    nothing) and says the connection is lost, where without a worker the browser would show its
+    own error page."""
+    s = site()
+    sc = s.open(page, room, artifacts)
+    worker_in_place(page, sc)
+    s.server.stop()
+    response = page.reload()
+    assert response.from_service_worker
+    page.wait_for_function(f"{FOUND} === 'same'")
+    page.wait_for_function("document.getElementById('banner').textContent.startsWith('Disconnected')")
+    assert page.evaluate("window.scrollcast.state.joined") is False
 
 
 @pytest.mark.browser_context_args(service_workers="block")
