@@ -17,10 +17,13 @@ REQUEST = re.compile(rb"(?:^|\r\n\r\n)([A-Z]+) (\S+) HTTP/1\.1\r\n")
 
 
 class HTTPRequestLog:
-    """Listens on a free loopback port in front of 127.0.0.1:`upstream_port`."""
+    """Listens on a free loopback port in front of 127.0.0.1:`upstream_port`. `on_request(method,
+    target)`, if given, runs for each request before its bytes go on (in the proxy's thread), so a
+    test can change what the server will answer it."""
 
-    def __init__(self, upstream_port: int):
+    def __init__(self, upstream_port: int, on_request=None):
         self.upstream_port = upstream_port
+        self.on_request = on_request
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.lock = threading.Lock()
@@ -83,5 +86,8 @@ class HTTPRequestLog:
         # A request line may straddle two reads: it counts once, with the read that completes it.
         for match in REQUEST.finditer(head):
             if match.end() > new_from:
+                method, target = match.group(1).decode(), match.group(2).decode()
                 with self.lock:
-                    self._requests.append((match.group(1).decode(), match.group(2).decode()))
+                    self._requests.append((method, target))
+                if self.on_request:
+                    self.on_request(method, target)
