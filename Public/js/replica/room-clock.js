@@ -6,9 +6,16 @@
 // its clock (`at`) reach the room before the room's present does, so the room applies them where
 // the driver drew them.
 
+import { TimeMapper } from "./engine.js";
+
 const WINDOW = 240;       // samples (4 s at 60 Hz): long enough to catch a quick one, short enough to follow drift
 const MARGIN_MS = 17;     // a display frame: the lead's margin over what it measured
-const MAX_LEAD_MS = 250;  // the room holds an early input at most this long (TimeMapper.MAX_LEAD)
+// Short of what the room holds at most (TimeMapper.MAX_LEAD): a stamp is rounded up past the
+// picture on screen, and one beyond the bound by the page's reckoning of the room's present is
+// predicted clamped there, where the room (whose present is later) holds it to the stamp: the
+// move drawn a microsecond before the room has it, a wrong picture of a whole move, and counted
+// late, which held the lead at the bound for good (seen on 4g: 1-2 pictures 97 pt off a fling).
+const MAX_LEAD_MS = TimeMapper.MAX_LEAD - 5;
 const LEAD_DECAY = 0.02;  // per input on time: the share of the lead's excess over the join's it gives back
 const LEAD_STEER = 0.2;   // the lead changes by at most a fifth of real time: no clock judder (docs/measures.md)
 

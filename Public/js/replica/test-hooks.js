@@ -55,8 +55,12 @@ export function testHooks(replica) {
       return c && { offset: c.offset, base: c.base, needs: [...c.needs], prior: c.prior, roundTrip: c.roundTrip,
                     resets: c.resets, arrivals: c.arrivals.map((a) => [...a]) };
     },
-    /** The driver's clock: its lead (ms) and the own inputs the room applied elsewhere than stamped. */
-    lead: () => ({ lead: replica.clock.lead, target: replica.clock.target, late: replica.clock.late }),
+    /**
+     * The driver's clock: its lead (ms), its target and base, the own inputs the room applied
+     * elsewhere than stamped, and the arrival clock's offset (page minus room ms) and samples.
+     */
+    lead: () => ({ lead: replica.clock.lead, target: replica.clock.target, base: replica.clock.base,
+                   late: replica.clock.late, offset: replica.clock.offset, samples: replica.clock.offsets.length }),
     /** `applied` messages and predictions the replica holds. */
     held: () => replica.held,
   };
