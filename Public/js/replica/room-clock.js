@@ -20,6 +20,9 @@ const LEAD_DECAY = 0.02;  // per input on time: the share of the lead's excess o
 const LEAD_STEER = 0.2;   // the lead changes by at most a fifth of real time: no clock judder (docs/measures.md)
 
 export class RoomClock {
+  /** The most this clock leads (ms). */
+  static MAX_LEAD = MAX_LEAD_MS;
+
   constructor() {
     this.offsets = [];
     this.offset = null;   // min(arrival − t) over the window
@@ -31,6 +34,7 @@ export class RoomClock {
     this.driving = false; // this page has sent an input: only then does the clock lead
     this.last = -Infinity;
     this.skew = 0;        // test hook only (window.scrollcast.test.skewClock): a known-bad clock
+    this.held = null;     // test hook only (holdLead): a lead kept whatever the room says, past the bound too
   }
 
   /**
@@ -87,7 +91,8 @@ export class RoomClock {
 
   /** How far ahead of the arrival clock a driver's clock runs (0 for a page that only watches). */
   get lead() {
-    return this.driving && this.offset !== null && this.target !== null ? this.current : 0;
+    if (!this.driving || this.offset === null) return 0;
+    return this.held ?? (this.target !== null ? this.current : 0);
   }
 
   #steer(pageTime) {
