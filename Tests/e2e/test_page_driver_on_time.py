@@ -87,7 +87,7 @@ def test_a_driver_on_4g_draws_the_rooms_pictures_and_without_at_it_reads_badly(b
 
 
 
-ROOMS_BOUND_MS = 250   # how far ahead of its present the room holds an early input (InputTimeMapper.maxLead)
+ROOMS_BOUND_MS = 500   # how far ahead of its present the room holds an early input (InputTimeMapper.maxLead)
 
 
 @pytest.mark.alone

@@ -10,6 +10,12 @@ import { TimeMapper } from "./engine.js";
 
 const WINDOW = 240;       // samples (4 s at 60 Hz): long enough to catch a quick one, short enough to follow drift
 const MARGIN_MS = 17;     // a display frame: the lead's margin over what it measured
+// A lost segment holds a direction of the link for a retransmission (the link emulator's stall,
+// 200 ms: docs/links.md), a few times a minute of motion on 4g: an input behind one reaches the
+// room that much later, late unless the lead covers it. So a join slower than a quiet local
+// link's (the watcher's prior, watch-clock.js, draws the same line) leads by one more.
+const WAN_ROUND_TRIP_MS = 40;
+const STALL_MS = 200;
 // Short of what the room holds at most (TimeMapper.MAX_LEAD): a stamp is rounded up past the
 // picture on screen, and one beyond the bound by the page's reckoning of the room's present is
 // predicted clamped there, where the room (whose present is later) holds it to the stamp: the
@@ -57,10 +63,12 @@ export class RoomClock {
 
   /**
    * The join's round trip (ms): an input sent now reaches the room about that long after the
-   * arrival clock's time (one way down, one way up), so the lead starts there plus a margin.
+   * arrival clock's time (one way down, one way up), so the lead starts there plus a margin,
+   * plus a stall's worth on anything but a quiet local link.
    */
   joinRoundTrip(ms) {
-    if (Number.isFinite(ms) && ms >= 0) this.base = Math.min(MAX_LEAD_MS, ms + MARGIN_MS);
+    if (!Number.isFinite(ms) || ms < 0) return;
+    this.base = Math.min(MAX_LEAD_MS, ms + MARGIN_MS + (ms > WAN_ROUND_TRIP_MS ? STALL_MS : 0));
   }
 
   /** This page sends an input (from now on the clock leads, at once: a room at rest shows no jump). */
