@@ -33,6 +33,7 @@ export class RoomClock {
     this.offsets = [];
     this.offset = null;   // min(arrival − t) over the window
     this.base = 0;        // the lead from the join: its round trip plus a margin
+    this.roundTrip = null; // the join's (ms), for the watcher's clock too
     this.target = null;   // the lead wanted: the base, grown by late inputs, decaying back
     this.current = 0;     // the lead in use, steering toward the target
     this.steeredAt = null;
@@ -68,6 +69,7 @@ export class RoomClock {
    */
   joinRoundTrip(ms) {
     if (!Number.isFinite(ms) || ms < 0) return;
+    this.roundTrip = ms;
     this.base = Math.min(MAX_LEAD_MS, ms + MARGIN_MS + (ms > WAN_ROUND_TRIP_MS ? STALL_MS : 0));
   }
 
