@@ -82,7 +82,8 @@ def test_a_driver_on_4g_draws_the_rooms_pictures_and_without_at_it_reads_badly(b
     assert within_the_bound(photons["stamped"], p99_frames=2 if late["stamped"] == 0 else 6), ms_summary(photons["stamped"])
     # Without `at` the room places the driver's moves elsewhere than it drew them.
     assert bad["wrong"]["wrong"] > max(2, 2 * good["wrong"]["wrong"]), (bad["wrong"], good["wrong"])
-    assert bad["wrong"]["pct"] > WRONG_PCT_WITH_LATE and bad["picture"]["largestPt"] > LARGEST_STEP_PT, bad
+    # Seen 8.3-12.8 % wrong, corrections of 21-258 pt (the right driver: 0 %, 0.01 pt).
+    assert bad["wrong"]["pct"] > 4 * WRONG_PCT and bad["picture"]["largestPt"] > LARGEST_STEP_PT, bad
     assert not within_the_bound(photons["unstamped"], p99_frames=6), ms_summary(photons["unstamped"])
 
 
@@ -126,7 +127,8 @@ def test_a_driver_whose_lead_passes_the_rooms_bound_reads_badly_and_its_own_most
 
     bad, good = figures["past the bound"], figures["own most"]
     assert late["past the bound"] >= 10, late
-    assert bad["wrong"]["pct"] > WRONG_PCT_WITH_LATE and bad["picture"]["largestPt"] > LARGEST_STEP_PT, bad
+    # Seen 8.3-12.8 % wrong, corrections of 21-258 pt (the right driver: 0 %, 0.01 pt).
+    assert bad["wrong"]["pct"] > 4 * WRONG_PCT and bad["picture"]["largestPt"] > LARGEST_STEP_PT, bad
     assert good["motionFrames"] > 100 and good["wrong"]["judged"] > 100, good
     # A room at rest may still take the first press late (no picture moves); a later input late
     # is the loaded machine's stall, which the first test bounds.
