@@ -270,6 +270,10 @@ export class Connection {
     };
     socket.onmessage = (event) => {
       received = true;
+      // When it came, not when it is read: messages the early socket held, or that queued behind
+      // a long handler, are read late (seen: a beat read 118 ms after it came, behind the
+      // snapshot's handler, put the driver's clock that far behind and its first drag late).
+      const arrivedAt = event.at ?? performance.now();
       let message;
       if (typeof event.data === "string") {
         try {
@@ -293,6 +297,7 @@ export class Connection {
         if (message.type === "frame") Object.defineProperty(message, "wire", { value: new Uint8Array(event.data) });
       }
       if (!message || typeof message.type !== "string") return;
+      Object.defineProperty(message, "arrivedAt", { value: arrivedAt });
       this.position.track(message, socket.protocol);
       if (message.type === "snapshot" || message.type === "resumed") {
         // The join worked: the next loss starts the backoff afresh.
@@ -301,7 +306,7 @@ export class Connection {
         // A join in the URL counts from the socket's making: the upgrade's round trip, and
         // before it TCP's handshake where that is not at hand; so at most two round trips, never
         // less than one (a lead too short makes late inputs; one too long is only held).
-        if (this.joinSentAt !== null) this.joinRoundTrip = (event.at ?? performance.now()) - this.joinSentAt;
+        if (this.joinSentAt !== null) this.joinRoundTrip = arrivedAt - this.joinSentAt;
         this.report({ connected: true, joined: true, resumed: message.type === "resumed" });
       }
       if (message.type === "error") {

@@ -17,21 +17,22 @@ export class PageRoom {
   /** One message from the connection, before sharing.js reads it. */
   receive(message) {
     const { replica, measures, state } = this.page;
-    if (["frame", "applied", "beat"].includes(message.type)) measures.arrived(message.t, performance.now());
+    const now = message.arrivedAt ?? performance.now();   // when it came (connection.js)
+    if (["frame", "applied", "beat"].includes(message.type)) measures.arrived(message.t, now);
     switch (message.type) {
       case "snapshot":
         this.#snapshot(message);
-        return this.page.stream?.snapshot(message, performance.now());
+        return this.page.stream?.snapshot(message, now);
       case "resumed": return this.#resumed(message);
       case "frame": return this.#frame(message);
       case "presence": return this.#presence(message.viewers, message.driver);
       case "rowMoved": return this.#rowMoved(message);
-      case "applied": replica?.applied(message, performance.now()); return this.page.picture.schedule();
+      case "applied": replica?.applied(message, now); return this.page.picture.schedule();
       case "beat":
-        replica?.beat(message, performance.now());
+        replica?.beat(message, now);
         return this.page.stream?.beat(message);
       case "batch":
-        this.page.stream?.batch(message, performance.now());
+        this.page.stream?.batch(message, now);
         return this.page.picture.schedule();
       case "refused": return this.#refused(message);
       case "error":
@@ -120,7 +121,7 @@ export class PageRoom {
     }
     state.framesReceived += 1;
     // With the replica running, the server's frame is checked, not drawn (on a mismatch it is).
-    const verdict = replica?.serverFrame(frame, performance.now());
+    const verdict = replica?.serverFrame(frame, frame.arrivedAt ?? performance.now());
     if (verdict === "identical") {
       if (frame.animating === false) controls.announcePosition(frame);
       picture.schedule();

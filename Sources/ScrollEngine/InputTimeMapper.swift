@@ -17,8 +17,10 @@ public struct InputTimeMapper: Sendable {
     /// How far behind the room clock a mapped time may fall, ms.
     public let maxLag: Double
     /// How far ahead of the room's present an early input may be placed, ms: an `at` further
-    /// ahead is placed at `now + maxLead`.
-    public static let maxLead = 250.0
+    /// ahead is placed at `now + maxLead`. Room for a driver's lead of a round trip plus a
+    /// lost segment's 200 ms stall (docs/wasm.md, "The clock"): at 250 a 4g link's stalls
+    /// made inputs late whatever the lead.
+    public static let maxLead = 500.0
     private var anchor: (client: Double, room: Double)?
     private var lastClientTime: Double?
 

@@ -82,5 +82,57 @@ def test_a_driver_on_4g_draws_the_rooms_pictures_and_without_at_it_reads_badly(b
     assert within_the_bound(photons["stamped"], p99_frames=2 if late["stamped"] == 0 else 6), ms_summary(photons["stamped"])
     # Without `at` the room places the driver's moves elsewhere than it drew them.
     assert bad["wrong"]["wrong"] > max(2, 2 * good["wrong"]["wrong"]), (bad["wrong"], good["wrong"])
-    assert bad["wrong"]["pct"] > WRONG_PCT_WITH_LATE and bad["picture"]["largestPt"] > LARGEST_STEP_PT, bad
+    # Seen 8.3-12.8 % wrong, corrections of 21-258 pt (the right driver: 0 %, 0.01 pt).
+    assert bad["wrong"]["pct"] > 4 * WRONG_PCT and bad["picture"]["largestPt"] > LARGEST_STEP_PT, bad
     assert not within_the_bound(photons["unstamped"], p99_frames=6), ms_summary(photons["unstamped"])
+
+
+
+ROOMS_BOUND_MS = 500   # how far ahead of its present the room holds an early input (InputTimeMapper.maxLead)
+
+
+@pytest.mark.alone
+def test_a_driver_whose_lead_passes_the_rooms_bound_reads_badly_and_its_own_most_does_not(
+        browser, page_server, room, link_proxy, artifacts):
+    """The driver's lead stays short of the room's bound (docs/wasm.md, "The clock"): its most
+    (`lead().most`) is below it, since a stamp is rounded up past the picture on screen and one
+    beyond the bound by the page's reckoning of the room's present is predicted clamped there,
+    while the room, whose present is later, holds it to its stamp or to a later bound. Held past
+    the bound (test hook `holdLead`), the page draws each move where the room does not make it:
+    wrong pictures, corrections of whole moves. (At the bound itself it did so only when the
+    stamp and the prediction read the clock in one tick: 1-2 pictures 97 pt off a fling on 4g,
+    and each counted late held the lead at the bound.) Held at its own most, every input lands
+    where it was drawn."""
+    proxy = link_proxy(page_server.port, "4g")
+    figures, late = {}, {}
+    for label in ("past the bound", "own most"):
+        sc = ScrollcastPage(artifacts.watch(browser.new_context().new_page(), label.replace(" ", "-")),
+                            page_server.base_url, f"{room}-{label.replace(' ', '-')}")
+        sc.open(f"&replica=on&nodes=127.0.0.1:{proxy.port}")
+        wait_running(sc)
+        most = sc.page.evaluate("window.scrollcast.test.lead().most")
+        assert most < ROOMS_BOUND_MS, most
+        sc.page.evaluate(f"window.scrollcast.test.holdLead({ROOMS_BOUND_MS + 50 if label == 'past the bound' else most})")
+        start = record_total(sc.page)
+        fling(sc)
+        sc.drag(200, 300, 200, 600, steps=30)
+        sc.wait_idle()
+        figures[label], expected, _, _ = measured(sc.page, (start, record_total(sc.page)))
+        assert_same_figures(figures[label], expected)
+        lead = sc.page.evaluate("window.scrollcast.test.lead()")
+        late[label] = lead["late"]
+        print(f"4g lead {label} ({lead['lead']} ms): {summary(figures[label], [])}, largest correction "
+              f"{figures[label]['picture']['largestPt']} pt; {late[label]} inputs applied elsewhere than drawn")
+        sc.page.context.close()
+
+    bad, good = figures["past the bound"], figures["own most"]
+    assert late["past the bound"] >= 10, late
+    # Seen 8.3-12.8 % wrong, corrections of 21-258 pt (the right driver: 0 %, 0.01 pt).
+    assert bad["wrong"]["pct"] > 4 * WRONG_PCT and bad["picture"]["largestPt"] > LARGEST_STEP_PT, bad
+    assert good["motionFrames"] > 100 and good["wrong"]["judged"] > 100, good
+    # A room at rest may still take the first press late (no picture moves); a later input late
+    # is the loaded machine's stall, which the first test bounds.
+    if late["own most"] <= 1:
+        assert good["wrong"]["pct"] <= WRONG_PCT and good["picture"]["largestPt"] <= LARGEST_STEP_PT, good
+    else:
+        assert good["wrong"]["pct"] <= WRONG_PCT_WITH_LATE, (late, good["wrong"])

@@ -305,7 +305,7 @@ export class TimeMapper {
 
   /** How far ahead of the room's present the server places an early input at most, ms
    * (InputTimeMapper.maxLead; docs/protocol.md, "Driving on the room's clock"). */
-  static MAX_LEAD = 250;
+  static MAX_LEAD = 500;
 
   /**
    * Room time for an input stamped `clientTime` (its `t`) and `at` (null: not stamped) reaching

@@ -61,6 +61,7 @@ export class PageReplica {
     this.mapper = new TimeMapper(engine);
     this.confirmed = confirmed;
     this.watcher = watcher;
+    watcher?.reset(this.clock.roundTrip);   // a snapshot handled before the engine came had its join's round trip
     this.created = false;
     this.enabled = true;      // the telemetry's `error` keeps why it last stopped
     this.running = false;
@@ -98,8 +99,7 @@ export class PageReplica {
 
   /** The page is destroyed: the replica draws nothing more and no engine that arrives later starts it. */
   stop() {
-    this.stopped = true;
-    this.onStart = null;
+    [this.stopped, this.onStart] = [true, null];
     this.disable("the page stopped");
   }
 

@@ -6,17 +6,34 @@
 // its clock (`at`) reach the room before the room's present does, so the room applies them where
 // the driver drew them.
 
+import { TimeMapper } from "./engine.js";
+
 const WINDOW = 240;       // samples (4 s at 60 Hz): long enough to catch a quick one, short enough to follow drift
 const MARGIN_MS = 17;     // a display frame: the lead's margin over what it measured
-const MAX_LEAD_MS = 250;  // the room holds an early input at most this long (TimeMapper.MAX_LEAD)
+// A lost segment holds a direction of the link for a retransmission (the link emulator's stall,
+// 200 ms: docs/links.md), a few times a minute of motion on 4g: an input behind one reaches the
+// room that much later, late unless the lead covers it. So a join slower than a quiet local
+// link's (the watcher's prior, watch-clock.js, draws the same line) leads by one more.
+const WAN_ROUND_TRIP_MS = 40;
+const STALL_MS = 200;
+// Short of what the room holds at most (TimeMapper.MAX_LEAD): a stamp is rounded up past the
+// picture on screen, and one beyond the bound by the page's reckoning of the room's present is
+// predicted clamped there, where the room (whose present is later) holds it to the stamp: the
+// move drawn a microsecond before the room has it, a wrong picture of a whole move, and counted
+// late, which held the lead at the bound for good (seen on 4g: 1-2 pictures 97 pt off a fling).
+const MAX_LEAD_MS = TimeMapper.MAX_LEAD - 5;
 const LEAD_DECAY = 0.02;  // per input on time: the share of the lead's excess over the join's it gives back
 const LEAD_STEER = 0.2;   // the lead changes by at most a fifth of real time: no clock judder (docs/measures.md)
 
 export class RoomClock {
+  /** The most this clock leads (ms). */
+  static MAX_LEAD = MAX_LEAD_MS;
+
   constructor() {
     this.offsets = [];
     this.offset = null;   // min(arrival − t) over the window
     this.base = 0;        // the lead from the join: its round trip plus a margin
+    this.roundTrip = null; // the join's (ms), for the watcher's clock too
     this.target = null;   // the lead wanted: the base, grown by late inputs, decaying back
     this.current = 0;     // the lead in use, steering toward the target
     this.steeredAt = null;
@@ -24,6 +41,7 @@ export class RoomClock {
     this.driving = false; // this page has sent an input: only then does the clock lead
     this.last = -Infinity;
     this.skew = 0;        // test hook only (window.scrollcast.test.skewClock): a known-bad clock
+    this.held = null;     // test hook only (holdLead): a lead kept whatever the room says, past the bound too
   }
 
   /**
@@ -46,10 +64,13 @@ export class RoomClock {
 
   /**
    * The join's round trip (ms): an input sent now reaches the room about that long after the
-   * arrival clock's time (one way down, one way up), so the lead starts there plus a margin.
+   * arrival clock's time (one way down, one way up), so the lead starts there plus a margin,
+   * plus a stall's worth on anything but a quiet local link.
    */
   joinRoundTrip(ms) {
-    if (Number.isFinite(ms) && ms >= 0) this.base = Math.min(MAX_LEAD_MS, ms + MARGIN_MS);
+    if (!Number.isFinite(ms) || ms < 0) return;
+    this.roundTrip = ms;
+    this.base = Math.min(MAX_LEAD_MS, ms + MARGIN_MS + (ms > WAN_ROUND_TRIP_MS ? STALL_MS : 0));
   }
 
   /** This page sends an input (from now on the clock leads, at once: a room at rest shows no jump). */
@@ -80,7 +101,8 @@ export class RoomClock {
 
   /** How far ahead of the arrival clock a driver's clock runs (0 for a page that only watches). */
   get lead() {
-    return this.driving && this.offset !== null && this.target !== null ? this.current : 0;
+    if (!this.driving || this.offset === null) return 0;
+    return this.held ?? (this.target !== null ? this.current : 0);
   }
 
   #steer(pageTime) {

@@ -3,6 +3,7 @@
 // calls them.
 
 import { inputNumbers } from "./engine.js";
+import { RoomClock } from "./room-clock.js";
 
 /** The hooks for `replica` (a PageReplica), or {} without one. */
 export function testHooks(replica) {
@@ -18,6 +19,8 @@ export function testHooks(replica) {
         if (ms < 0 && clock.time !== null) clock.time += ms;
       }
     },
+    /** The driver's clock leads by `ms` from now on, whatever the room says (null: its own lead again). */
+    holdLead(ms) { replica.clock.held = ms; },
     /** Leaves this viewer's input `id` out of the replica's pictures (not out of its confirmed state). */
     dropInput(id) {
       replica.dropped.add(id);
@@ -55,8 +58,12 @@ export function testHooks(replica) {
       return c && { offset: c.offset, base: c.base, gap: c.gap, needs: [...c.needs], prior: c.prior, roundTrip: c.roundTrip,
                     resets: c.resets, arrivals: c.arrivals.map((a) => [...a]) };
     },
-    /** The driver's clock: its lead (ms) and the own inputs the room applied elsewhere than stamped. */
-    lead: () => ({ lead: replica.clock.lead, target: replica.clock.target, late: replica.clock.late }),
+    /**
+     * The driver's clock: its lead (ms), its target and base, the own inputs the room applied
+     * elsewhere than stamped, and the arrival clock's offset (page minus room ms) and samples.
+     */
+    lead: () => ({ lead: replica.clock.lead, target: replica.clock.target, base: replica.clock.base, most: RoomClock.MAX_LEAD,
+                   late: replica.clock.late, offset: replica.clock.offset, samples: replica.clock.offsets.length }),
     /** `applied` messages and predictions the replica holds. */
     held: () => replica.held,
   };
