@@ -198,6 +198,28 @@ def assert_right_from_the_first_picture(late: ScrollcastPage, received: Received
     around = bracket(frames, first["t"])
     assert around, (first["t"], frames[0]["t"], frames[-1]["t"])
     before, after = around
+    # Only two adjacent frames hold the room's picture between them (see `disagreements`); where
+    # the frames viewer skipped frames, the page's own measure below still judges the first picture.
+    if after["t"] - before["t"] <= ADJACENT_MS:
+        assert_between(first, before, after)
+    else:
+        print(f"the room's frames around the first picture are {after['t'] - before['t']:.1f} ms apart: judged by the measure alone")
+    # Its measure agrees: every picture it drew, judged once the history was complete, was right.
+    late.page.wait_for_function("() => { const e = window.scrollcast.drawnSince(0, 1)[0]; return e && (e.room !== null || e.never); }")
+    mine, expected, entries, _ = measured(late.page)
+    assert_same_figures(mine, expected)
+    judged = [e for e in entries if e["room"] is not None]
+    assert judged and judged[0]["n"] == entries[0]["n"], f"its first display frame was judged: {entries[:2]}"
+    assert all(abs(e["offset"] - e["room"]) <= WRONG_PT for e in judged), [e for e in judged if abs(e["offset"] - e["room"]) > WRONG_PT][:3]
+    wait_every_beat_checked(late)
+    r = replica(late)
+    assert r["beatsMatched"] == r["beatsChecked"] >= 1 and r["keyframes"] == 0, r
+    return first, before, after, mine
+
+
+def assert_between(first: dict, before: dict, after: dict):
+    """The picture lies between two adjacent frames of the room: its offset, every row, the
+    lifted row and its lift."""
     assert within(first["offset"], before["offset"], after["offset"]), (first, before["offset"], after["offset"])
     rooms = {r["id"]: r["y"] for r in before["rows"]}
     rooms_after = {r["id"]: r["y"] for r in after["rows"]}
@@ -210,17 +232,6 @@ def assert_right_from_the_first_picture(late: ScrollcastPage, received: Received
         assert within(first["lifted"]["y"], before["lifted"]["y"], after["lifted"]["y"]), (first["lifted"], before["lifted"], after["lifted"])
         lifts = sorted((before["lifted"]["lift"], after["lifted"]["lift"]))
         assert lifts[0] - 0.01 <= first["lifted"]["lift"] <= lifts[1] + 0.01, (first["lifted"], before["lifted"], after["lifted"])
-    # Its measure agrees: every picture it drew, judged once the history was complete, was right.
-    late.page.wait_for_function("() => { const e = window.scrollcast.drawnSince(0, 1)[0]; return e && (e.room !== null || e.never); }")
-    mine, expected, entries, _ = measured(late.page)
-    assert_same_figures(mine, expected)
-    judged = [e for e in entries if e["room"] is not None]
-    assert judged and judged[0]["n"] == entries[0]["n"], f"its first display frame was judged: {entries[:2]}"
-    assert all(abs(e["offset"] - e["room"]) <= WRONG_PT for e in judged), [e for e in judged if abs(e["offset"] - e["room"]) > WRONG_PT][:3]
-    wait_every_beat_checked(late)
-    r = replica(late)
-    assert r["beatsMatched"] == r["beatsChecked"] >= 1 and r["keyframes"] == 0, r
-    return first, before, after, mine
 
 
 def test_a_late_joiner_mid_fling_draws_the_rooms_picture_from_its_first_display_frame(browser, page, page_server, room,
