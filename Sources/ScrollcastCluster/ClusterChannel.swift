@@ -66,35 +66,17 @@ final class ClusterChannel: RoomChannel {
     }
 
     func send(_ message: RoomMessage, to audience: Audience) {
-        guard !closed else { return }
-        guard node.mayDeliver(under: lease) else {
-            held.append(.reliable(message, audience))
-            return
-        }
-        resume()
-        deliver(message, to: audience)
+        pass(.reliable(message, audience))
     }
 
     func sendFrame(_ message: RoomMessage, sequence: UInt64) {
-        guard !closed else { return }
-        guard node.mayDeliver(under: lease) else {
-            if held.count < Self.mostHeldFrames { held.append(.frame(message, sequence)) }
-            return
-        }
-        resume()
-        deliverFrame(message, sequence: sequence)
+        pass(.frame(message, sequence))
     }
 
     /// Tells the nodes of `audience` something that has no forms (`.movedToFrames`), in order with
     /// the messages around it.
     func announce(_ kind: RelayEnvelope.Kind, to audience: Audience) {
-        guard !closed else { return }
-        guard node.mayDeliver(under: lease) else {
-            held.append(.notice(kind, audience))
-            return
-        }
-        resume()
-        publishNotice(kind, to: audience)
+        pass(.notice(kind, audience))
     }
 
     /// The lease can be trusted again (renewed): what waited goes out, in order.
@@ -102,12 +84,26 @@ final class ClusterChannel: RoomChannel {
         guard !held.isEmpty else { return }
         let waiting = held
         held = []
-        for entry in waiting {
-            switch entry {
-            case let .reliable(message, audience): deliver(message, to: audience)
-            case let .frame(message, sequence): deliverFrame(message, sequence: sequence)
-            case let .notice(kind, audience): publishNotice(kind, to: audience)
-            }
+        for entry in waiting { out(entry) }
+    }
+
+    /// Sends `entry` now, or keeps it while the lease is in doubt (frames up to `mostHeldFrames`).
+    private func pass(_ entry: Held) {
+        guard !closed else { return }
+        guard node.mayDeliver(under: lease) else {
+            if case .frame = entry, held.count >= Self.mostHeldFrames { return }
+            held.append(entry)
+            return
+        }
+        resume()
+        out(entry)
+    }
+
+    private func out(_ entry: Held) {
+        switch entry {
+        case let .reliable(message, audience): deliver(message, to: audience)
+        case let .frame(message, sequence): deliverFrame(message, sequence: sequence)
+        case let .notice(kind, audience): publishNotice(kind, to: audience)
         }
     }
 

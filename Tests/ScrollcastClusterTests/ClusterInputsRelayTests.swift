@@ -84,6 +84,23 @@ import Testing
         return (cluster, owner, second, third)
     }
 
+    /// Each of `viewers` got `snapshots` snapshots with the engine's state and none without,
+    /// batches, at least `beats` beats all matching its replica, and no frame.
+    func expectAgreement(_ viewers: [TestViewer], version: WireVersion, beats: Int, snapshots: Int) throws {
+        for viewer in viewers {
+            let check = try StreamCheck(viewer, version: version)
+            #expect(check.problems.isEmpty, "\(check.problems.prefix(3))")
+            #expect(check.frames == 0 && check.frameSnapshots == 0 && check.replicaSnapshots == snapshots)
+            #expect(check.batches > 0 && check.beatsChecked >= beats, "batches \(check.batches), beats \(check.beatsChecked)")
+        }
+    }
+
+    /// n1, the owner, dies; another node holds the lease within a second.
+    func killOwner(_ cluster: ClusterHarness) throws {
+        cluster.broker.kill("n1")
+        try #require(cluster.run(upTo: 1_000) { cluster.broker.lease(of: "lobby").map { $0.node != "n1" } == true })
+    }
+
     @Test("remote viewers that all take inputs get batches and beats, not frames: every beat matches their replica",
           arguments: [WireVersion.v1, .v2])
     func relay(version: WireVersion) throws {
@@ -91,12 +108,7 @@ import Testing
         // The inputs-stream viewer on n2 drives: its input crosses to the owner, the changes come back.
         driver.fling(from: 1, harness: cluster)
         cluster.run(1_500)
-        for viewer in [driver, watcher] {
-            let check = try StreamCheck(viewer, version: version)
-            #expect(check.problems.isEmpty, "\(check.problems.prefix(3))")
-            #expect(check.frames == 0 && check.frameSnapshots == 0)
-            #expect(check.batches > 0 && check.beatsChecked >= 3, "batches \(check.batches), beats \(check.beatsChecked)")
-        }
+        try expectAgreement([driver, watcher], version: version, beats: 3, snapshots: 1)
         #expect(owner.sequence.filter { $0.kind == "frame" }.count > 5, "the owner's own frames viewer gets frames")
         #expect(!Self.envelopes(cluster).contains { $0.kind == .frame }, "a frame was published")
         #expect((cluster["n1"].counter(ClusterMetrics.Name.framesPublished) ?? 0) == 0)
@@ -112,10 +124,7 @@ import Testing
         cluster.run(1_000)
         #expect(framesViewer.sequence.filter { $0.kind == "frame" }.count > 5)
         #expect(Self.envelopes(cluster).contains { $0.kind == .frame })
-        for viewer in [driver, watcher] {
-            let check = try StreamCheck(viewer, version: .v2)
-            #expect(check.problems.isEmpty && check.frames == 0 && check.beatsChecked >= 3)
-        }
+        try expectAgreement([driver, watcher], version: .v2, beats: 3, snapshots: 1)
         // Gone again: the frames stop going to the broker.
         cluster["n3"].service.closed(framesViewer.connection)
         cluster.run(1_200)
@@ -156,26 +165,20 @@ import Testing
         let (cluster, _, driver, watcher) = try threeNodes(.v2)
         driver.fling(from: 1, harness: cluster)
         cluster.run(100)
-        cluster.broker.kill("n1")
-        try #require(cluster.run(upTo: 1_000) { cluster.broker.lease(of: "lobby").map { $0.node != "n1" } == true })
+        try killOwner(cluster)
         try #require(cluster.run(upTo: 2_000) {
             [driver, watcher].allSatisfy { (try? StreamCheck($0, version: .v2).replicaSnapshots == 2) == true }
         })
         driver.fling(from: 20, at: 2_000, harness: cluster)
         cluster.run(1_500)
-        for viewer in [driver, watcher] {
-            let check = try StreamCheck(viewer, version: .v2)
-            #expect(check.problems.isEmpty, "\(check.problems.prefix(3))")
-            #expect(check.frames == 0 && check.beatsChecked >= 6)
-        }
+        try expectAgreement([driver, watcher], version: .v2, beats: 6, snapshots: 2)
     }
 
     @Test("fencing: a stale owner's batches and beats are refused by the broker; the inputs viewers' replicas never disagree")
     func fencing() throws {
         let (cluster, owner, driver, watcher) = try threeNodes(.v1)
         let stale = try #require(cluster.broker.lease(of: "lobby"))
-        cluster.broker.kill("n1")
-        try #require(cluster.run(upTo: 1_000) { cluster.broker.lease(of: "lobby").map { $0.node != "n1" } == true })
+        try killOwner(cluster)
         cluster.broker.revive("n1")
         // n1's own viewer drives its stale room: what it publishes of it is fenced, and it steps down.
         owner.fling(from: 1, harness: cluster)
@@ -186,11 +189,7 @@ import Testing
         let envelopes = Self.envelopes(cluster)
         let firstOfNew = try #require(envelopes.firstIndex { $0.epoch > stale.epoch })
         #expect(!envelopes[firstOfNew...].contains { $0.epoch == stale.epoch })
-        for viewer in [driver, watcher] {
-            let check = try StreamCheck(viewer, version: .v1)
-            #expect(check.problems.isEmpty, "\(check.problems.prefix(3))")
-            #expect(check.frames == 0 && check.replicaSnapshots >= 2)
-        }
+        try expectAgreement([driver, watcher], version: .v1, beats: 3, snapshots: 2)
     }
 
     @Test("resume on a follower by change count: the missed changes in one batch, no snapshot")
