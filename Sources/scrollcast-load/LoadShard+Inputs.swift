@@ -151,7 +151,7 @@ extension LoadShard {
         if connection.role == .viewer {
             inputs.counts.inputToReplica.record(milliseconds: latency)
         } else if input.driver == connection.index {
-            measurements.inputSettled(latencyMs: latency)
+            measurements.inputSettled(latencyMs: latency, ownerIsLocal: connection.ownerIsLocal)
         }
     }
 

@@ -51,6 +51,11 @@ def test_remote_inputs_viewers_match_every_beat_and_no_frame_crosses_redis(clust
     assert [metric(node, FRAMES_PUBLISHED) for node in cluster.nodes] == [0, 0, 0]
     assert [metric(node, FRAMES_RELAYED) for node in cluster.nodes] == [0, 0, 0]
     assert all(metric(node, STREAM_PUBLISHED) > 0 for node in cluster.nodes), "each node owns a room and published"
+    # Batches and beats are timed across the broker as frames are.
+    assert sum(metric(node, "scrollcast_cluster_broker_lag_seconds_count") for node in cluster.nodes) > 0
+    # Input-to-batch splits by where the driver is: on the room's node, or forwarded to it.
+    for key in ("latencyLocalMs", "latencyRemoteMs"):
+        assert report[key] is not None and report[key]["count"] > 0, (key, report[key])
     print(f"cluster inputs {protocol}: {replica['beatsChecked']} beats checked, all matched; "
           f"input-to-replica p99 {inputs['inputToReplicaMs']['p99']:.1f} ms")
 

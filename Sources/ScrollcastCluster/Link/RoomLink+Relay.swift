@@ -60,13 +60,19 @@ extension RoomLink {
                 answered(id)
             } else {
                 delivery.send(envelope.message, to: envelope.audience)
+                // Batches and beats are the inputs stream's frames: their lag is the broker's too.
+                if envelope.audience == .inputsStream { recordLag(envelope) }
             }
         case .frame:
             lastSequence = max(lastSequence, envelope.sequence)
             delivery.sendFrame(envelope.message)
             node.metrics.framesRelayed.increment()
-            node.metrics.brokerLag.recordNanoseconds(Int64(max(0, node.wallClock() - envelope.publishedAt) * 1_000_000))
+            recordLag(envelope)
         }
+    }
+
+    private func recordLag(_ envelope: RelayEnvelope) {
+        node.metrics.brokerLag.recordNanoseconds(Int64(max(0, node.wallClock() - envelope.publishedAt) * 1_000_000))
     }
 
     /// Viewer `id` of the inputs stream asks for a keyframe: the owner's room answers it (a
