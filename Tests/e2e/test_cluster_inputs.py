@@ -8,9 +8,7 @@ and batches again."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 
 import pytest
 

@@ -10,11 +10,9 @@ from __future__ import annotations
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, room,
 )
-from replica_session import move_a_row, replica
+from replica_session import replica
 from server_helpers import metric
-from test_page_inputs_stream import (
-    INPUTS, assert_same_picture, counted_page, received, wait_every_beat_checked, wait_streaming, wheel_burst,
-)
+from test_page_inputs_stream import INPUTS, assert_same_picture, counted_page, play_and_check, received, wait_streaming
 
 
 def test_pages_on_followers_replicate_from_relayed_batches_and_match_every_beat(browser, cluster, room, artifacts):
@@ -26,21 +24,7 @@ def test_pages_on_followers_replicate_from_relayed_batches_and_match_every_beat(
         wait_streaming(sc)
     assert driver.state("s.viewer").startswith("n1/") and watcher.state("s.viewer").startswith("n2/")
 
-    driver.fling()
-    for sc in (driver, watcher, frames):
-        sc.wait_idle()
-    wheel_burst(driver)
-    move_a_row(driver, watcher, frames)
-
-    for label, sc in (("driver", driver), ("watcher", watcher)):
-        wait_every_beat_checked(sc)
-        got, r = received(sc), replica(sc)
-        assert got.get("frame", 0) == 0 and got.get("binary", 0) == 0, f"{label} received frames: {got}"
-        assert got.get("batch", 0) > 5 and got.get("beat", 0) > 5, f"{label}: {got}"
-        assert r["stream"] == "inputs" and r["fallbacks"] == 0, r
-        assert r["beatsChecked"] > 5 and r["beatsMatched"] == r["beatsChecked"], r
-        assert r["mismatches"] == 0 and r["keyframes"] == 0, (label, r["keyframeReason"], r["starts"])
-        assert sc.state("s.rowMoves") == 1
+    play_and_check(driver, watcher, frames)
     assert_same_picture(watcher, frames)
     assert_same_picture(driver, frames)
     # The owner's only remote viewers take inputs: it published no frame for them.
