@@ -9,7 +9,7 @@ PY := $(CURDIR)/.venv/bin/python
 # (`python3 -m bench.ladder --help`, and likewise for each bench module, lists them).
 BENCH_ARGS ?=
 
-.PHONY: deps deps-demo deps-cluster-demo precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-inputs bench-durability bench-wire bench-slow bench-cluster bench-links bench-isolation conformance fuzz clean
+.PHONY: deps deps-demo deps-cluster-demo precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-inputs bench-durability bench-wire bench-slow bench-cluster bench-cluster-inputs bench-links bench-isolation conformance fuzz clean
 
 # What the tests and benchmarks need (a browser, Redis, Node, the Python clients); the demos
 # install only what they run (scripts/install-deps.sh says which).
@@ -181,6 +181,11 @@ bench-slow: release
 # Redis, broker bytes per frame, the identity check, then redis-benchmark's PUBLISH rate (a few minutes).
 bench-cluster: release
 	python3 -m bench.cluster $(BENCH_ARGS)
+
+# The same in the inputs stream (issue 29): every viewer replicates, nodes relay batches and beats,
+# not frames; the nodes' CPU against one node's (goal ≤ 1.3) and remote − local input-to-batch p99.
+bench-cluster-inputs: release
+	python3 -m bench.cluster --stream inputs $(BENCH_ARGS)
 
 # Issue 19's baselines: per link profile (loopback, 4g, bad-wifi), in headless Chromium through the
 # link emulator, the page's own judder during flings, input-to-photon and load to first frame,

@@ -185,7 +185,7 @@ let package = Package(
             name: "ScrollcastClusterTests",
             dependencies: [
                 "ScrollcastCluster", "ScrollcastClusterTesting", "ScrollcastRooms", "ScrollcastServerTesting", "ScrollWire", "Redis",
-                "RedisTesting",
+                "RedisTesting", "ScrollEngine", "ScrollReplica",
             ]
         ),
         // The load generator's pure parts (URL lists, where connections go, the identity check).

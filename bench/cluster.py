@@ -21,8 +21,16 @@ redis-benchmark PUBLISHes payloads of the measured bytes per frame on the same R
 node but the owner has viewers of it), and the rooms at 60 frames/s that rate could carry. The
 last line is the headline `cluster_remote_minus_local_p99_ms=X`.
 
+`--stream inputs` runs both in the inputs stream (issue 29; docs/cluster.md, "The inputs stream
+across nodes"), `scrollcast-load --stream inputs --replica`: every viewer replicates, no frame is
+published; latency is then input-to-batch (a driver holding its own input with the mark past it),
+and the table adds the replica's beats, keyframes and input-to-replica p99. Its goals: the nodes'
+CPU at most 1.3 × one node's, remote − local p99 at most 2 ms; the last line is the headline
+`cluster_inputs_cpu_ratio=X` (the nodes' CPU ÷ one node's).
+
 `python3 -m bench.cluster --help` lists its flags: --rooms (20), --viewers (per room, 10),
---duration (20), --ramp (3), --nodes (3), --script (drag), --publishes (redis-benchmark -n, 200000).
+--duration (20), --ramp (3), --nodes (3), --script (drag), --publishes (redis-benchmark -n, 200000),
+--stream (frames).
 """
 
 import json
@@ -41,9 +49,11 @@ from .sampler import MeasuringWindow, cpu_seconds, machine
 from .server import Server, bench_parser, log, require
 
 GOAL_MS = 2.0
+CPU_RATIO_GOAL = 1.3
 FPS = 60
 BROKER_BYTES = "scrollcast_cluster_broker_bytes_total"
 FRAMES_PUBLISHED = "scrollcast_cluster_frames_published_total"
+STREAM_PUBLISHED = "scrollcast_cluster_stream_messages_published_total"
 BROKER_LAG = "scrollcast_cluster_broker_lag_seconds"
 LOG_PROBLEM = re.compile(r"^\S+ (warning|error|critical) ")
 
@@ -104,7 +114,8 @@ def run_load(args, servers, redis, prefix, extra=()):
         def delta(name):
             return sum(counter(b, name) - counter(a, name) for a, b in zip(window.first("metrics"), window.last("metrics")))
         lag_count = delta(BROKER_LAG + "_count")
-        broker = {"bytes": delta(BROKER_BYTES), "frames": delta(FRAMES_PUBLISHED), "seconds": seconds,
+        # Messages a room publishes per frame period: a frame, or in the inputs stream a batch or beat.
+        broker = {"bytes": delta(BROKER_BYTES), "frames": delta(FRAMES_PUBLISHED) + delta(STREAM_PUBLISHED), "seconds": seconds,
                   "lag_mean_ms": 1000 * delta(BROKER_LAG + "_sum") / lag_count if lag_count else float("nan"),
                   "lag_within_5ms": (delta(BROKER_LAG + '_bucket{le="0.005"}') / lag_count) if lag_count else float("nan")}
     return {
@@ -166,7 +177,9 @@ def main(argv=None):
     parser.add_argument("--nodes", type=int, default=3)
     parser.add_argument("--script", default="drag")
     parser.add_argument("--publishes", type=int, default=200000, help="redis-benchmark -n")
+    parser.add_argument("--stream", choices=("frames", "inputs"), default="frames")
     args = parser.parse_args(argv)
+    stream = ("--stream", "inputs", "--replica") if args.stream == "inputs" else ()
     require(args.server, args.load)
     ROOMS, VIEWERS, DURATION, RAMP, NODES, SCRIPT, PUBLISHES = (args.rooms, args.viewers, args.duration, args.ramp,
                                                                  args.nodes, args.script, args.publishes)
@@ -176,7 +189,7 @@ def main(argv=None):
 
     single = Server(args.server)
     try:
-        a = run_load(args, [single], None, "single")
+        a = run_load(args, [single], None, "single", stream)
         a["problems"] = logged_problems([single])
     finally:
         single.stop()
@@ -185,7 +198,7 @@ def main(argv=None):
     try:
         nodes = [Server(args.server, flags=("--redis", redis.url, "--node-id", f"n{i}")) for i in range(NODES)]
         try:
-            b = run_load(args, nodes, redis, "cluster", ("--driver-node", "alternate"))
+            b = run_load(args, nodes, redis, "cluster", ("--driver-node", "alternate", *stream))
             b["problems"] = logged_problems(nodes)
         finally:
             for node in nodes:
@@ -223,13 +236,17 @@ def main(argv=None):
     print(f"| server CPU (sum of nodes) | {100 * a['server_cpu']:.0f}% | {100 * b['server_cpu']:.0f}% |")
     print(f"| Redis CPU | – | {100 * b['redis_cpu']:.0f}% |")
     print(f"| load generator CPU | {100 * a['load_cpu']:.0f}% | {100 * b['load_cpu']:.0f}% |")
-    print(f"| broker bytes per frame | – | {bytes_per_frame:.0f} ({broker['bytes']:.0f} B for {broker['frames']:.0f} frames published) |")
+    print(f"| broker bytes per message (frame, or batch and beat) | – | {bytes_per_frame:.0f} ({broker['bytes']:.0f} B for "
+          f"{broker['frames']:.0f} messages published) |")
     print(f"| broker lag, owner's publish → other node's receipt: mean (ms), share ≤ 5 ms | – | "
           f"{broker['lag_mean_ms']:.2f}, {100 * broker['lag_within_5ms']:.1f}% |")
     print(f"| identity checked / mismatches | – | {rb['identityChecked']} / {rb['identityMismatches']} |")
     print(f"| load tool errors | {ra['errors']} | {rb['errors']} |")
     print(f"| node log warnings and errors | {len(a['problems'])} | {len(b['problems'])} |")
     print(f"| scrollcast-load exit status | {a['exit']} | {b['exit']} |")
+    if args.stream == "inputs":
+        inputs_rows(ra, rb)
+        cpu_ratio = b["server_cpu"] / max(a["server_cpu"], 1e-9)
     for reason, count in {**ra["errorReasons"], **rb["errorReasons"]}.items():
         print(f"\nload tool error: {count} × {reason}", end="")
     for example in rb.get("identityMismatchExamples") or []:
@@ -255,8 +272,28 @@ def main(argv=None):
           f"at {FPS} frames/s on this Redis, pipelined (publishes/s ÷ {FPS}, each publish delivered {subscribers}×: "
           f"{rates[(16, subscribers)] * subscribers:.0f} deliveries/s); {rates[(1, subscribers)] / FPS:.0f} rooms "
           f"if every publish waited for its reply. This run published {broker['frames'] / broker['seconds']:.0f} "
-          f"frames/s for {ROOMS} rooms.")
+          f"{'batches and beats' if args.stream == 'inputs' else 'frames'}/s for {ROOMS} rooms.")
+    if args.stream == "inputs":
+        print(f"\nInputs stream: server CPU (b) / (a) {cpu_ratio:.2f} (goal ≤ {CPU_RATIO_GOAL:g}: "
+              f"{'met' if cpu_ratio <= CPU_RATIO_GOAL else 'not met'}); remote − local p99 of input-to-batch "
+              f"{difference:.2f} ms (goal ≤ {GOAL_MS:g} ms: {'met' if met else 'not met'})")
+        print(f"cluster_inputs_remote_minus_local_p99_ms={difference:.2f}")
+        print(f"cluster_inputs_cpu_ratio={cpu_ratio:.2f}")
+        return
     print(f"cluster_remote_minus_local_p99_ms={difference:.2f}")
+
+
+def inputs_rows(ra, rb):
+    """The inputs stream's rows of the table: what the replicas checked, and input-to-replica."""
+    def replica(report):
+        r = report["inputs"]["replica"] or {}
+        return f"{r.get('beatsChecked', 0)} / {r.get('beatsMatched', 0)} / {r.get('keyframes', 0)}"
+    def to_replica(report):
+        latency = report["inputs"]["inputToReplicaMs"]
+        return f"{ms(latency, 'p50'):.2f} / {ms(latency, 'p99'):.2f}"
+    print(f"| replica beats checked / matched / keyframes | {replica(ra)} | {replica(rb)} |")
+    print(f"| input-to-replica p50 / p99 (ms) | {to_replica(ra)} | {to_replica(rb)} |")
+    print(f"| missed changes | {ra['inputs']['missedChanges']} | {rb['inputs']['missedChanges']} |")
 
 
 if __name__ == "__main__":

@@ -23,8 +23,10 @@ final class ClusterChannel: RoomChannel {
     private let metrics: ClusterMetrics
     private let wallClock: WallClock
     private var local: LocalViewers
-    /// Viewers on other nodes, and the version each speaks.
-    private var remote: [String: WireVersion] = [:]
+    /// Viewers on other nodes, with the version and stream each takes: nothing is written
+    /// through them, they say which forms a publish needs, and whether it is needed at all (a
+    /// frame only while one of them takes frames; a batch or beat only while one takes inputs).
+    private var remote: LocalViewers
     private var held: [Held] = []
     private var closed = false
 
@@ -35,6 +37,7 @@ final class ClusterChannel: RoomChannel {
     private enum Held {
         case reliable(RoomMessage, Audience)
         case frame(RoomMessage, UInt64)
+        case notice(RelayEnvelope.Kind, Audience)
     }
 
     init(lease: RoomLease, node: RoomPublishing, metrics: ClusterMetrics, serverMetrics: ServerMetrics,
@@ -44,41 +47,36 @@ final class ClusterChannel: RoomChannel {
         self.metrics = metrics
         self.wallClock = wallClock
         self.local = LocalViewers(metrics: serverMetrics)
+        self.remote = LocalViewers(metrics: serverMetrics)
     }
 
     func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool,
                 stream: ViewerStream) {
         guard !closed else { return }
         if sink is RemoteViewerSink {
-            remote[viewer] = version
+            remote.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: stream)
         } else {
             local.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: stream)
         }
     }
 
     func detach(_ viewer: String) {
-        remote[viewer] = nil
+        remote.detach(viewer)
         local.detach(viewer)
     }
 
     func send(_ message: RoomMessage, to audience: Audience) {
-        guard !closed else { return }
-        guard node.mayDeliver(under: lease) else {
-            held.append(.reliable(message, audience))
-            return
-        }
-        resume()
-        deliver(message, to: audience)
+        pass(.reliable(message, audience))
     }
 
     func sendFrame(_ message: RoomMessage, sequence: UInt64) {
-        guard !closed else { return }
-        guard node.mayDeliver(under: lease) else {
-            if held.count < Self.mostHeldFrames { held.append(.frame(message, sequence)) }
-            return
-        }
-        resume()
-        deliverFrame(message, sequence: sequence)
+        pass(.frame(message, sequence))
+    }
+
+    /// Tells the nodes of `audience` something that has no forms (`.movedToFrames`), in order with
+    /// the messages around it.
+    func announce(_ kind: RelayEnvelope.Kind, to audience: Audience) {
+        pass(.notice(kind, audience))
     }
 
     /// The lease can be trusted again (renewed): what waited goes out, in order.
@@ -86,11 +84,26 @@ final class ClusterChannel: RoomChannel {
         guard !held.isEmpty else { return }
         let waiting = held
         held = []
-        for entry in waiting {
-            switch entry {
-            case let .reliable(message, audience): deliver(message, to: audience)
-            case let .frame(message, sequence): deliverFrame(message, sequence: sequence)
-            }
+        for entry in waiting { out(entry) }
+    }
+
+    /// Sends `entry` now, or keeps it while the lease is in doubt (frames up to `mostHeldFrames`).
+    private func pass(_ entry: Held) {
+        guard !closed else { return }
+        guard node.mayDeliver(under: lease) else {
+            if case .frame = entry, held.count >= Self.mostHeldFrames { return }
+            held.append(entry)
+            return
+        }
+        resume()
+        out(entry)
+    }
+
+    private func out(_ entry: Held) {
+        switch entry {
+        case let .reliable(message, audience): deliver(message, to: audience)
+        case let .frame(message, sequence): deliverFrame(message, sequence: sequence)
+        case let .notice(kind, audience): publishNotice(kind, to: audience)
         }
     }
 
@@ -98,21 +111,28 @@ final class ClusterChannel: RoomChannel {
         closed = true
         held = []
         local.removeAll()
-        remote = [:]
+        remote.removeAll()
     }
 
     private func deliver(_ message: RoomMessage, to audience: Audience) {
         local.send(message, to: audience)
-        let versions = Set(remote.lazy.filter { audience.includes($0.key) }.map(\.value))
+        let versions = remote.versions(reached: audience)
         guard !versions.isEmpty else { return }
         publish(.reliable, message, versions: versions, audience: audience)
+        if audience == .inputsStream { metrics.streamMessagesPublished.increment() }
     }
 
     private func deliverFrame(_ message: RoomMessage, sequence: UInt64) {
         local.sendFrame(message)
-        guard !remote.isEmpty else { return }
-        publish(.frame, message, versions: Set(remote.values), audience: .everyone, sequence: sequence)
+        let versions = remote.frameVersions
+        guard !versions.isEmpty else { return }
+        publish(.frame, message, versions: versions, audience: .everyone, sequence: sequence)
         metrics.framesPublished.increment()
+    }
+
+    private func publishNotice(_ kind: RelayEnvelope.Kind, to audience: Audience) {
+        node.publish(RelayEnvelope(kind: kind, epoch: lease.epoch, publishedAt: wallClock(), node: node.nodeID,
+                                   audience: audience), under: lease)
     }
 
     private func publish(_ kind: RelayEnvelope.Kind, _ message: RoomMessage, versions: Set<WireVersion>,

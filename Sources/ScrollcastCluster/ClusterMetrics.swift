@@ -5,6 +5,7 @@ public final class ClusterMetrics: Sendable {
     let roomsOwned: Metrics.Gauge
     let framesPublished: Metrics.Counter
     let framesRelayed: Metrics.Counter
+    let streamMessagesPublished: Metrics.Counter
     let brokerBytes: Metrics.Counter
     let brokerLag: Metrics.Timer
     let leaseLosses: Metrics.Counter
@@ -21,6 +22,9 @@ public final class ClusterMetrics: Sendable {
         /// Counter: frames this node received from other nodes' rooms and handed to its viewers
         /// (once per frame, however many viewers).
         public static let framesRelayed = "scrollcast_cluster_frames_relayed_total"
+        /// Counter: inputs-stream messages (`batch`es and hashed `beat`s) this node published for
+        /// viewers of the inputs stream on other nodes (once per message).
+        public static let streamMessagesPublished = "scrollcast_cluster_stream_messages_published_total"
         /// Counter: bytes this node published to the broker.
         public static let brokerBytes = "scrollcast_cluster_broker_bytes_total"
         /// Histogram: from the owner's publish to this node's receipt (wall clocks), seconds.
@@ -40,6 +44,7 @@ public final class ClusterMetrics: Sendable {
         roomsOwned = Metrics.Gauge(label: Name.roomsOwned, factory: factory)
         framesPublished = Metrics.Counter(label: Name.framesPublished, factory: factory)
         framesRelayed = Metrics.Counter(label: Name.framesRelayed, factory: factory)
+        streamMessagesPublished = Metrics.Counter(label: Name.streamMessagesPublished, factory: factory)
         brokerBytes = Metrics.Counter(label: Name.brokerBytes, factory: factory)
         brokerLag = Metrics.Timer(label: Name.brokerLag, factory: factory)
         leaseLosses = Metrics.Counter(label: Name.leaseLosses, factory: factory)

@@ -131,6 +131,7 @@ extension ClusterNode: ClusterBackendEvents {
         switch message {
         case let .roster(_, node, viewers): link.roster(viewers, from: node, at: clock.nowMilliseconds())
         case let .input(_, node, viewer, input): link.remoteInput(input, viewer: viewer, from: node)
+        case let .keyframe(_, node, viewer): link.remoteKeyframe(for: viewer, from: node)
         case let .refused(_, _, viewer, input, code, reason):
             // Counted (refused inputs) here, on the viewer's node, as a refusal made here is.
             guard viewer.hasPrefix(viewerNamePrefix) else { return }

@@ -4,10 +4,11 @@ import ScrollWire
 /// What a node sends a room's owner on the owner's node channel. Binary, big-endian:
 ///
 /// ```
-/// u8 format (2) · u8 kind (1 roster, 2 input, 3 refused) · u16+bytes room · u16+bytes node, then
-///   roster:  the viewers as a JSON array (RosterViewer's fields)
-///   input:   u16+bytes viewer · the input (`RelayedInput`: typed binary), nothing after it
-///   refused: u16+bytes viewer · u64 input id · u16+bytes code · u16+bytes reason
+/// u8 format (2) · u8 kind (1 roster, 2 input, 3 refused, 4 keyframe) · u16+bytes room · u16+bytes node, then
+///   roster:   the viewers as a JSON array (RosterViewer's fields)
+///   input:    u16+bytes viewer · the input (`RelayedInput`: typed binary), nothing after it
+///   refused:  u16+bytes viewer · u64 input id · u16+bytes code · u16+bytes reason
+///   keyframe: u16+bytes viewer
 /// ```
 ///
 /// - `roster`: every viewer of the room connected to the sending node. The owner makes its
@@ -19,10 +20,13 @@ import ScrollWire
 /// - `refused`: the other way, to the node of viewer `viewer`: its input was not applied (the
 ///   node it reached does not run the room, or stopped running it before applying it). The
 ///   viewer's node passes the refusal on; it is never published, so it needs no lease.
+/// - `keyframe`: viewer `viewer`, of the inputs stream, asked for a keyframe; the owner's room
+///   answers it as one node does (a snapshot, or the move to frames), through the relay.
 enum NodeMessage: Equatable {
     case roster(room: String, node: String, viewers: [RosterViewer])
     case input(room: String, node: String, viewer: String, input: InputMessage)
     case refused(room: String, node: String, viewer: String, input: UInt64, code: RefusalCode, reason: String)
+    case keyframe(room: String, node: String, viewer: String)
 
     static let format: UInt8 = 2
 
@@ -43,23 +47,28 @@ enum NodeMessage: Equatable {
         var inputs: Bool?
         /// Whether it asked for the complete-history mark (`join`'s `complete`).
         var complete: Bool?
+        /// `"inputs"` for a viewer of the inputs stream (`join`'s `stream`); absent for frames.
+        var stream: String?
+        /// The engine version it replicates with (`join`'s `engine`), in the inputs stream.
+        var engine: UInt32?
 
         /// The join request the owner admits this viewer with.
         func joinRequest(room: String) -> JoinRequest {
             JoinRequest(room: room, driverKey: key, resumable: resumable ?? false, resume: resume, inputs: inputs ?? false,
-                        complete: complete ?? false)
+                        complete: complete ?? false, stream: stream.flatMap(ViewerStream.init(rawValue:)) ?? .frames,
+                        engine: engine)
         }
     }
 
     var room: String {
         switch self {
-        case .roster(let room, _, _), .input(let room, _, _, _), .refused(let room, _, _, _, _, _): room
+        case .roster(let room, _, _), .input(let room, _, _, _), .refused(let room, _, _, _, _, _), .keyframe(let room, _, _): room
         }
     }
 
     var node: String {
         switch self {
-        case .roster(_, let node, _), .input(_, let node, _, _), .refused(_, let node, _, _, _, _): node
+        case .roster(_, let node, _), .input(_, let node, _, _), .refused(_, let node, _, _, _, _), .keyframe(_, let node, _): node
         }
     }
 
@@ -86,6 +95,11 @@ enum NodeMessage: Equatable {
             ClusterBytes.append(input, to: &out)
             ClusterBytes.appendShort(Array(code.rawValue.utf8), to: &out)
             ClusterBytes.appendShort(Array(reason.utf8), to: &out)
+        case let .keyframe(room, node, viewer):
+            out.append(4)
+            ClusterBytes.appendShort(Array(room.utf8), to: &out)
+            ClusterBytes.appendShort(Array(node.utf8), to: &out)
+            ClusterBytes.appendShort(Array(viewer.utf8), to: &out)
         }
         return out
     }
@@ -105,6 +119,9 @@ enum NodeMessage: Equatable {
             guard let viewer = reader.text(), let input = reader.u64(), let code = reader.text().flatMap(RefusalCode.init(rawValue:)),
                   let reason = reader.text(), reader.atEnd else { return nil }
             return .refused(room: room, node: node, viewer: viewer, input: input, code: code, reason: reason)
+        case 4:
+            guard let viewer = reader.text(), reader.atEnd else { return nil }
+            return .keyframe(room: room, node: node, viewer: viewer)
         default:
             return nil
         }

@@ -6,7 +6,7 @@ import ScrollWire
 /// node drops anything from an owner that has been replaced. Binary, big-endian:
 ///
 /// ```
-/// u8 format (1) · u8 kind (1 reliable, 2 frame, 3 owner) · u64 epoch · u64 seq (frames)
+/// u8 format (1) · u8 kind (1 reliable, 2 frame, 3 owner, 4 moved to frames) · u64 epoch · u64 seq (frames)
 /// f64 publishedAt (wall ms) · u16+bytes node · u8 audience (0 everyone, 1 viewer,
 /// 2 everyone-except, 3 input watchers) [u16+bytes viewer] · u32+bytes v1 · u32+bytes v2 (0xFFFFFFFF: absent)
 /// ```
@@ -18,6 +18,9 @@ struct RelayEnvelope: Equatable {
         case frame = 2
         /// The room has a new owner (this one): nodes send it their rosters.
         case owner = 3
+        /// The viewer in the audience now takes frames, not the inputs stream (it kept asking
+        /// for keyframes); its node delivers it frames from now on. No forms.
+        case movedToFrames = 4
     }
 
     var kind: Kind

@@ -76,6 +76,12 @@ import ScrollWire
         left = true
     }
 
+    /// A keyframe is answered only by a room live here: the snapshot on its way is one anyway,
+    /// but the viewer could not know that yet, so asking is a protocol error as before.
+    func requestKeyframe(for viewer: String) -> Bool {
+        room?.requestKeyframe(for: viewer) ?? false
+    }
+
     /// The room is live and has admitted the viewer.
     func arrived(_ room: Room) {
         self.room = room

@@ -39,6 +39,11 @@ extension Room {
         return .keyframe
     }
 
+    /// `keyframe(for:)` as a `RoomEndpoint` asks it.
+    public func requestKeyframe(for id: String) -> Bool {
+        keyframe(for: id) != .notInStream
+    }
+
     /// Viewer `index` leaves the inputs stream for frames, as if it had joined with `inputs` and
     /// `complete` and no `stream`: a snapshot without `replica`, the `applied` state, a beat.
     private func moveToFrames(_ index: Int) {

@@ -128,8 +128,8 @@ import ScrollWire
         var request = request
         if request.stream == .inputs {
             if let refusal = Room.engineRefusal(request.engine) { return refuse(id, refusal) }
-            // What the stream implies: a node that serves the room's frames instead (a cluster
-            // node for a room another node runs) sends them as to a replica's page.
+            // What the stream implies if the room moves this viewer to frames (its hash keeps
+            // disagreeing): `applied` with the mark, as to a replica's page.
             request.inputs = true
             request.complete = true
         }
@@ -209,8 +209,8 @@ import ScrollWire
     }
 
     /// A `keyframe` request (docs/protocol.md, "The inputs stream"): it counts against the
-    /// connection's input rate like an input; from a viewer not in the inputs stream (a room run
-    /// elsewhere in a cluster serves frames) it is a protocol error.
+    /// connection's input rate like an input; from a viewer not in the inputs stream it is a
+    /// protocol error. In a cluster the room's owner answers it, wherever the room runs.
     private func keyframe(for id: ViewerID) {
         guard let connection = connections[id] else { return }
         guard connection.room != nil, let viewer = connection.viewerName else {
@@ -218,9 +218,7 @@ import ScrollWire
         }
         switch connection.rateLimiter.judge(now: clock.nowMilliseconds()) {
         case .accept:
-            // A room run here, reached at once or once the store had read it.
-            let room = (connection.room as? Room) ?? (connection.room as? LoadingRoomEndpoint)?.room
-            guard let room, room.keyframe(for: viewer) != .notInStream else {
+            guard let room = connection.room, room.requestKeyframe(for: viewer) else {
                 return fail(id, WireError("'keyframe' needs the inputs stream"))
             }
         case .refuse:

@@ -8,6 +8,8 @@ import WebSockets
 struct ShardInputs {
     var rooms: [Int: InputsRoom] = [:]
     var drivers: [Int: [String: LoadConnection]] = [:]
+    /// By room and node (`LoadShard.replicaKey`): in a cluster each node's viewers are checked
+    /// against what that node relayed.
     var replicas: [Int: InputsReplica] = [:]
     var counts = InputsCounts()
 }
@@ -62,16 +64,17 @@ extension LoadShard {
         let room = connection.roomNumber
         if connection.role == .driver { inputs.drivers[room, default: [:]][snapshot.viewer] = connection }
         guard plan.checksBeats, connection.role == .viewer else { return }
-        if inputs.replicas[room] == nil {
-            inputs.replicas[room] = InputsReplica(room: connection.room, dropsChanges: plan.testFault == .replicaDropsChange)
+        let key = Self.replicaKey(connection)
+        if inputs.replicas[key] == nil {
+            inputs.replicas[key] = InputsReplica(room: connection.room, dropsChanges: plan.testFault == .replicaDropsChange)
         }
-        if inputs.replicas[room]!.drives(connection.index) {
-            withReplica(of: room) { $0.snapshot(snapshot, connection: connection.index, into: &$1) }
+        if inputs.replicas[key]!.drives(connection.index) {
+            withReplica(of: key) { $0.snapshot(snapshot, connection: connection.index, into: &$1) }
         }
     }
 
     private func isReference(_ connection: LoadConnection) -> Bool {
-        plan.checksBeats && inputs.replicas[connection.roomNumber]?.reference == connection.index
+        plan.checksBeats && inputs.replicas[Self.replicaKey(connection)]?.reference == connection.index
     }
 
     private func batchArrived(_ bytes: UnsafeBufferPointer<UInt8>, decoded: ServerMessage?, changes: UInt64, count: UInt64,
@@ -101,7 +104,7 @@ extension LoadShard {
                 let drivers = inputs.drivers[room] ?? [:]
                 inputs.rooms[room, default: InputsRoom()].learn(batch) { drivers[$0] }
             }
-            if reference, !withReplica(of: room, { $0.batch(batch, into: &$1) }) { askKeyframe(connection) }
+            if reference, !withReplica(of: Self.replicaKey(connection), { $0.batch(batch, into: &$1) }) { askKeyframe(connection) }
         }
         let now = Clock.monotonicMs()
         if let table = inputs.rooms[room], max(first, held + 1) <= changes {
@@ -126,8 +129,8 @@ extension LoadShard {
         guard connection.phase == .live, connection.changesHeld != nil else { return }
         if measurements.measuring { inputs.counts.beats += 1 }
         markArrived(complete, atMs: Clock.monotonicMs(), on: connection)
-        let room = connection.roomNumber
-        if let hash, isReference(connection), !withReplica(of: room, { $0.beat(time: time, hash: hash, into: &$1) }) {
+        if let hash, isReference(connection),
+           !withReplica(of: Self.replicaKey(connection), { $0.beat(time: time, hash: hash, into: &$1) }) {
             askKeyframe(connection)
         }
     }
@@ -148,18 +151,18 @@ extension LoadShard {
         if connection.role == .viewer {
             inputs.counts.inputToReplica.record(milliseconds: latency)
         } else if input.driver == connection.index {
-            measurements.inputSettled(latencyMs: latency)
+            measurements.inputSettled(latencyMs: latency, ownerIsLocal: connection.ownerIsLocal)
         }
     }
 
     /// `body` on the room's replica and the shard's counts, both taken out of `inputs` for the
     /// call: two parts of one stored property of a class cannot be borrowed at once, and the
     /// replica out of its dictionary is not copied when it changes.
-    private func withReplica<T>(of room: Int, _ body: (inout InputsReplica, inout InputsCounts) -> T) -> T {
-        var replica = inputs.replicas.removeValue(forKey: room)!
+    private func withReplica<T>(of key: Int, _ body: (inout InputsReplica, inout InputsCounts) -> T) -> T {
+        var replica = inputs.replicas.removeValue(forKey: key)!
         var counts = inputs.counts
         let result = body(&replica, &counts)
-        inputs.replicas[room] = replica
+        inputs.replicas[key] = replica
         inputs.counts = counts
         return result
     }

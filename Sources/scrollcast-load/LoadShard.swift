@@ -347,7 +347,7 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
         }
     }
 
-    private static func replicaKey(_ connection: LoadConnection) -> Int { connection.roomNumber &* 64 &+ connection.node }
+    static func replicaKey(_ connection: LoadConnection) -> Int { connection.roomNumber &* 64 &+ connection.node }
 
     /// `--replica`: the message goes to the room's replica when this connection drives it
     /// (`RoomReplica`); the others' frames are only compared (`frameArrived`).

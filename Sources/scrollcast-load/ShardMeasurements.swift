@@ -147,10 +147,17 @@ struct ShardMeasurements {
     }
 
     /// A driver's input settled without a frame (the inputs stream: its own batch, with the mark
-    /// past it), `latencyMs` after it left.
-    mutating func inputSettled(latencyMs: Double) {
+    /// past it), `latencyMs` after it left; in a cluster run also as local or remote, as
+    /// `ownerIsLocal` says (the driver's node runs the room, or another does).
+    mutating func inputSettled(latencyMs: Double, ownerIsLocal: Bool) {
         statistics.latency.record(milliseconds: latencyMs)
         intervalLatency.record(milliseconds: latencyMs)
+        guard nodes.isCluster else { return }
+        if ownerIsLocal {
+            statistics.localLatency.record(milliseconds: latencyMs)
+        } else {
+            statistics.remoteLatency.record(milliseconds: latencyMs)
+        }
     }
 
     /// Compares the frame's bytes with what the room's other connections got for `seq`.

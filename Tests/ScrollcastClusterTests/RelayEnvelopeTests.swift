@@ -116,4 +116,28 @@ struct ClusterTextFormTests {
         #expect(NodeMessage.decode(unknown) != nil)
         #expect(NodeMessage.decode(forged) == nil)
     }
+
+    @Test("the inputs stream's fields: a roster names the stream and engine, a keyframe request and a move to frames travel whole")
+    func inputsStreamMessages() {
+        let streamer = NodeMessage.RosterViewer(id: "n1/v4", version: 2, generation: 0, key: nil, inputs: true, complete: true,
+                                                stream: "inputs", engine: EngineVersion.current)
+        let roster = NodeMessage.roster(room: "r", node: "n1", viewers: [streamer])
+        #expect(NodeMessage.decode(roster.encoded()) == roster)
+        let request = streamer.joinRequest(room: "r")
+        #expect(request.stream == .inputs && request.engine == EngineVersion.current)
+        // A roster of an older node (no stream) admits frames viewers; an unknown stream too.
+        #expect(NodeMessage.RosterViewer(id: "n1/v5", version: 1, generation: 0, key: nil).joinRequest(room: "r").stream == .frames)
+        #expect(NodeMessage.RosterViewer(id: "n1/v5", version: 1, generation: 0, key: nil, stream: "pictures")
+            .joinRequest(room: "r").stream == .frames)
+        let keyframe = NodeMessage.keyframe(room: "lobby", node: "n2", viewer: "n2/v1")
+        let bytes = keyframe.encoded()
+        #expect(NodeMessage.decode(bytes) == keyframe)
+        #expect(Array(bytes.prefix(4)) == [2, 4, 0, 5])
+        #expect(NodeMessage.decode(Array(bytes.dropLast())) == nil)
+        #expect(NodeMessage.decode(bytes + [0]) == nil)
+        let moved = RelayEnvelope(kind: .movedToFrames, epoch: 3, publishedAt: 1, node: "n1", audience: .viewer("n2/v1"))
+        #expect(RelayEnvelope.decode(moved.encoded()) == moved)
+        let batches = RelayEnvelope(kind: .reliable, epoch: 3, publishedAt: 1, node: "n1", audience: .inputsStream, v1: [1], v2: [2])
+        #expect(RelayEnvelope.decode(batches.encoded()) == batches)
+    }
 }

@@ -93,7 +93,6 @@ def test_input_to_replica_reads_the_links_delay(scrollcast_server, tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (("--url", "ws://127.0.0.1:1/ws,ws://127.0.0.1:2/ws"), "--stream inputs takes one --url"),
     (("--viewers", "0"), "--stream inputs needs --viewers ≥ 1"),
 ])
 def test_bad_combinations_are_refused_with_a_clear_error(args, message):

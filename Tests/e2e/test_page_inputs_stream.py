@@ -100,6 +100,31 @@ def wheel_burst(sc):
     sc.wait_idle()
 
 
+def assert_streamed_cleanly(label: str, sc):
+    """Once every beat is checked: `sc` received batches and beats but no frame, stayed in the
+    inputs stream, matched every beat with no keyframe, and applied the one row move."""
+    wait_every_beat_checked(sc)
+    got, r = received(sc), replica(sc)
+    assert got.get("frame", 0) == 0 and got.get("binary", 0) == 0, f"{label} received frames: {got}"
+    assert got.get("batch", 0) > 5 and got.get("beat", 0) > 5, f"{label}: {got}"
+    assert r["stream"] == "inputs" and r["fallbacks"] == 0, r
+    assert r["beatsChecked"] > 5 and r["beatsMatched"] == r["beatsChecked"], r
+    assert r["mismatches"] == 0 and r["keyframes"] == 0, (label, r["keyframeReason"], r["engineRestarts"], r["starts"])
+    assert sc.state("s.rowMoves") == 1
+
+
+def play_and_check(driver, watcher, frames):
+    """A fling, a wheel burst and a row move by `driver`; then both inputs-stream pages streamed
+    cleanly (`assert_streamed_cleanly`)."""
+    driver.fling()
+    for sc in (driver, watcher, frames):
+        sc.wait_idle()
+    wheel_burst(driver)
+    move_a_row(driver, watcher, frames)
+    for label, sc in (("driver", driver), ("watcher", watcher)):
+        assert_streamed_cleanly(label, sc)
+
+
 def test_a_driver_and_a_watcher_take_inputs_and_beats_and_no_frame(browser, page_server, room, artifacts):
     frames = counted_page(browser, page_server.base_url, room, artifacts, "frames", "")
     driver = counted_page(browser, page_server.base_url, room, artifacts, "driver", INPUTS)
@@ -107,21 +132,7 @@ def test_a_driver_and_a_watcher_take_inputs_and_beats_and_no_frame(browser, page
     for sc in (driver, watcher):
         wait_streaming(sc)
 
-    driver.fling()
-    for sc in (driver, watcher, frames):
-        sc.wait_idle()
-    wheel_burst(driver)
-    move_a_row(driver, watcher, frames)
-
-    for label, sc in (("driver", driver), ("watcher", watcher)):
-        wait_every_beat_checked(sc)
-        got, r = received(sc), replica(sc)
-        assert got.get("frame", 0) == 0 and got.get("binary", 0) == 0, f"{label} received frames: {got}"
-        assert got.get("batch", 0) > 5 and got.get("beat", 0) > 5, f"{label}: {got}"
-        assert r["stream"] == "inputs" and r["fallbacks"] == 0, r
-        assert r["beatsChecked"] > 5 and r["beatsMatched"] == r["beatsChecked"], r
-        assert r["mismatches"] == 0 and r["keyframes"] == 0, (label, r["keyframeReason"], r["engineRestarts"], r["starts"])
-        assert sc.state("s.rowMoves") == 1
+    play_and_check(driver, watcher, frames)
     got = received(frames)
     assert got.get("frame", 0) + got.get("binary", 0) > 30, f"the frames viewer of the same room got frames: {got}"
     assert replica(driver)["predicted"] > 10, "the driver drew its own inputs before the room applied them"

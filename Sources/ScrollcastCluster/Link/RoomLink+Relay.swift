@@ -19,7 +19,9 @@ extension RoomLink {
                                      resumable: $0.join.request.wantsResumePoint ? true : nil,
                                      resume: $0.join.request.resume,
                                      inputs: $0.join.request.inputs ? true : nil,
-                                     complete: $0.join.request.complete ? true : nil)
+                                     complete: $0.join.request.complete ? true : nil,
+                                     stream: $0.join.request.stream == .inputs ? ViewerStream.inputs.rawValue : nil,
+                                     engine: $0.join.request.stream == .inputs ? $0.join.request.engine : nil)
         }
         node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
     }
@@ -42,6 +44,8 @@ extension RoomLink {
         switch envelope.kind {
         case .owner:
             break
+        case .movedToFrames:
+            if case .viewer(let id) = envelope.audience { takeFrames(id) }
         case .reliable:
             if case .viewer(let id) = envelope.audience, awaitingSnapshot.contains(id) {
                 // The first message the owner sends a viewer it (re)joins is its snapshot.
@@ -52,20 +56,62 @@ extension RoomLink {
                 }
                 awaitingSnapshot.remove(id)
                 delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: join.request.inputs,
-                                complete: join.request.complete)
+                                complete: join.request.complete, stream: join.request.stream)
                 answered(id)
             } else {
                 delivery.send(envelope.message, to: envelope.audience)
+                // Batches and beats are the inputs stream's frames: their lag is the broker's too.
+                if envelope.audience == .inputsStream { recordLag(envelope) }
             }
         case .frame:
             lastSequence = max(lastSequence, envelope.sequence)
             delivery.sendFrame(envelope.message)
             node.metrics.framesRelayed.increment()
-            node.metrics.brokerLag.recordNanoseconds(Int64(max(0, node.wallClock() - envelope.publishedAt) * 1_000_000))
+            recordLag(envelope)
         }
     }
 
+    private func recordLag(_ envelope: RelayEnvelope) {
+        node.metrics.brokerLag.recordNanoseconds(Int64(max(0, node.wallClock() - envelope.publishedAt) * 1_000_000))
+    }
+
+    /// Viewer `id` of the inputs stream asks for a keyframe: the owner's room answers it (a
+    /// fresh snapshot, or the move to frames) through the relay, as one node would. False when it
+    /// does not take the inputs stream here (a protocol error).
+    func requestKeyframe(for id: String) -> Bool {
+        if let room { return room.requestKeyframe(for: id) }
+        guard viewers.contains(where: { $0.join.viewer == id && $0.join.request.stream == .inputs }) else { return false }
+        // One waiting for its snapshot gets the room as it is anyway; with no live owner the
+        // snapshot comes when one is (a new owner, or the subscription back).
+        guard !awaitingSnapshot.contains(id), case .follower(let follower) = state, case .live = follower.subscription,
+              let owner = follower.owner else { return true }
+        node.send(.keyframe(room: name, node: node.nodeID, viewer: id), to: owner)
+        return true
+    }
+
+    /// The owner moved viewer `id` from the inputs stream to frames (it kept asking for
+    /// keyframes): it is delivered frames here from now on, and named so in rosters.
+    private func takeFrames(_ id: String) {
+        guard let index = viewers.firstIndex(where: { $0.join.viewer == id }) else { return }
+        viewers[index].join.request.stream = .frames
+        viewers[index].join.request.inputs = true
+        viewers[index].join.request.complete = true
+        guard !awaitingSnapshot.contains(id) else { return }
+        let join = viewers[index].join
+        delivery.detach(id)
+        delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: true, complete: true, stream: .frames)
+    }
+
     // MARK: Owner
+
+    /// Viewer `viewer` of node `remoteNode` asks for a keyframe: answered by the room run here,
+    /// and a move to frames told to its node.
+    func remoteKeyframe(for viewer: String, from remoteNode: String) {
+        guard let room, remoteNodes[remoteNode]?.viewers[viewer] != nil else { return }
+        if room.keyframe(for: viewer) == .movedToFrames {
+            node.channelRelay.channel(of: name)?.announce(.movedToFrames, to: .viewer(viewer))
+        }
+    }
 
     /// Node `from`'s viewers of the room are exactly `roster`.
     func roster(_ roster: [NodeMessage.RosterViewer], from remoteNode: String, at now: Double) {

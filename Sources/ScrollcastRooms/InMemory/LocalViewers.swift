@@ -49,6 +49,21 @@ import ScrollWire
         if bytes > 0 { metrics.bytesOut.increment(by: bytes) }
     }
 
+    /// The versions spoken by the viewers here that `audience` reaches (a cluster's owner
+    /// publishes only those forms, and nothing when the set is empty).
+    public func versions(reached audience: Audience) -> Set<WireVersion> {
+        var versions: Set<WireVersion> = []
+        for viewer in viewers where Self.reaches(audience, viewer) { versions.insert(viewer.version) }
+        return versions
+    }
+
+    /// The versions spoken by the viewers here that take frames (not the inputs stream).
+    public var frameVersions: Set<WireVersion> {
+        var versions: Set<WireVersion> = []
+        for viewer in viewers where viewer.inputs != .inputsStream { versions.insert(viewer.version) }
+        return versions
+    }
+
     private static func reaches(_ audience: Audience, _ viewer: Entry) -> Bool {
         switch audience {
         case .inputWatchers, .completeWatchers, .inputsStream: return viewer.inputs == audience

@@ -23,6 +23,10 @@ import ScrollWire
     func refuse(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String)
     /// Viewer `viewer` is gone.
     func leave(viewer: String)
+    /// Viewer `viewer` asks for a keyframe (docs/protocol.md, "The inputs stream"), already past
+    /// its rate limit: false when it does not take the inputs stream (a protocol error). A
+    /// cluster's stand-in asks the room's owner.
+    func requestKeyframe(for viewer: String) -> Bool
 }
 
 /// A viewer asking to join, as the hub hands it to a directory.
