@@ -47,11 +47,16 @@ release: deps
 	swift build -c release
 	$(MAKE) precompress
 
-# Only what the demo runs, in release: the server (and scrollcast-link for LINK=...), the page's
-# module and its compressed copies; no benchmarks, tools or test-only packages.
+# Only what the demo runs: the server (and scrollcast-link for LINK=...), the page's module and
+# its compressed copies; no benchmarks, tools or test-only packages. In the debug configuration by
+# default: it builds in a third of release's time on two cores (121 s against 335–454 s for the
+# server alone, docs/benchmarks.md §16), one room's frames cost the server little either way, the
+# page's engine is the optimised .wasm in both, and `make test` then reuses the build.
+# DEMO_CONFIG=release for a release server.
+DEMO_CONFIG ?= debug
 DEMO_PRODUCTS := scrollcast $(if $(LINK),scrollcast-link)
 demo-build:
-	for product in $(DEMO_PRODUCTS); do swift build -c release --product $$product || exit 1; done
+	for product in $(DEMO_PRODUCTS); do swift build -c $(DEMO_CONFIG) --product $$product || exit 1; done
 	$(MAKE) precompress
 
 # Rooms are kept in the repo's data/ (git ignores it), so they survive restarts of the demo.
@@ -63,15 +68,15 @@ demo: deps-demo
 	$(MAKE) demo-build LINK=$(LINK)
 ifeq ($(LINK),)
 	@echo "Scrollcast: open http://$(HOST):$(PORT)/?room=demo (Ctrl-C stops the server; rooms are kept in data/)"
-	.build/release/scrollcast --host $(HOST) --port $(PORT) --public $(CURDIR)/Public --data $(CURDIR)/data/scrollcast.sqlite
+	.build/$(DEMO_CONFIG)/scrollcast --host $(HOST) --port $(PORT) --public $(CURDIR)/Public --data $(CURDIR)/data/scrollcast.sqlite
 else
-	@scripts/demo-link.sh "$(LINK)" "$(HOST)" "$(PORT)" "$(LINK_PORT)"
+	@DEMO_BIN=.build/$(DEMO_CONFIG) scripts/demo-link.sh "$(LINK)" "$(HOST)" "$(PORT)" "$(LINK_PORT)"
 endif
 
 # Three nodes (8080-8082) sharing rooms through their own redis-server (REDIS_PORT, 6390); kill one to see failover.
 cluster-demo: deps-cluster-demo
 	$(MAKE) demo-build
-	@scripts/cluster-demo.sh
+	@SCROLLCAST_BIN=.build/$(DEMO_CONFIG)/scrollcast scripts/cluster-demo.sh
 
 test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # `make cluster-demo`: a three-node cluster on this machine (issue 15). Its own redis-server (not
 # the system's on 6379) keeps the shared rooms in data/cluster-redis/ with an append-only file;
-# three release nodes join it, and each page lists all three in ?nodes=, so killing a node shows
+# three nodes (the demo build) join it, and each page lists all three in ?nodes=, so killing a node shows
 # its viewers moving to another. Ctrl-C stops all four processes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BIN=${SCROLLCAST_BIN:-.build/release/scrollcast}
+BIN=${SCROLLCAST_BIN:-.build/debug/scrollcast}
 HOST=127.0.0.1
 REDIS_PORT=${REDIS_PORT:-6390}
 NODE_PORTS=(8080 8081 8082)

@@ -9,7 +9,7 @@ PROFILE=$1
 HOST=${2:-127.0.0.1}
 PORT=${3:-8080}
 LINK_PORT=${4:-$((PORT + 1))}
-BIN=.build/release
+BIN=${DEMO_BIN:-.build/debug}
 LOGS=data/demo-logs
 START_SECONDS=30
 
