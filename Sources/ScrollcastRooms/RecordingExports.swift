@@ -24,7 +24,7 @@ final class RecordingExports: Sendable {
 
     private let limit: Int
     private let retryAfterSeconds: Int
-    /// Exports under way (taken on the room thread, given back by a relay).
+    /// Exports under way (taken on the room thread, given back by a relay as its response ends).
     private let running = Atomic(0)
     private let peakBuffered = Atomic(0)
     private let scenes: SceneCatalogue
@@ -113,7 +113,6 @@ final class RecordingExports: Sendable {
                     relay(handoff, into: job.writer)
                     handoff.waitForWorker()
                     lane.withLock { $0 = nil }
-                    runningGauge.record(running.subtract(1, ordering: .relaxed).newValue)
                 }
             }.start()
         }
@@ -134,7 +133,11 @@ final class RecordingExports: Sendable {
     }
 
     /// The relay: passes the worker's events to the transport until the response ends or the
-    /// client goes away (the transport copies each piece: `RecordingExportHandoff.take`).
+    /// client goes away (the transport copies each piece: `RecordingExportHandoff.take`). The
+    /// export's slot is given back before the response ends: a client that asks again as soon
+    /// as it has its answer (a 401, say) must not find its own finished export still counted
+    /// (a test's next request read 503 "2 recordings are being exported already" that way). A
+    /// job taken meanwhile waits for a lane, at most until this one's worker returns.
     private func relay(_ handoff: RecordingExportHandoff, into writer: HTTPBodyWriter) {
         while true {
             switch handoff.take() {
@@ -143,14 +146,23 @@ final class RecordingExports: Sendable {
             case .piece(let bytes):
                 let taken = writer.write(bytes)
                 handoff.giveBack(consume bytes)
-                guard taken else { return handoff.close() }
+                guard taken else {
+                    giveSlotBack()
+                    return handoff.close()
+                }
                 notePeak(writer.peakBufferedBytes)
             case .finish:
+                giveSlotBack()
                 return writer.finish()
             case .abort:
+                giveSlotBack()
                 return writer.abort()
             }
         }
+    }
+
+    private func giveSlotBack() {
+        runningGauge.record(running.subtract(1, ordering: .relaxed).newValue)
     }
 
     /// The export itself, on a worker. The head waits for the first batch, so a log that
