@@ -149,7 +149,6 @@ extension ClusterNode: ClusterBackendEvents {
     }
 
     package func backendCommandLink(down reason: String?) {
-        commandsUp = reason == nil
         noteFirstLinked()
         if let reason {
             metrics.redisConnected.record(0)
@@ -175,7 +174,7 @@ extension ClusterNode: ClusterBackendEvents {
     }
 
     private func noteFirstLinked() {
-        guard commandsUp, subscriberUpSince != nil, !firstLinkedSignalled else { return }
+        guard backend.isConnected, subscriberUpSince != nil, !firstLinkedSignalled else { return }
         firstLinkedSignalled = true
         firstLinked.signal()
     }

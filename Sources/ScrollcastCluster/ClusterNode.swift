@@ -33,8 +33,6 @@ public final class ClusterNode: RoomClusterNode {
     var subscriberUpSince: Double?
     /// How often the pub/sub link was lost: subscriptions confirmed since may have missed messages.
     var subscriberLosses = 0
-    /// Whether the command link is up.
-    var commandsUp = false
     /// Signalled once, the first time both links are up (``waitUntilLinked(milliseconds:)``).
     let firstLinked = DispatchSemaphore(value: 0)
     var firstLinkedSignalled = false
