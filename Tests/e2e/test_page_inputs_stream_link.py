@@ -223,8 +223,12 @@ def assert_between(first: dict, before: dict, after: dict):
     assert within(first["offset"], before["offset"], after["offset"]), (first, before["offset"], after["offset"])
     rooms = {r["id"]: r["y"] for r in before["rows"]}
     rooms_after = {r["id"]: r["y"] for r in after["rows"]}
+    # A row the picture shows is in one of the two frames at least; in a fast fling (121 pt a
+    # frame in a fresh-clone run) two 64 pt rows can leave or enter between them, so only rows in
+    # both have a place to lie between.
+    assert all(r["id"] in rooms or r["id"] in rooms_after for r in first["rows"]), (first["rows"], before["rows"], after["rows"])
     shown = [r for r in first["rows"] if r["id"] in rooms and r["id"] in rooms_after]
-    assert len(shown) >= len(first["rows"]) - 1, (first["rows"], before["rows"])
+    assert len(shown) >= len(first["rows"]) // 2, (first["rows"], before["rows"], after["rows"])
     assert all(within(r["y"], rooms[r["id"]], rooms_after[r["id"]]) for r in shown), (first["rows"], before["rows"], after["rows"])
     assert (first["lifted"] is None) == (before.get("lifted") is None), (first["lifted"], before.get("lifted"))
     if first["lifted"]:
