@@ -50,26 +50,48 @@ def watcher_delays(page, received: ReceivedFrames, entries: list[dict]) -> dict:
     clock = page.evaluate("window.scrollcast.test.watchClock?.() ?? null")   # none without the replica
     lag = [origin + e["vsync"] + room - e["t"] for e, moving in zip(entries, motion(entries)) if moving]
     first, last = entries[0]["at"], entries[-1]["at"]
-    marks = [(a, origin + a + room - m) for a, m in (clock or {}).get("arrivals", []) if first <= a <= last]
-    return {"lag": lag, "oneWay": [d for _, d in marks], "marks": marks}
+    arrivals = (clock or {}).get("arrivals", [])
+    marks = [(a, origin + a + room - m) for a, m in arrivals if first <= a <= last]
+    return {"lag": lag, "oneWay": [d for _, d in marks], "marks": marks, "staleness": staleness(entries, arrivals)}
 
 
-def judder_waiting_beyond(entries: list[dict], marks: list[tuple[float, float]], q: float = 0.99) -> tuple[int, int]:
-    """(clock judder pairs as docs/measures.md defines them, those of them at a display frame still
-    waiting for a mark whose one-way delay came beyond the q-quantile of the one-way delays of the
-    marks before it: what a clock built on that quantile could not have covered). `marks`:
-    (page time arrived, one-way delay), in arrival order (watcher_delays)."""
+def staleness(entries: list[dict], arrivals: list[list[float]]) -> list[tuple[float, float]]:
+    """(page time drawn, how stale the page's newest mark was at that display frame beyond the
+    fastest mark's delay, ms) for each display frame in motion: what a watcher's clock must cover
+    there to draw without waiting (docs/measures.md). Unlike a mark's one-way delay it also sees
+    the room sending nothing for a while: a loaded server's stall sends its next frame on time
+    but after a gap, which no one-way delay shows. From the raw records alone, not the clock's."""
+    if not arrivals:
+        return []
+    base = min(a - m for a, m in arrivals)
+    out, i, newest = [], 0, None
+    for e, moving in zip(entries, motion(entries)):
+        while i < len(arrivals) and arrivals[i][0] <= e["at"]:
+            newest = arrivals[i][1] if newest is None else max(newest, arrivals[i][1])
+            i += 1
+        if moving and newest is not None:
+            out.append((e["at"], e["vsync"] - newest - base))
+    return out
+
+
+def judder_waiting_beyond(entries: list[dict], stale: list[tuple[float, float]], q: float = 0.99) -> tuple[int, int]:
+    """(clock judder pairs as docs/measures.md defines them, those of them at a display frame whose
+    newest mark was staler than the q-quantile of its staleness at the display frames before it:
+    what a clock built on that quantile could not have covered). `stale`: (page time drawn,
+    staleness), in drawing order (`staleness`)."""
     moving = motion(entries)
+    at = dict(stale)
+    seen: list[float] = []
     pairs = explained = 0
-    for i in range(2, len(entries)):
+    for i in range(1, len(entries)):
         prev, cur = entries[i - 1], entries[i]
         interval, step = cur["vsync"] - prev["vsync"], cur["t"] - prev["t"]
-        if not (moving[i] and moving[i - 1]) or 0.75 * interval <= step <= 1.25 * interval:
-            continue
-        pairs += 1
-        before = [d for a, d in marks if a <= cur["at"]]
-        waited_for = next((d for a, d in marks if a > cur["at"]), None)
-        explained += bool(before) and waited_for is not None and waited_for > nearest_rank(before, q)
+        judders = i >= 2 and moving[i] and moving[i - 1] and not 0.75 * interval <= step <= 1.25 * interval
+        if judders:
+            pairs += 1
+            explained += cur["at"] in at and bool(seen) and at[cur["at"]] > nearest_rank(seen, q)
+        if cur["at"] in at:
+            seen.append(at[cur["at"]])
     return pairs, explained
 
 

@@ -102,7 +102,7 @@ def clock_judder(sc, received: ReceivedFrames, span: tuple[int, int]) -> tuple[d
     mine, expected, entries, _ = measured(sc.page, span)
     assert_same_figures(mine, expected)
     delays = watcher_delays(sc.page, received, entries)
-    pairs, beyond = judder_waiting_beyond(entries, delays["marks"])
+    pairs, beyond = judder_waiting_beyond(entries, delays["staleness"])
     frames = mine["clock"]["frames"]
     assert frames > 100 and pairs == mine["clock"]["freezes"] + mine["clock"]["slowdowns"] + mine["clock"]["jumps"], mine["clock"]
     return mine, 100 * (pairs - beyond) / frames, beyond, delays

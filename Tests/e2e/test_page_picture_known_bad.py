@@ -72,7 +72,7 @@ def test_a_watcher_drawing_ahead_of_the_room_or_behind_it_reads_badly(browser, p
     # Nor does test_page_replica's allowance for marks delayed beyond the link's p99 excuse it.
     _, _, entries, _ = measured(pages["stepped"].page, (starts["stepped"], record_total(pages["stepped"].page)))
     delays = watcher_delays(pages["stepped"].page, received, entries)
-    pairs, beyond = judder_waiting_beyond(entries, delays["marks"])
+    pairs, beyond = judder_waiting_beyond(entries, delays["staleness"])
     assert 100 * (pairs - beyond) / stepped["clock"]["frames"] > 50, (pairs, beyond, stepped["clock"])
 
 

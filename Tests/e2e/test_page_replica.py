@@ -47,22 +47,26 @@ def assert_watcher_clock_smooth(watcher, received, span: tuple[int, int], profil
     delays = watcher_delays(watcher.page, received, entries)
     lag, one_way = nearest_rank(delays["lag"], 0.5), nearest_rank(delays["oneWay"], 0.99)
     prior = watcher.page.evaluate("window.scrollcast.test.watchClock().prior")
-    # The issue's goal is the one-way p99 plus two display frames; the clock's delay is the p99 of
-    # the mark's staleness at display frames, which adds the room's wait to send (up to a frame)
-    # to the link's delay, so a run whose stalls sit near the p99 reads up to a frame over the goal
-    # (254 ms against 242 in a quiet run). The test holds the clock to three frames; the goal's
-    # figure is make bench-links' (docs/benchmarks.md), where it is not met yet on 4g.
-    bound = max(one_way, min(delays["oneWay"]) + prior) + 3 * DISPLAY_FRAME_MS
-    pairs, beyond = judder_waiting_beyond(entries, delays["marks"])
+    # The issue's goal is the one-way p99 plus two display frames, make bench-links' figure
+    # (docs/benchmarks.md). Here the clock is held to what it could know: the fastest mark's delay
+    # plus the p99 of the mark's staleness at the display frames in motion (measures_session.
+    # staleness, from the raw records), plus three frames. That staleness is the one-way delay
+    # plus up to a frame's wait to send on a quiet machine; on a loaded one it also holds the
+    # server's stalls (a fresh frame sent 200-460 ms after the one before it, at load 10-22), which
+    # no one-way delay shows and which a clock built on the one-way p99 would judder at.
+    fastest = min(delays["oneWay"])
+    stale = nearest_rank([d for _, d in delays["staleness"]], 0.99)
+    bound = fastest + max(stale, prior) + 3 * DISPLAY_FRAME_MS
+    pairs, beyond = judder_waiting_beyond(entries, delays["staleness"])
     print(f"{profile} watcher before the cut: {summary(mine, [])}; {beyond} of its judder waiting beyond the "
-          f"p99; true lag p50 {lag:.0f} ms, one-way p99 {one_way:.0f} ms (fastest {min(delays['oneWay']):.0f}), prior {prior} ms")
+          f"p99; true lag p50 {lag:.0f} ms, one-way p99 {one_way:.0f} ms (fastest {fastest:.0f}), staleness p99 {stale:.0f} ms, prior {prior} ms")
     assert mine["motionFrames"] > 100, mine
     assert mine["wrong"]["wrong"] == 0 and mine["wrong"]["judged"] > 100, mine["wrong"]
     frames = mine["clock"]["frames"]
     assert pairs == mine["clock"]["freezes"] + mine["clock"]["slowdowns"] + mine["clock"]["jumps"], (pairs, mine["clock"])
     assert 100 * (pairs - beyond) / frames <= WATCHER_CLOCK_JUDDER_PCT, (mine["clock"], beyond)
     assert mine["clock"]["pct"] <= WAITING_BEYOND_P99_PCT, mine["clock"]
-    assert lag <= bound, (lag, one_way, prior)
+    assert lag <= bound, (lag, fastest, stale, prior)
 
 
 def fling_and_rest(sc, steps: int = 6) -> tuple[int, int]:
