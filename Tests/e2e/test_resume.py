@@ -35,14 +35,14 @@ async def cut_mid_fling_and_mid_move_then_resume(ws_driver: str, ws_watch, proxy
     await watcher.wait_closed(timeout=5)
     position.follow(watcher)
     # Away while the fling goes on.
-    await driver.wait_type("frame", where=lambda f: f["seq"] > position.seq + 5)
+    flinging_at, _, _ = await driver.wait_type("frame", where=lambda f: f["seq"] > position.seq + 5)
     back = await Viewer.open(ws_watch, protocol, decoder=watcher.decoder)
     await back.send({"type": "join", "room": room, "resume": position.resume()})
     await back.wait_type("resumed")
     resumed.append(back)
 
     # Mid-row-move: the row is lifted when the link is cut; it drops while the watcher is away.
-    await driver.wait_type("frame", where=lambda f: not f["animating"], start=len(driver.received) - 1, timeout=30)
+    await driver.wait_type("frame", where=lambda f: not f["animating"], start=flinging_at, timeout=30)
     now = await Viewer.join(ws_driver, room)   # where rows are now, for the press
     _, _, here = await now.wait_type("snapshot")
     await now.close()
@@ -52,14 +52,17 @@ async def cut_mid_fling_and_mid_move_then_resume(ws_driver: str, ws_watch, proxy
     await back.wait_closed(timeout=5)
     position.follow(back)
     await moving
-    await driver.wait_type("rowMoved", timeout=15)
+    moved_at, _, _ = await driver.wait_type("rowMoved", timeout=15)
     again = await Viewer.open(ws_resume or ws_watch, protocol, decoder=back.decoder)
     await again.send({"type": "join", "room": room, "resume": position.resume()})
     await again.wait_type("resumed")
     await again.wait_type("rowMoved")
     resumed.append(again)
+    # The rest after the drop, looked for from the move on: while the watcher resumed, the rest
+    # frame may already have come, and a presence after it (a fresh-clone run looked from that
+    # presence on and waited 30 s for a frame of a room at rest).
     _, _, last = await driver.wait_type("frame", where=lambda f: not f["animating"] and f["lifted"] is None,
-                                        start=len(driver.received) - 1, timeout=30)
+                                        start=moved_at, timeout=30)
     await again.wait_type("frame", where=lambda f: f["seq"] >= last["seq"], timeout=15)
     position.follow(again)
 
