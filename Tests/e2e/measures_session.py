@@ -51,7 +51,7 @@ def watcher_delays(page, received: ReceivedFrames, entries: list[dict]) -> dict:
     lag = [origin + e["vsync"] + room - e["t"] for e, moving in zip(entries, motion(entries)) if moving]
     first, last = entries[0]["at"], entries[-1]["at"]
     arrivals = (clock or {}).get("arrivals", [])
-    marks = [(a, origin + a + room - m) for a, m in arrivals if first <= a <= last]
+    marks = [(a, origin + a + room - m) for a, m, _ in arrivals if first <= a <= last]
     return {"lag": lag, "oneWay": [d for _, d in marks], "marks": marks, "staleness": staleness(entries, arrivals)}
 
 
@@ -60,18 +60,29 @@ def staleness(entries: list[dict], arrivals: list[list[float]]) -> list[tuple[fl
     fastest mark's delay, ms) for each display frame in motion: what a watcher's clock must cover
     there to draw without waiting (docs/measures.md). Unlike a mark's one-way delay it also sees
     the room sending nothing for a while: a loaded server's stall sends its next frame on time
-    but after a gap, which no one-way delay shows. From the raw records alone, not the clock's."""
+    but after a gap, which no one-way delay shows. Only where the room still moved at that mark
+    (more marks were on their way): a watcher drawing the end of a fling after the room came to
+    rest waits for nothing. From the records of what arrived, not the clock's state."""
     if not arrivals:
         return []
-    base = min(a - m for a, m in arrivals)
-    out, i, newest = [], 0, None
+    base = min(a[0] - a[1] for a in arrivals)
+    out, i, newest, room_moving = [], 0, None, False
     for e, moving in zip(entries, motion(entries)):
         while i < len(arrivals) and arrivals[i][0] <= e["at"]:
-            newest = arrivals[i][1] if newest is None else max(newest, arrivals[i][1])
+            if newest is None or arrivals[i][1] >= newest:
+                newest, room_moving = arrivals[i][1], arrivals[i][2]
             i += 1
-        if moving and newest is not None:
+        if moving and room_moving and newest is not None:
             out.append((e["at"], e["vsync"] - newest - base))
     return out
+
+
+def clock_lag_bound(delays: dict, prior: float, frame_ms: float = 1000 / 60) -> float:
+    """The most a watcher's true lag may read (ms; test_page_replica.py, docs/measures.md): the
+    fastest mark's delay plus the p99 of the mark's staleness at its display frames in motion, or
+    plus its prior while in force, whichever is larger, plus three display frames."""
+    stale = nearest_rank([d for _, d in delays["staleness"]], 0.99)
+    return min(delays["oneWay"]) + max(stale, prior) + 3 * frame_ms
 
 
 def judder_waiting_beyond(entries: list[dict], stale: list[tuple[float, float]], q: float = 0.99) -> tuple[int, int]:

@@ -12,8 +12,8 @@ import pytest
 
 from measures_recompute import nearest_rank
 from measures_session import (
-    FLING, ReceivedFrames, assert_same_figures, fling, judder_waiting_beyond, measured, picture_samples, record_total, summary,
-    watcher_delays,
+    FLING, ReceivedFrames, assert_same_figures, clock_lag_bound, fling, judder_waiting_beyond, measured, picture_samples,
+    record_total, summary, watcher_delays,
 )
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
@@ -56,7 +56,7 @@ def assert_watcher_clock_smooth(watcher, received, span: tuple[int, int], profil
     # no one-way delay shows and which a clock built on the one-way p99 would judder at.
     fastest = min(delays["oneWay"])
     stale = nearest_rank([d for _, d in delays["staleness"]], 0.99)
-    bound = fastest + max(stale, prior) + 3 * DISPLAY_FRAME_MS
+    bound = clock_lag_bound(delays, prior)
     pairs, beyond = judder_waiting_beyond(entries, delays["staleness"])
     print(f"{profile} watcher before the cut: {summary(mine, [])}; {beyond} of its judder waiting beyond the "
           f"p99; true lag p50 {lag:.0f} ms, one-way p99 {one_way:.0f} ms (fastest {fastest:.0f}), staleness p99 {stale:.0f} ms, prior {prior} ms")

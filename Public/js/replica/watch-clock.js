@@ -11,7 +11,7 @@ import { nearestRank } from "../measure/quantile.js";
 
 // Where the mark comes from: min(arrival − mark) over this many marks (about 4 s in motion).
 const BASE_WINDOW = 240;
-const ARRIVALS_KEPT = 4000;   // [arrival, mark] of the marks since the connection began, for the tests (test hook watchClock)
+const ARRIVALS_KEPT = 4000;   // [arrival, mark, moving] of the marks since the connection began, for the tests (test hook watchClock)
 // How stale the mark got beyond that, at this many display frames in motion (10 s at 60 Hz): the
 // delay covers all but the stalest half per cent of them (a clock that waits at the mark there
 // judders on about that share of frames; covering the very largest would add the link's worst
@@ -37,7 +37,7 @@ export class WatchClock {
     this.prior = 0;     // the staleness assumed until the window is full
     this.roundTrip = null;
     this.resets = 0;    // new connections where it ran: it starts again at the next picture (docs/wasm.md)
-    this.skew = 0;      // test hook only: a clock drawing this far past (or behind) what it knows
+    this.skew = 0;      // test hook only: a clock drawing this far past the newest mark (or this far behind its own time)
     this.quantum = 0;   // test hook only: a clock that moves in steps of this many ms (a juddering clock)
     // The longest the server may leave between two marks while the room moves (ms): 0 where the
     // marks come with every frame; the inputs stream's beat bound there (docs/protocol.md).
@@ -81,7 +81,7 @@ export class WatchClock {
     this.offsets.push(arrival - m);
     if (this.offsets.length > BASE_WINDOW) this.offsets.shift();
     this.base = Math.min(...this.offsets);
-    this.arrivals.push([arrival, m]);
+    this.arrivals.push([arrival, m, this.moving]);
     if (this.arrivals.length > ARRIVALS_KEPT) this.arrivals.shift();
   }
 
@@ -122,7 +122,8 @@ export class WatchClock {
       this.needs.push(pageTime - this.mark - this.base);
       if (this.needs.length > NEED_WINDOW) this.needs.shift();
     }
-    // The test hook's skew: behind is a longer delay; ahead is drawn past the mark (below).
+    // The test hook's skew: behind is a longer delay; ahead is drawn past the newest mark (below),
+    // whatever delay the clock keeps: a guess on every display frame in motion.
     const target = pageTime - this.offset + Math.min(0, this.skew);
     const cap = this.mark;
     let next;
@@ -141,7 +142,7 @@ export class WatchClock {
     this.time = Math.max(this.time ?? -Infinity, Math.min(this.from, cap), Math.min(next, cap));
     this.lastPage = pageTime;
     // The test hooks' known-bad clocks: ahead of the marks (guesses), or in steps (never past the mark).
-    const drawn = this.time + Math.max(0, this.skew);
+    const drawn = this.skew > 0 ? cap + this.skew : this.time;
     return this.quantum > 0 ? Math.min(cap, Math.ceil(drawn / this.quantum) * this.quantum) : drawn;
   }
 }
