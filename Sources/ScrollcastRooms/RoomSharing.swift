@@ -93,13 +93,22 @@ struct RoomSharing {
     }
 
     /// Gives `viewer` (a resume) the grant `token` of a viewer that left less than
-    /// `grantAfterLeaving` ago; false when there is none.
+    /// `grantAfterLeaving` ago, or of one still here; false when there is none.
     mutating func resume(_ token: String?, for viewer: String, now: Double) -> Bool {
         leftGrants.removeAll { now - $0.leftAt > Self.grantAfterLeaving }
-        guard let token,
-              let index = leftGrants.firstIndex(where: { DriverKey.constantTimeEquals(Array($0.token.utf8), Array(token.utf8)) })
-        else { return false }
-        leftGrants.remove(at: index)
+        guard let token else { return false }
+        let presented = Array(token.utf8)
+        func matches(_ held: String) -> Bool { DriverKey.constantTimeEquals(Array(held.utf8), presented) }
+        if let index = leftGrants.firstIndex(where: { matches($0.token) }) {
+            leftGrants.remove(at: index)
+        } else if let index = grants.firstIndex(where: { $0.viewer != viewer && matches($0.token) }) {
+            // The connection it had is still counted here: in a cluster the resume can reach the
+            // owner through another node before the old node's roster says the old one left.
+            // Only the granted page was sent the grant, so the resume is that page.
+            grants.remove(at: index)
+        } else {
+            return false
+        }
         grants.append((viewer, token))
         return true
     }
