@@ -10,9 +10,12 @@ import Testing
 /// with the followers' sharing messages lost on the way (`relayed: false`) and must fail there.
 @Suite("Sharing the drive across nodes")
 @RoomActor struct ClusterSharingTests {
-    /// Runs `scenario`'s checks: none may fail when the messages are relayed, some must when not.
-    func check(relayed: Bool, _ scenario: (SharingRoom) throws -> [String]) throws {
-        let problems = try scenario(SharingRoom(relayed: relayed))
+    /// The watcher asks, then `scenario` goes on: none of the checks may fail when the messages
+    /// are relayed, some must when not. `scenario` gets the room, the asker and the problems.
+    func afterAsking(relayed: Bool, _ scenario: (SharingRoom, String, inout [String]) -> Void) throws {
+        let room = try SharingRoom(relayed: relayed)
+        var problems = room.ask()
+        scenario(room, room.watcher.id, &problems)
         if relayed {
             #expect(problems.isEmpty, "\(problems)")
         } else {
@@ -23,14 +26,8 @@ import Testing
     @Test("a watcher on a follower asks; the key holders on the owner and another follower see it; the follower's holder grants; the watcher drives",
           arguments: [true, false])
     func askAndGrant(relayed: Bool) throws {
-        try check(relayed: relayed) { room in
-            var problems: [String] = []
+        try afterAsking(relayed: relayed) { room, asker, problems in
             let (holder, follower, watcher) = (room.holder, room.follower, room.watcher)
-            let asker = watcher.id
-            watcher.send(#"{"type":"ask"}"#)
-            room.expect("the request did not reach every key holder and the asker", in: &problems) {
-                [holder, follower, watcher].allSatisfy { $0.notices.contains { if case .asked(asker, _) = $0 { true } else { false } } }
-            }
             follower.send(#"{"type":"grant","viewer":"\#(asker)"}"#)
             room.expect("the grant did not reach the asker with its token", in: &problems) {
                 watcher.notices.contains { if case .granted(asker, follower.id, let grant?) = $0 { grant.count == 64 } else { false } }
@@ -45,22 +42,16 @@ import Testing
             if holder.notices.contains(where: { if case .granted(_, _, _?) = $0 { true } else { false } }) {
                 problems.append("a key holder was sent the asker's grant token")
             }
-            return problems
         }
     }
 
     @Test("key holders on the owner and a follower refuse; asks are rate limited and one open at a time; an unanswered request lapses after 30 s on every node",
           arguments: [true, false])
     func refuseLimitAndExpire(relayed: Bool) throws {
-        try check(relayed: relayed) { room in
-            var problems: [String] = []
+        try afterAsking(relayed: relayed) { room, asker, problems in
+            // The owner's key holder refuses: the asker and the other holder are told.
+            room.holder.send(#"{"type":"deny","viewer":"\#(asker)"}"#)
             let (holder, follower, watcher) = (room.holder, room.follower, room.watcher)
-            let asker = watcher.id
-            watcher.send(#"{"type":"ask"}"#)
-            room.expect("the request did not reach the owner's key holder", in: &problems) {
-                holder.notices.contains { if case .asked(asker, _) = $0 { true } else { false } }
-            }
-            holder.send(#"{"type":"deny","viewer":"\#(asker)"}"#)
             room.expect("the refusal did not reach the asker and the other holder", in: &problems) {
                 [watcher, follower].allSatisfy { $0.notices.contains(.denied(viewer: asker, by: holder.id)) }
             }
@@ -87,7 +78,6 @@ import Testing
             room.expect("the request did not lapse on every node", within: 3_000, in: &problems) {
                 [holder, follower, watcher].allSatisfy { $0.notices.contains(.expired(viewer: asker)) }
             }
-            return problems
         }
     }
 

@@ -34,6 +34,17 @@ import ScrollcastRooms
         }
     }
 
+    /// The watcher asks to drive; the problems if the request does not reach it and every key holder.
+    func ask() -> [String] {
+        var problems: [String] = []
+        let asker = watcher.id
+        watcher.send(#"{"type":"ask"}"#)
+        expect("the request did not reach every key holder and the asker", in: &problems) {
+            [holder, follower, watcher].allSatisfy { $0.notices.contains { if case .asked(asker, _) = $0 { true } else { false } } }
+        }
+        return problems
+    }
+
     /// Lets up to `limit` ms pass until `condition` holds; else `problem` joins `problems`.
     func expect(_ problem: String, within limit: Double = 1_000, in problems: inout [String], _ condition: () -> Bool) {
         if !cluster.run(upTo: limit, until: condition) { problems.append(problem) }
