@@ -34,7 +34,6 @@ export class PageExplore {
     this.explorer = null;      // Explorer, once its engine instance is made
     this.making = null;
     this.started = false;      // the explorer holds this exploration's table
-    this.serverReason = null;  // the server refused `view` for good here (a cluster node)
     this.failure = null;       // the explorer's engine failed: why
     this.lastRoomTime = -Infinity;
     this.lastEased = null;     // the ease's latest picture
@@ -52,7 +51,6 @@ export class PageExplore {
   unavailable() {
     const { replica, state } = this.page;
     if (!replica) return OFF_REASONS[this.offReason] ?? this.offReason;
-    if (this.serverReason) return `the server says: ${this.serverReason}`;
     if (this.failure) return `its own table failed (${this.failure})`;
     if (!replica.enabled) return `its engine cannot run (${replica.report().error ?? "stopped"})`;
     if (!replica.instantiate) return "its engine is still loading";
@@ -161,14 +159,14 @@ export class PageExplore {
   }
 
   /**
-   * A refusal. Of our `view explore` (input null: the server does not count us as exploring):
-   * follow again, and say why; on a cluster node for good. Of an input (`exploring`): the server
-   * missed our `view follow`, so say it again. True when the refusal was of our `view`.
+   * A refusal. Of our `view explore` (input null: the server does not count us as exploring, e.g.
+   * a cluster's owner out of reach for a moment): follow again, and say why. Of an input
+   * (`exploring`): the server missed our `view follow`, so say it again. True when the refusal
+   * was of our `view`.
    */
   refused(message) {
     const { sharing, controls } = this.page;
     if (message.input == null && this.mode === "explore" && sharing.lastSent?.type === "view") {
-      if (message.code === "unsupported") this.serverReason = message.reason;
       controls.toast(`Exploring refused: ${message.reason}`);
       this.follow();
       this.render();

@@ -120,11 +120,17 @@ export class Sharing {
   }
 
   /**
-   * A new connection (its `snapshot` or `resumed`): requests and our own request were the old
-   * one's; the counts start from its viewers, and a presence follows if anyone explores.
+   * A new connection (its `snapshot` or `resumed`), or the room made again (a cluster's new
+   * owner sends a snapshot on the same connection): requests and our own request were the old
+   * one's and lapsed with it; the counts start from its viewers, and a presence follows if anyone
+   * explores.
    */
   connectionReset(joined) {
     this.requests.clear();
+    if (this.state.sharing.asking) {
+      this.state.sharing.lastAnswer = "expired";
+      this.toast("Your request to drive lapsed with the connection; ask again.");
+    }
     this.state.sharing.asking = false;
     this.presence({ viewers: joined.viewers });
     // The server counts a new connection as following: say so again if this page explores.

@@ -29,6 +29,4 @@ public enum RefusalCode: String, Sendable, Hashable, CaseIterable {
     case noRequest
     /// Sharing: an input from a viewer that said it explores (its input drives its own replica).
     case exploring
-    /// Sharing: this server cannot do it (in a cluster, sharing is not available yet).
-    case unsupported
 }

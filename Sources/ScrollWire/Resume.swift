@@ -26,6 +26,8 @@ extension ResumeRequest: Codable {
     enum CodingKeys: String, CodingKey {
         case life, seq
         case rowMoveVersion = "moves"
+        // A resume on another node than the grant's keeps the grant: the owner checks it.
+        case grant
     }
 }
 #endif

@@ -57,9 +57,10 @@ extension ClusterNode: RoomPublishing {
         }
     }
 
-    /// Refuses input `inputID` of viewer `viewer` on node `remoteNode` (`unavailable`): sent to
-    /// that node, which passes it on. Not through the room channel: that needs a lease.
-    func refuseRemote(_ inputID: UInt64, viewer: String, of remoteNode: String, room: String, reason: String) {
+    /// Refuses input `inputID` (nil: a sharing message) of viewer `viewer` on node `remoteNode`
+    /// (`unavailable`): sent to that node, which passes it on. Not through the room channel: that
+    /// needs a lease.
+    func refuseRemote(_ inputID: UInt64?, viewer: String, of remoteNode: String, room: String, reason: String) {
         send(.refused(room: room, node: nodeID, viewer: viewer, input: inputID, code: .unavailable, reason: reason), to: remoteNode)
     }
 
@@ -122,9 +123,11 @@ extension ClusterNode: ClusterBackendEvents {
     package func backendReceived(nodeMessage payload: [UInt8]) {
         guard let message = NodeMessage.decode(payload), message.node != nodeID else { return }
         guard let link = links[message.room] else {
-            // An input for a room this node has forgotten is still answered.
+            // An input or sharing message for a room this node has forgotten is still answered.
             if case let .input(room, node, viewer, input) = message {
                 refuseRemote(input.id, viewer: viewer, of: node, room: room, reason: RoomLink.notRunHereReason)
+            } else if case let .sharing(room, node, viewer, _) = message {
+                refuseRemote(nil, viewer: viewer, of: node, room: room, reason: RoomLink.sharingNotRunHereReason)
             }
             return
         }
@@ -132,10 +135,11 @@ extension ClusterNode: ClusterBackendEvents {
         case let .roster(_, node, viewers): link.roster(viewers, from: node, at: clock.nowMilliseconds())
         case let .input(_, node, viewer, input): link.remoteInput(input, viewer: viewer, from: node)
         case let .keyframe(_, node, viewer): link.remoteKeyframe(for: viewer, from: node)
+        case let .sharing(_, node, viewer, request): link.remoteSharing(request, viewer: viewer, from: node)
         case let .refused(_, _, viewer, input, code, reason):
             // Counted (refused inputs) here, on the viewer's node, as a refusal made here is.
             guard viewer.hasPrefix(viewerNamePrefix) else { return }
-            link.refuse(input, code, reason, to: viewer)
+            if let input { link.refuse(input, code, reason, to: viewer) } else { link.refuseHere(nil, code, reason, to: viewer) }
         }
     }
 

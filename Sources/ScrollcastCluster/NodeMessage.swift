@@ -4,11 +4,12 @@ import ScrollWire
 /// What a node sends a room's owner on the owner's node channel. Binary, big-endian:
 ///
 /// ```
-/// u8 format (2) · u8 kind (1 roster, 2 input, 3 refused, 4 keyframe) · u16+bytes room · u16+bytes node, then
+/// u8 format (2) · u8 kind (1 roster, 2 input, 3 refused, 4 keyframe, 5 sharing) · u16+bytes room · u16+bytes node, then
 ///   roster:   the viewers as a JSON array (RosterViewer's fields)
 ///   input:    u16+bytes viewer · the input (`RelayedInput`: typed binary), nothing after it
-///   refused:  u16+bytes viewer · u64 input id · u16+bytes code · u16+bytes reason
+///   refused:  u16+bytes viewer · u64 input id (0xFFFFFFFFFFFFFFFF: none, a sharing message) · u16+bytes code · u16+bytes reason
 ///   keyframe: u16+bytes viewer
+///   sharing:  u16+bytes viewer · the message as its client sent it (JSON text, `ClientMessageEncoder.sharing`)
 /// ```
 ///
 /// - `roster`: every viewer of the room connected to the sending node. The owner makes its
@@ -22,13 +23,20 @@ import ScrollWire
 ///   viewer's node passes the refusal on; it is never published, so it needs no lease.
 /// - `keyframe`: viewer `viewer`, of the inputs stream, asked for a keyframe; the owner's room
 ///   answers it as one node does (a snapshot, or the move to frames), through the relay.
+/// - `sharing`: a sharing message of viewer `viewer` (docs/protocol.md, "Sharing"); the owner's
+///   room handles it as one node does, and its answers reach their viewers through the relay.
+///   Refused (`refused` with no input) when the owner does not know the viewer or the room.
 enum NodeMessage: Equatable {
     case roster(room: String, node: String, viewers: [RosterViewer])
     case input(room: String, node: String, viewer: String, input: InputMessage)
-    case refused(room: String, node: String, viewer: String, input: UInt64, code: RefusalCode, reason: String)
+    /// `input` nil: the refusal of a sharing message.
+    case refused(room: String, node: String, viewer: String, input: UInt64?, code: RefusalCode, reason: String)
     case keyframe(room: String, node: String, viewer: String)
+    case sharing(room: String, node: String, viewer: String, request: SharingRequest)
 
     static let format: UInt8 = 2
+    /// `refused`'s input id when it refuses no input; outside `ScrollWire.idRange`.
+    static let noInput = UInt64.max
 
     /// One viewer of a roster.
     struct RosterViewer: Codable, Equatable {
@@ -62,13 +70,15 @@ enum NodeMessage: Equatable {
 
     var room: String {
         switch self {
-        case .roster(let room, _, _), .input(let room, _, _, _), .refused(let room, _, _, _, _, _), .keyframe(let room, _, _): room
+        case .roster(let room, _, _), .input(let room, _, _, _), .refused(let room, _, _, _, _, _), .keyframe(let room, _, _),
+             .sharing(let room, _, _, _): room
         }
     }
 
     var node: String {
         switch self {
-        case .roster(_, let node, _), .input(_, let node, _, _), .refused(_, let node, _, _, _, _), .keyframe(_, let node, _): node
+        case .roster(_, let node, _), .input(_, let node, _, _), .refused(_, let node, _, _, _, _), .keyframe(_, let node, _),
+             .sharing(_, let node, _, _): node
         }
     }
 
@@ -92,7 +102,7 @@ enum NodeMessage: Equatable {
             ClusterBytes.appendShort(Array(room.utf8), to: &out)
             ClusterBytes.appendShort(Array(node.utf8), to: &out)
             ClusterBytes.appendShort(Array(viewer.utf8), to: &out)
-            ClusterBytes.append(input, to: &out)
+            ClusterBytes.append(input ?? Self.noInput, to: &out)
             ClusterBytes.appendShort(Array(code.rawValue.utf8), to: &out)
             ClusterBytes.appendShort(Array(reason.utf8), to: &out)
         case let .keyframe(room, node, viewer):
@@ -100,6 +110,12 @@ enum NodeMessage: Equatable {
             ClusterBytes.appendShort(Array(room.utf8), to: &out)
             ClusterBytes.appendShort(Array(node.utf8), to: &out)
             ClusterBytes.appendShort(Array(viewer.utf8), to: &out)
+        case let .sharing(room, node, viewer, request):
+            out.append(5)
+            ClusterBytes.appendShort(Array(room.utf8), to: &out)
+            ClusterBytes.appendShort(Array(node.utf8), to: &out)
+            ClusterBytes.appendShort(Array(viewer.utf8), to: &out)
+            out.append(contentsOf: ClientMessageEncoder.sharing(request).utf8)
         }
         return out
     }
@@ -118,10 +134,16 @@ enum NodeMessage: Equatable {
         case 3:
             guard let viewer = reader.text(), let input = reader.u64(), let code = reader.text().flatMap(RefusalCode.init(rawValue:)),
                   let reason = reader.text(), reader.atEnd else { return nil }
-            return .refused(room: room, node: node, viewer: viewer, input: input, code: code, reason: reason)
+            return .refused(room: room, node: node, viewer: viewer, input: input == Self.noInput ? nil : input, code: code,
+                            reason: reason)
         case 4:
             guard let viewer = reader.text(), reader.atEnd else { return nil }
             return .keyframe(room: room, node: node, viewer: viewer)
+        case 5:
+            // Decoded as the viewer's node decoded it: the same rules, so nothing else passes.
+            guard let viewer = reader.text(), case .sharing(let request)? = try? ClientMessageDecoder.decode(reader.rest())
+            else { return nil }
+            return .sharing(room: room, node: node, viewer: viewer, request: request)
         default:
             return nil
         }

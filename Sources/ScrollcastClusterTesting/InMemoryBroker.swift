@@ -25,6 +25,8 @@ import ScrollcastRooms
     package private(set) var published: [(room: String, payload: [UInt8])] = []
     /// Publishes refused because the publisher's lease was not the room's.
     package private(set) var fencedPublishes = 0
+    /// A test's known-bad case: node messages for which this says true are lost on the way.
+    package var losesNodeMessage: (([UInt8]) -> Bool)?
 
     package init(scheduler: RoomScheduler, clock: RoomClock, settleMilliseconds: Double = 0) {
         self.scheduler = scheduler
@@ -120,7 +122,7 @@ import ScrollcastRooms
     }
 
     func send(_ payload: [UInt8], toNode node: String) {
-        guard let backend = nodes[node], backend.isAlive, backend.isStarted else { return }
+        guard let backend = nodes[node], backend.isAlive, backend.isStarted, losesNodeMessage?(payload) != true else { return }
         backend.deliver(nodeMessage: payload)
     }
 

@@ -65,6 +65,12 @@ import ScrollWire
         waiting.append { $0.handle(input, from: viewer) }
     }
 
+    func handleSharing(_ request: SharingRequest, from viewer: String) {
+        if let room { return room.handleSharing(request, from: viewer) }
+        guard waiting.count < Self.maxWaiting else { return }
+        waiting.append { $0.handleSharing(request, from: viewer) }
+    }
+
     func refuse(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String) {
         if let room { return room.refuse(inputID, code, reason, to: viewer) }
         guard waiting.count < Self.maxWaiting else { return }

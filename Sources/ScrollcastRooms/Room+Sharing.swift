@@ -84,9 +84,13 @@ extension Room {
         for request in lapsed { tell(.expired(viewer: request.viewer), to: keyHolders + [request.viewer]) }
     }
 
-    /// Viewer `id` left: its open request lapses for the key holders; its grant waits for its resume.
+    /// Viewer `id` left: its open request lapses for the key holders; its grant waits for its
+    /// resume, or passes at once to a resume that presented it already.
     func sharingLeft(_ id: String) {
-        guard let request = sharing.left(id, now: now) else { return }
+        let granted = sharing.granted
+        let request = sharing.left(id, now: now)
+        if sharing.granted != granted.filter({ $0 != id }) { announcePresence(urgent: true) }
+        guard let request else { return }
         tell(.expired(viewer: request.viewer), to: keyHolders)
     }
 

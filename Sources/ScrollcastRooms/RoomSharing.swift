@@ -30,6 +30,10 @@ struct RoomSharing {
     private var grants: [(viewer: String, token: String)] = []
     /// Grants of viewers that left, kept for their resume until `grantAfterLeaving` has passed.
     private var leftGrants: [(token: String, leftAt: Double)] = []
+    /// Resumes that presented the grant of a viewer still here, by that viewer: the grant passes
+    /// to the resume when the viewer leaves (in a cluster its node may report that after the
+    /// resume's node reports the resume). At most one per viewer with a grant.
+    private var resumesWaiting: [String: String] = [:]
     /// Viewers that explore.
     private(set) var exploring: Set<String> = []
     private var askAllowance: [String: TokenBucket] = [:]
@@ -85,20 +89,33 @@ struct RoomSharing {
     mutating func left(_ viewer: String, now: Double) -> Request? {
         exploring.remove(viewer)
         askAllowance[viewer] = nil
+        resumesWaiting = resumesWaiting.filter { $0.value != viewer }
         if let index = grants.firstIndex(where: { $0.viewer == viewer }) {
-            leftGrants.append((grants.remove(at: index).token, now))
-            if leftGrants.count > Self.maxLeftGrants { leftGrants.removeFirst() }
+            let token = grants.remove(at: index).token
+            if let resume = resumesWaiting.removeValue(forKey: viewer) {
+                grants.append((resume, token))
+            } else {
+                leftGrants.append((token, now))
+                if leftGrants.count > Self.maxLeftGrants { leftGrants.removeFirst() }
+            }
         }
         return close(of: viewer)
     }
 
     /// Gives `viewer` (a resume) the grant `token` of a viewer that left less than
-    /// `grantAfterLeaving` ago; false when there is none.
+    /// `grantAfterLeaving` ago; false when there is none. The grant of a viewer still here
+    /// waits for that viewer to leave (`resumesWaiting`): a second connection presenting it
+    /// while the first stays gets nothing.
     mutating func resume(_ token: String?, for viewer: String, now: Double) -> Bool {
         leftGrants.removeAll { now - $0.leftAt > Self.grantAfterLeaving }
-        guard let token,
-              let index = leftGrants.firstIndex(where: { DriverKey.constantTimeEquals(Array($0.token.utf8), Array(token.utf8)) })
-        else { return false }
+        guard let token else { return false }
+        let presented = Array(token.utf8)
+        func matches(_ held: String) -> Bool { DriverKey.constantTimeEquals(Array(held.utf8), presented) }
+        if let index = grants.firstIndex(where: { matches($0.token) }) {
+            if grants[index].viewer != viewer { resumesWaiting[grants[index].viewer] = viewer }
+            return false
+        }
+        guard let index = leftGrants.firstIndex(where: { matches($0.token) }) else { return false }
         leftGrants.remove(at: index)
         grants.append((viewer, token))
         return true

@@ -183,25 +183,20 @@ import ScrollWire
     }
 
     /// A sharing message (docs/protocol.md, "Sharing"): it counts against the connection's input
-    /// rate like an input. Only a room run here can answer it; in a cluster it is refused.
+    /// rate like an input. In a cluster the room's owner answers it, wherever the room runs.
     private func share(_ request: SharingRequest, from id: ViewerID) {
         guard let connection = connections[id] else { return }
-        guard connection.room != nil, let viewer = connection.viewerName else {
+        guard let room = connection.room, let viewer = connection.viewerName else {
             return fail(id, WireError("send 'join' before '\(request.type)'"))
-        }
-        func refuse(_ code: RefusalCode, _ reason: String) {
-            let form = OutgoingMessage.refused(input: nil, code: code, reason: reason, version: connection.version)
-            connection.sink.sendReliable(form)
-            metrics.bytesOut.increment(by: form.count)
         }
         switch connection.rateLimiter.judge(now: clock.nowMilliseconds()) {
         case .accept:
-            guard let room = connection.room as? Room else {
-                return refuse(.unsupported, "'\(request.type)' is not available on a cluster node yet")
-            }
             room.handleSharing(request, from: viewer)
         case .refuse:
-            refuse(.rateLimited, "too many messages: at most \(Int(limits.inputsPerSecond))/s, bursts of \(Int(limits.inputBurst))")
+            let reason = "too many messages: at most \(Int(limits.inputsPerSecond))/s, bursts of \(Int(limits.inputBurst))"
+            let form = OutgoingMessage.refused(input: nil, code: .rateLimited, reason: reason, version: connection.version)
+            connection.sink.sendReliable(form)
+            metrics.bytesOut.increment(by: form.count)
         case .disconnect:
             logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
             close(id, CloseReason(.policyViolation, "input rate limit exceeded"))

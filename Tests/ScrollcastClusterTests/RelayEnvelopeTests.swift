@@ -140,4 +140,27 @@ struct ClusterTextFormTests {
         let batches = RelayEnvelope(kind: .reliable, epoch: 3, publishedAt: 1, node: "n1", audience: .inputsStream, v1: [1], v2: [2])
         #expect(RelayEnvelope.decode(batches.encoded()) == batches)
     }
+
+    @Test("sharing across nodes: every sharing message travels whole, its refusal names no input, a resume's grant rides in a roster")
+    func sharingMessages() {
+        let requests: [SharingRequest] = [.ask, .grant(viewer: "n3/v2"), .deny(viewer: "n3/v2"), .view(.explore), .view(.follow), .callBack]
+        for request in requests {
+            let message = NodeMessage.sharing(room: "lobby", node: "n2", viewer: "n2/v1", request: request)
+            let bytes = message.encoded()
+            #expect(NodeMessage.decode(bytes) == message)
+            #expect(Array(bytes.prefix(4)) == [2, 5, 0, 5])
+            #expect(NodeMessage.decode(Array(bytes.dropLast())) == nil)
+        }
+        // Only a sharing message: an input's JSON (or anything else) in its place decodes to nothing.
+        let sharing = NodeMessage.sharing(room: "r", node: "n2", viewer: "n2/v1", request: .ask).encoded()
+        let input = Array(#"{"type":"input","id":1,"t":0,"kind":"pointerCancel"}"#.utf8)
+        #expect(NodeMessage.decode(Array(sharing.dropLast(#"{"type":"ask"}"#.utf8.count)) + input) == nil)
+        let refused = NodeMessage.refused(room: "r", node: "n1", viewer: "n2/v1", input: nil, code: .unavailable, reason: "x")
+        #expect(NodeMessage.decode(refused.encoded()) == refused)
+        let resuming = NodeMessage.RosterViewer(id: "n2/v3", version: 1, generation: 0, key: nil,
+                                                resume: ResumeRequest(life: 5, seq: 9, rowMoveVersion: 2, grant: String(repeating: "ab", count: 32)))
+        let roster = NodeMessage.roster(room: "r", node: "n2", viewers: [resuming])
+        #expect(NodeMessage.decode(roster.encoded()) == roster)
+        #expect(resuming.joinRequest(room: "r").resume?.grant == String(repeating: "ab", count: 32))
+    }
 }

@@ -4,7 +4,7 @@ page's picture stays, the server applies and refuses no input; presence counts o
 both overlays. Follow eases back over EASE_MS of room time, every eased picture a step toward the
 room's, ending on the room's picture, after which the page draws the room's frames again (its
 replica identical to every server frame). A key holder calls a locked room's explorer back; a
-page without its engine, and a page whose `view` the server refuses (a cluster node), say why."""
+page without its engine says why. Across a cluster's nodes: test_cluster_sharing_page.py."""
 
 from __future__ import annotations
 
@@ -187,20 +187,3 @@ def test_a_page_without_its_engine_cannot_explore_and_says_why(windows, page_ser
         assert sc.state("s.explore.mode") == "follow" and sc.state("s.sharing.viewMode") == "follow"
         assert "You cannot explore" in sc.page.locator("#toast").inner_text()
     assert off.state("s.sharing.exploring") == 0
-
-
-def test_a_cluster_node_refuses_view_and_the_page_says_why(windows, cluster, room, artifacts):
-    owner = _open(windows, artifacts, cluster.nodes[0].base_url, room, "owner-n0", "&replica=off")
-    assert cluster.owner_index(room) == 0
-    other = _open(windows, artifacts, cluster.nodes[1].base_url, room, "other-n1")
-    wait_running(other)
-    other.wait("s => s.explore.available")
-    assert other.page.evaluate("window.scrollcast.explore()") is True
-    other.wait("s => s.explore.mode === 'follow' && s.explore.available === false")
-    reason = other.state("s.explore.reason")
-    assert "cluster node" in reason, reason
-    assert other.page.locator("#view-toggle").is_disabled()
-    assert "cluster node" in other.page.locator("#explore-reason").inner_text()
-    assert other.state("s.sharing.viewMode") == "follow"
-    owner.wait("s => s.viewers === 2")
-    assert owner.state("s.sharing.exploring") == 0

@@ -87,11 +87,12 @@ final class RoomLink: RoomEndpoint {
         refuseHere(inputID, code, reason, to: viewer)
     }
 
-    /// Refuses an input of viewer `viewer` here straight to its connection, not through a room
-    /// (one run here may be stale, its messages held back and then discarded).
-    func refuseHere(_ inputID: UInt64, _ code: RefusalCode, _ reason: String, to viewer: String) {
+    /// Refuses an input (`inputID` nil: a sharing message) of viewer `viewer` here straight to
+    /// its connection, not through a room (one run here may be stale, its messages held back and
+    /// then discarded).
+    func refuseHere(_ inputID: UInt64?, _ code: RefusalCode, _ reason: String, to viewer: String) {
         guard let join = viewers.first(where: { $0.join.viewer == viewer })?.join else { return }
-        node.serverMetrics.refusedInputs.increment()
+        if inputID != nil { node.serverMetrics.refusedInputs.increment() }
         join.sink.sendReliable(.refused(input: inputID, code: code, reason: reason, version: join.version))
     }
 

@@ -27,6 +27,9 @@ import ScrollWire
     /// its rate limit: false when it does not take the inputs stream (a protocol error). A
     /// cluster's stand-in asks the room's owner.
     func requestKeyframe(for viewer: String) -> Bool
+    /// A sharing message of viewer `viewer` (docs/protocol.md, "Sharing"), already past its rate
+    /// limit. A cluster's stand-in passes it to the room's owner.
+    func handleSharing(_ request: SharingRequest, from viewer: String)
 }
 
 /// A viewer asking to join, as the hub hands it to a directory.

@@ -74,13 +74,14 @@ import ScrollcastServerTesting
         })
     }
 
-    /// A viewer (protocol v1) connected here, joining `room` (asking for `scene` if given).
-    func viewer(joining room: String, scene: String? = nil) -> TestViewer {
+    /// A viewer (protocol v1) connected here, joining `room` (asking for `scene` if given; `extra`
+    /// is more of the join's JSON fields, after a comma: `"lock":true`).
+    func viewer(joining room: String, scene: String? = nil, extra: String = "") -> TestViewer {
         let connection = ViewerID(rawValue: nextConnection)
         nextConnection += 1
         let sink = RecordingViewerSink()
         service.opened(connection, sink: sink, subprotocol: nil)
-        let asked = scene.map { #","scene":"\#($0)""# } ?? ""
+        let asked = (scene.map { #","scene":"\#($0)""# } ?? "") + (extra.isEmpty ? "" : "," + extra)
         service.receivedText(#"{"type":"join","room":"\#(room)"\#(asked)}"#.utf8, from: connection)
         return TestViewer(connection: connection, sink: sink, node: self)
     }
