@@ -3,6 +3,7 @@ own figures (Public/js/measure/picture.js) against the raw drawn record. Also us
 
     picture_measures(entries, sent)   -> dict like the page's pictureMeasures()
     input_to_picture(entries, sent)   -> [{"id", "ms"}]
+    driver_to_watcher(sent, applied, entries, shift) -> [{"id", "ms"}]
     nearest_rank(values, q)
 """
 
@@ -96,6 +97,34 @@ def input_to_picture(entries, sent):
             break
         if found is not None:
             samples.append({"id": s["id"], "ms": found["at"] - s["t"]})
+    return samples
+
+
+def driver_to_watcher(sent, applied, entries, shift):
+    """For each of a driver's pointer inputs ({"id", "t"}, on the driver's page clock) that the
+    room applied (`applied`: id -> its room time), the first display frame of a watcher (its drawn
+    record, `entries`, on the watcher's page clock, `shift` ms after the driver's) after the event
+    whose picture stands at that room time or later and is judged right: the event to that
+    frame's `at`. A candidate not judged yet ends the search, one never to be judged is passed over."""
+    samples = []
+    for s in sorted(sent, key=lambda s: s["id"]):
+        applied_at, event = applied.get(s["id"]), s["t"] - shift
+        if applied_at is None or not entries or event < entries[0]["at"]:
+            continue
+        found, pending = None, False
+        for e in entries:
+            if e["at"] <= event or e["t"] < applied_at or e.get("never"):
+                continue
+            if e["room"] is None:
+                pending = True
+                break
+            if _right(e):
+                found = e
+                break
+        if pending:
+            break
+        if found is not None:
+            samples.append({"id": s["id"], "ms": found["at"] - event})
     return samples
 
 
