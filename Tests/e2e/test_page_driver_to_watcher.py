@@ -65,10 +65,10 @@ def test_driver_to_watcher_reads_the_drivers_lead_and_a_held_lead_reads_badly(br
         assert len(r["ms"]) >= 20, r["ms"]
         # Right on both: the driver's own pictures do not see how late the watchers are.
         assert r["own"]["wrong"]["wrong"] == 0 or r["lead"]["late"] > 0, r["own"]["wrong"]
-    # What it is made of: the driver's lead and the watcher's lag behind the room, and display
-    # frames of the two pages' own loops (the event's handler, the watcher's next frame).
-    assert good["p50"] <= good["lead"]["lead"] + good["watcherLag"] + 4 * DISPLAY_FRAME_MS, good
-    assert good["p50"] >= good["watcherLag"], good
+    # What it is made of: the driver's lead and the watcher's lag behind the room (which changes
+    # between the runs: the watcher's prior ends when its window is full, docs/wasm.md), and
+    # display frames of the two pages' own loops (the event's handler, the watcher's next frame).
+    good["beyond"], bad["beyond"] = good["p50"] - good["watcherLag"], bad["p50"] - bad["watcherLag"]
+    assert -2 * DISPLAY_FRAME_MS <= good["beyond"] <= good["lead"]["lead"] + 4 * DISPLAY_FRAME_MS, good
     # The held driver: its inputs come due 450 ms after they were drawn, and so on every watcher.
-    assert bad["p50"] >= HELD_LEAD_MS + bad["watcherLag"] - 2 * DISPLAY_FRAME_MS, bad
-    assert bad["p50"] >= good["p50"] + HELD_LEAD_MS - good["lead"]["lead"] - 4 * DISPLAY_FRAME_MS, (good, bad)
+    assert bad["p50"] >= HELD_LEAD_MS and bad["beyond"] >= HELD_LEAD_MS - 2 * DISPLAY_FRAME_MS, bad
