@@ -64,9 +64,13 @@ def test_a_late_input_grows_the_lead_steered_and_time_gives_it_back_slowly(clock
         for (let i = 0; i < 50; i += 1) c.inputApplied(144, 2000 + i, 2000 + i);
         const kept = c.lead;
         c.displayTime(35600); const halved = c.lead;
+        const again = new RoomClock(); again.joinRoundTrip(30); again.frameArrived(1000, 5040); again.inputSent();
+        again.inputApplied(47, 1200, 1300); again.reset(); again.joinRoundTrip(50); again.frameArrived(1100, 5200);
+        again.inputSent(); const resumed = again.lead;
         c.inputApplied(144, 3000, 2900); c.displayTime(36600);
-        return [onTime, steering, grown, kept, halved, c.late, c.lead];""")
-    on_time, steering, grown, kept, halved, late, early = r
+        return [onTime, steering, grown, kept, halved, c.late, c.lead, resumed];""")
+    on_time, steering, grown, kept, halved, late, early, resumed = r
+    assert resumed == 50 + 17 + (47 + 100 + 17 - 47), "a new connection's start, and the raise the link earned"
     assert on_time == 47, "on time at the join's lead: nothing to give back"
     assert steering == pytest.approx(49), "a fifth of the 10 ms that passed"
     raise_ = 97 + 30 + 17 - 47   # the lead it was sent with, the lateness and a margin, over the start

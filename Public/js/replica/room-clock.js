@@ -35,6 +35,7 @@ export class RoomClock {
     this.roundTrip = null; // the join's (ms), for the watcher's clock too
     this.target = null;   // the lead wanted: the base, raised by late inputs, given back with time
     this.current = 0;     // the lead in use, steering toward the target
+    this.raised = 0;      // the target's raise over the base kept through a new connection (the same link)
     this.steeredAt = null;
     this.late = 0;        // own inputs the room applied elsewhere than stamped (late, or past its bound)
     this.driving = false; // this page has sent an input: only then does the clock lead
@@ -75,8 +76,8 @@ export class RoomClock {
   inputSent() {
     this.driving = true;
     if (this.target !== null) return;
-    this.target = this.base;
-    this.current = this.base;
+    this.target = Math.min(MAX_LEAD_MS, this.base + this.raised);
+    this.current = this.target;
   }
 
   /**
@@ -130,6 +131,8 @@ export class RoomClock {
     this.offsets = [];
     this.offset = null;
     this.last = -Infinity;
+    // The link is the same: a raise it earned is kept (still given back with time, #steer).
+    if (this.target !== null) this.raised = Math.max(0, this.target - this.base);
     this.target = null;   // set from the new join's round trip at the next input
     this.current = 0;
   }
