@@ -33,7 +33,9 @@ from pathlib import Path
 
 from link_helpers import LinkProxy  # the e2e tests' link emulator wrapper (Tests/e2e)
 from measures_recompute import nearest_rank
-from measures_session import ReceivedFrames, fling, first_frame_ms, measured, picture_samples, record_total, watcher_delays
+from measures_session import (
+    ReceivedFrames, driver_to_watcher_ms, fling, first_frame_ms, measured, picture_samples, record_total, watcher_delays,
+)
 from page_fixtures import ScrollcastPage
 from playwright.sync_api import sync_playwright
 from server_helpers import RunningServer
@@ -149,6 +151,11 @@ def page_figures(browser, base_url: str, profile: str, replica: str, loads: list
         out[label] = {**mine, "compared": state.get("compared", 0), "mismatches": state.get("mismatches", 0),
                       "photon_first": ms[0] if ms else None, "trueLag": nearest_rank(delays["lag"], 0.5),
                       "oneWayP99": nearest_rank(delays["oneWay"], 0.99)}
+        if label == "watcher":   # the driver's pointer events to the watcher's pictures (docs/measures.md)
+            lags = driver_to_watcher_ms(pages["driver"].page, p.page, received[label], entries)
+            out["driverToWatcher"] = {"p50": nearest_rank(lags, 0.5), "p99": nearest_rank(lags, 0.99), "count": len(lags),
+                                      "lead": pages["driver"].page.evaluate("window.scrollcast.test?.lead?.().lead ?? null")}
+    for p in pages.values():
         p.page.context.close()
     return out
 
@@ -192,19 +199,22 @@ def table(results: dict) -> list[str]:
     lines = [
         "| profile | page | viewer | load → first frame (ms) | reload → first frame (ms) | wrong pictures (%, largest pt) | clock judder (%) "
         "| picture judder (%, largest pt) | input-to-picture p50 / p99 (ms) | lag p50 (ms) | true lag p50 / one-way p99 (ms) "
-        "| load tool input-to-frame p50 / p99 (ms) | inter-arrival jitter p50 / p99 (ms) | emulator timing error p99 (µs) |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| driver to watcher p50 / p99 (ms) | load tool input-to-frame p50 / p99 (ms) | inter-arrival jitter p50 / p99 (ms) "
+        "| emulator timing error p99 (µs) |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for (profile, replica), r in results.items():
         for label in ("watcher", "driver"):
             v = r[label]
             page = f"replica ({v['compared']} compared, {v['mismatches']} mismatches)" if replica == "on" else "server frames"
             w, c, p, ip = v["wrong"], v["clock"], v["picture"], v["inputToPicture"]
+            dw = r.get("driverToWatcher") if label == "watcher" else None
+            d2w = "–" if not dw else f"{fmt(dw['p50'], 0)} / {fmt(dw['p99'], 0)} ({dw['count']}; lead {fmt(dw['lead'], 0)})"
             lines.append(
                 f"| `{profile}` | {page} | {label} | {fmt(r['load_ms'], 0)} | {fmt(r['reload_ms'], 0)} | {fmt(w['pct'], 2)} ({fmt(w['largestPt'])}) "
                 f"| {fmt(c['pct'])} | {fmt(p['pct'], 2)} ({fmt(p['largestPt'])}) "
                 f"| {fmt(ip['p50'], 0)} / {fmt(ip['p99'], 0)} ({ip['count']}) | {fmt(v['lag']['p50'], 0)} "
-                f"| {fmt(v.get('trueLag'), 0)} / {fmt(v.get('oneWayP99'), 0)} "
+                f"| {fmt(v.get('trueLag'), 0)} / {fmt(v.get('oneWayP99'), 0)} | {d2w} "
                 f"| {fmt(r.get('frame_p50'))} / {fmt(r.get('frame_p99'))} | {fmt(r.get('jitter_p50'))} / {fmt(r.get('jitter_p99'))} "
                 f"| {fmt(r.get('link_error_p99_us'), 0)} |")
     return lines
@@ -285,6 +295,10 @@ def section(results: dict, seconds: float, load: tuple[float, float]) -> list[st
         "- **true lag**, **one-way p99**: the room's present on the machine's one clock (frames' `sentAt`) minus the "
         "room time drawn, at each display frame in motion, and the p99 of the marks' one-way delays (arrival minus the "
         "room's clock then; replica pages only): docs/measures.md, \"A watcher's clock and lag\".",
+        "- **driver to watcher**: the driver's pointer event to the watcher's first display frame drawing that input "
+        "right (docs/measures.md, \"Driver to watcher\"), on the watcher's row, with the driver's lead at the end; "
+        "the input's room time from the `applied` messages the watcher received (without the replica, the first frame "
+        "naming it).",
         "- **load tool**: input-to-frame is sending input id N to receiving the first frame naming an id ≥ N; "
         "inter-arrival jitter is |arrival gap − `sentAt` gap| of successive frames at each connection; the "
         "emulator's timing error is how late the in-process link released its chunks (docs/links.md).",
@@ -319,6 +333,7 @@ def main(argv=None):
                         log(f"{profile} replica {replica} {label}: wrong {fmt(v['wrong']['pct'], 2)} %, clock judder "
                             f"{fmt(v['clock']['pct'])} %, input-to-picture {fmt(v['inputToPicture']['p50'], 0)}/"
                             f"{fmt(v['inputToPicture']['p99'], 0)} ms, lag {fmt(v['lag']['p50'], 0)} ms")
+                    log(f"{profile} replica {replica} driver to watcher: {r.get('driverToWatcher')}")
                 log(f"{profile}: scrollcast-load through the link")
                 results[(profile, REPLICA_MODES[0])].update(load_figures(server, proxy, profile))
             finally:
@@ -343,6 +358,9 @@ def main(argv=None):
             print(f"links_{key}_{label}_lag_p50_ms={fmt(v['lag']['p50'], 0)}")
             print(f"links_{key}_{label}_true_lag_p50_ms={fmt(v.get('trueLag'), 0)}")
             print(f"links_{key}_{label}_one_way_p99_ms={fmt(v.get('oneWayP99'), 0)}")
+        dw = r.get("driverToWatcher") or {}
+        print(f"links_{key}_driver_to_watcher_p50_ms={fmt(dw.get('p50'), 0)}")
+        print(f"links_{key}_driver_to_watcher_p99_ms={fmt(dw.get('p99'), 0)}")
     headline = results.get(("4g", "on"))
     print(f"links_4g_watcher_wrong_pct={fmt(headline['watcher']['wrong']['pct'], 2) if headline else '–'}")
 

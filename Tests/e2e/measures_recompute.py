@@ -3,6 +3,7 @@ own figures (Public/js/measure/picture.js) against the raw drawn record. Also us
 
     picture_measures(entries, sent)   -> dict like the page's pictureMeasures()
     input_to_picture(entries, sent)   -> [{"id", "ms"}]
+    driver_to_watcher(sent, applied, entries, shift) -> [{"id", "ms"}]
     nearest_rank(values, q)
 """
 
@@ -74,29 +75,40 @@ def judder(entries, m):
     }
 
 
-def input_to_picture(entries, sent):
-    """For each pointer input ({"id", "t"}), the first display frame after its event whose picture
-    names this viewer's input with that id or later and is judged right; a candidate not judged
-    yet ends the search, one never to be judged is passed over."""
+def _first_right_pictures(entries, inputs):
+    """For each (id, event time, candidate) of `inputs` (the event on the entries' clock, ids
+    increasing), the first entry after the event that `candidate` accepts, is not `never` judged
+    and is judged right: [{"id", "ms"}]. A candidate not judged yet ends the search (its sample
+    comes once it is judged), one never to be judged is passed over."""
     samples = []
-    for s in sorted(sent, key=lambda s: s["id"]):
-        if not entries or s["t"] < entries[0]["at"]:
+    for input_id, event, candidate in inputs:
+        if not entries or event < entries[0]["at"]:
             continue
-        found, pending = None, False
-        for e in entries:
-            if e["at"] <= s["t"] or not e["own"] or e["input"] < s["id"] or e.get("never"):
-                continue
-            if e["room"] is None:
-                pending = True
-                break
-            if _right(e):
-                found = e
-                break
-        if pending:
+        found = next((e for e in entries if e["at"] > event and not e.get("never") and candidate(e)
+                      and (e["room"] is None or _right(e))), None)
+        if found is not None and found["room"] is None:
             break
         if found is not None:
-            samples.append({"id": s["id"], "ms": found["at"] - s["t"]})
+            samples.append({"id": input_id, "ms": found["at"] - event})
     return samples
+
+
+def input_to_picture(entries, sent):
+    """For each pointer input ({"id", "t"}), the first display frame after its event whose picture
+    names this viewer's input with that id or later and is judged right."""
+    return _first_right_pictures(entries, [
+        (s["id"], s["t"], lambda e, i=s["id"]: e["own"] and e["input"] >= i) for s in sorted(sent, key=lambda s: s["id"])])
+
+
+def driver_to_watcher(sent, applied, entries, shift):
+    """For each of a driver's pointer inputs ({"id", "t"}, on the driver's page clock) that the
+    room applied (`applied`: id -> its room time), the first display frame of a watcher (its drawn
+    record, `entries`, on the watcher's page clock, which reads `shift` ms less than the driver's
+    at one instant: the watcher's timeOrigin minus the driver's) after the event whose picture
+    stands at that room time or later and is judged right: the event to that frame's `at`."""
+    return _first_right_pictures(entries, [
+        (s["id"], s["t"] - shift, lambda e, at=applied[s["id"]]: e["t"] >= at)
+        for s in sorted(sent, key=lambda s: s["id"]) if s["id"] in applied])
 
 
 def lag(entries, m):

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from measures_recompute import input_to_picture, motion, nearest_rank, picture_measures
+from measures_recompute import driver_to_watcher, input_to_picture, motion, nearest_rank, picture_measures
 from wire_v2 import WireV2Decoder
 
 # A quick drag up the long table and release: momentum, then rest (viewport pt).
@@ -18,10 +18,13 @@ FLING_STEPS = 6
 
 class ReceivedFrames:
     """Every frame the page's WebSockets received (snapshot frames too), by seq, decoded here with
-    one texts table, as the page keeps it (a resumed connection sends only what is new)."""
+    one texts table, as the page keeps it (a resumed connection sends only what is new); and the
+    room time of every input the room applied (`applied`: (viewer, id) -> t), for a page that
+    asks for them (the replica)."""
 
     def __init__(self, page):
         self.by_seq: dict[int, dict] = {}
+        self.applied: dict[tuple[str, int], float] = {}
         self.decoder = WireV2Decoder()
         page.on("websocket", self._watch)
 
@@ -31,6 +34,8 @@ class ReceivedFrames:
                 message = json.loads(payload)
             else:
                 message = self.decoder.decode(payload)
+            if message.get("type") == "applied" and message.get("cause") == "input":
+                self.applied[(message.get("viewer"), message.get("id"))] = message["t"]
             frame = message.get("frame") if message.get("type") == "snapshot" else message
             if frame and frame.get("type") == "frame":
                 self.by_seq[frame["seq"]] = frame
@@ -53,6 +58,23 @@ def watcher_delays(page, received: ReceivedFrames, entries: list[dict]) -> dict:
     arrivals = (clock or {}).get("arrivals", [])
     marks = [(a, origin + a + room - m) for a, m, _ in arrivals if first <= a <= last]
     return {"lag": lag, "oneWay": [d for _, d in marks], "marks": marks, "staleness": staleness(entries, arrivals)}
+
+
+def driver_to_watcher_ms(driver, watcher, received: ReceivedFrames, entries: list[dict]) -> list[float]:
+    """Driver to watcher (docs/measures.md), ms per pointer input of `driver` (a page): from its
+    pointer event to the first display frame of `watcher` (a page of the same browser, so of the
+    same wall clock) among its `entries` that draws that input right, each input at the room time
+    the room applied it (`received`: the watcher's socket, which the room sends `applied` to; to a
+    page without the replica, none: then the time of the first frame naming it, a bound above)."""
+    raw = driver.evaluate("() => ({ origin: performance.timeOrigin, viewer: window.scrollcast.state.viewer, "
+                          "sent: window.scrollcast.sentPointerInputs() })")
+    applied = {i: t for (v, i), t in received.applied.items() if v == raw["viewer"]}
+    if not applied:   # a page without the replica asks for no `applied`: the first frame naming the input
+        for f in sorted(received.by_seq.values(), key=lambda f: f["t"], reverse=True):
+            if (f.get("input") or {}).get("viewer") == raw["viewer"]:
+                applied.update({s["id"]: f["t"] for s in raw["sent"] if s["id"] <= f["input"]["id"]})
+    shift = watcher.evaluate("performance.timeOrigin") - raw["origin"]
+    return [s["ms"] for s in driver_to_watcher(raw["sent"], applied, entries, shift)]
 
 
 def staleness(entries: list[dict], arrivals: list[list[float]]) -> list[tuple[float, float]]:

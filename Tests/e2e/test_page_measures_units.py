@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from measures_recompute import picture_measures
+from measures_recompute import driver_to_watcher, picture_measures
 from measures_session import assert_same_figures
 from page_fixtures import browser_type_launch_args, page_server  # noqa: F401
 
@@ -156,3 +156,21 @@ def test_nearest_rank_quantiles(modules):
     assert modules.evaluate("M.nearestRank([5, 1, 4, 2, 3], 0.5)") == 3
     assert modules.evaluate("M.nearestRank(Array.from({length: 100}, (_, i) => 100 - i), 0.99)") == 99
     assert modules.evaluate("M.nearestRank([], 0.5)") is None
+
+
+def test_driver_to_watcher_is_the_watchers_first_right_picture_at_the_inputs_room_time():
+    # The watcher's page clock reads 1000 ms more than the driver's at one instant (its origin
+    # 1000 ms earlier: shift −1000); it draws room time 500 + 16·i at page time 2000 + 16·i. Input 1 (event at driver time 1010, watcher time 10), applied at room
+    # time 560: first drawn at t ≥ 560 is entry 4 (t 564, at 2064), but it is wrong; entry 5 is right.
+    entries = [{"at": 2000 + 16 * i, "t": 500 + 16 * i, "offset": 0.0, "room": 0.0} for i in range(12)]
+    entries[4]["room"] = 3.0
+    entries[8]["never"] = True
+    sent = [{"id": 1, "t": 1010}, {"id": 2, "t": 1020}, {"id": 3, "t": 1030}, {"id": 4, "t": 1040}]
+    applied = {1: 560, 2: 620, 4: 660}   # input 3 never applied: no sample
+    # Input 2: entry 8 (t 628) is never judged, passed over for entry 9. Input 4: entry 10 not
+    # judged yet ends the search.
+    entries[10]["room"] = None
+    samples = driver_to_watcher(sent, applied, entries, shift=-1000)
+    assert samples == [{"id": 1, "ms": 2080 - 2010}, {"id": 2, "ms": 2144 - 2020}]
+    # An event before the record's first entry has no sample.
+    assert driver_to_watcher(sent, applied, entries, shift=0) == []

@@ -10,19 +10,18 @@ import { TimeMapper } from "./engine.js";
 
 const WINDOW = 240;       // samples (4 s at 60 Hz): long enough to catch a quick one, short enough to follow drift
 const MARGIN_MS = 17;     // a display frame: the lead's margin over what it measured
-// A lost segment holds a direction of the link for a retransmission (the link emulator's stall,
-// 200 ms: docs/links.md), a few times a minute of motion on 4g: an input behind one reaches the
-// room that much later, late unless the lead covers it. So a join slower than a quiet local
-// link's (the watcher's prior, watch-clock.js, draws the same line) leads by one more.
-const WAN_ROUND_TRIP_MS = 40;
-const STALL_MS = 200;
 // Short of what the room holds at most (TimeMapper.MAX_LEAD): a stamp is rounded up past the
 // picture on screen, and one beyond the bound by the page's reckoning of the room's present is
 // predicted clamped there, where the room (whose present is later) holds it to the stamp: the
 // move drawn a microsecond before the room has it, a wrong picture of a whole move, and counted
 // late, which held the lead at the bound for good (seen on 4g: 1-2 pictures 97 pt off a fling).
 const MAX_LEAD_MS = TimeMapper.MAX_LEAD - 5;
-const LEAD_DECAY = 0.02;  // per input on time: the share of the lead's excess over the join's it gives back
+// The lead starts at what the join measured: a stall the link has not shown yet is not paid for
+// in advance (a prior of 200 ms on every join over 40 ms held each watcher 200 ms further behind
+// the driver, on a loaded loopback too). A late input raises it; the raise is given back slowly
+// (halved every LEAD_HALF_LIFE_MS of real time), so a link that stalls every few seconds of
+// motion (4g: docs/links.md) keeps it while one that stalled once gets back to its start.
+const LEAD_HALF_LIFE_MS = 30_000;
 const LEAD_STEER = 0.2;   // the lead changes by at most a fifth of real time: no clock judder (docs/measures.md)
 
 export class RoomClock {
@@ -34,8 +33,9 @@ export class RoomClock {
     this.offset = null;   // min(arrival − t) over the window
     this.base = 0;        // the lead from the join: its round trip plus a margin
     this.roundTrip = null; // the join's (ms), for the watcher's clock too
-    this.target = null;   // the lead wanted: the base, grown by late inputs, decaying back
+    this.target = null;   // the lead wanted: the base, raised by late inputs, given back with time
     this.current = 0;     // the lead in use, steering toward the target
+    this.raised = 0;      // the target's raise over the base kept through a new connection (the same link)
     this.steeredAt = null;
     this.late = 0;        // own inputs the room applied elsewhere than stamped (late, or past its bound)
     this.driving = false; // this page has sent an input: only then does the clock lead
@@ -64,35 +64,31 @@ export class RoomClock {
 
   /**
    * The join's round trip (ms): an input sent now reaches the room about that long after the
-   * arrival clock's time (one way down, one way up), so the lead starts there plus a margin,
-   * plus a stall's worth on anything but a quiet local link.
+   * arrival clock's time (one way down, one way up), so the lead starts there plus a margin.
    */
   joinRoundTrip(ms) {
     if (!Number.isFinite(ms) || ms < 0) return;
     this.roundTrip = ms;
-    this.base = Math.min(MAX_LEAD_MS, ms + MARGIN_MS + (ms > WAN_ROUND_TRIP_MS ? STALL_MS : 0));
+    this.base = Math.min(MAX_LEAD_MS, ms + MARGIN_MS);
   }
 
   /** This page sends an input (from now on the clock leads, at once: a room at rest shows no jump). */
   inputSent() {
     this.driving = true;
     if (this.target !== null) return;
-    this.target = this.base;
-    this.current = this.base;
+    this.target = Math.min(MAX_LEAD_MS, this.base + this.raised);
+    this.current = this.target;
   }
 
   /**
    * One of our inputs, stamped (or predicted) at room time `at` with lead `lead`, was applied at
-   * room time `applied`. On time, the lead decays slowly toward the join's; late (mapped from its
-   * `t`), the lead grows to the one it was sent with plus the lateness plus a margin; earlier
-   * (held only up to the room's bound), it shrinks by the difference (docs/wasm.md, "The clock").
+   * room time `applied`. Late (mapped from its `t`), the lead grows to the one it was sent with
+   * plus the lateness plus a margin; earlier (held only up to the room's bound), it shrinks by
+   * the difference (docs/wasm.md, "The clock"). On time it changes nothing: the raise is given
+   * back with time (#steer), not per input, so a burst of moves does not undo it in a second.
    */
   inputApplied(lead, at, applied) {
-    if (this.target === null) return;
-    if (applied === at) {
-      this.target -= (this.target - this.base) * LEAD_DECAY;
-      return;
-    }
+    if (this.target === null || applied === at) return;
     this.late += 1;
     // Earlier than stamped: the room held it only as far as it holds (MAX_LEAD_MS); the lead was too long.
     if (applied < at) this.target = Math.max(MARGIN_MS, Math.min(this.target, lead - (at - applied)));
@@ -107,7 +103,9 @@ export class RoomClock {
 
   #steer(pageTime) {
     if (this.target !== null && this.steeredAt !== null) {
-      const most = LEAD_STEER * Math.max(0, pageTime - this.steeredAt);
+      const passed = Math.max(0, pageTime - this.steeredAt);
+      this.target = this.base + (this.target - this.base) * 2 ** (-passed / LEAD_HALF_LIFE_MS);
+      const most = LEAD_STEER * passed;
       this.current += Math.max(-most, Math.min(most, this.target - this.current));
     }
     this.steeredAt = Math.max(this.steeredAt ?? pageTime, pageTime);
@@ -133,6 +131,8 @@ export class RoomClock {
     this.offsets = [];
     this.offset = null;
     this.last = -Infinity;
+    // The link is the same: a raise it earned is kept (still given back with time, #steer).
+    if (this.target !== null) this.raised = Math.max(0, this.target - this.base);
     this.target = null;   // set from the new join's round trip at the next input
     this.current = 0;
   }

@@ -1,0 +1,74 @@
+"""Driver to watcher (docs/measures.md): how long after a driver's pointer event another page in
+the room, a watcher, first draws that input where the room puts it. In real Chromium against the
+real server (both pages in one browser: one wall clock), recomputed from the raw records: the
+driver's inputs sent, the `applied` messages the watcher's socket received (each input's room
+time), the watcher's drawn record. A driver's clock leads the room, and the room applies its
+inputs when their stamps come due, so every watcher sees them that much later: the figure reads
+the driver's lead plus the watcher's own lag behind the room. The known-bad case: the same driver
+held at a lead of 450 ms (test hook `holdLead`, within the room's 500 ms bound), whose own
+pictures stay right and prompt while every watcher sees its motion half a second late; the
+figure reads it, and the driver's own measures cannot."""
+
+from __future__ import annotations
+
+from measures_recompute import nearest_rank
+from measures_session import ReceivedFrames, driver_to_watcher_ms, fling, measured, record, record_total, watcher_delays
+from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
+    ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
+)
+from replica_session import frames_to_show, ms_summary, wait_running
+
+HELD_LEAD_MS = 450
+DISPLAY_FRAME_MS = 1000 / 60
+
+
+def drive_and_measure(driver, watcher, received) -> dict:
+    """A fling and a slow drag by `driver`; driver to watcher over them, the watcher's true lag
+    and the driver's lead and own measures."""
+    d_start, w_start = record_total(driver.page), record_total(watcher.page)
+    fling(driver)
+    driver.drag(200, 300, 200, 600, steps=30)
+    driver.wait_idle()
+    watcher.wait_idle()
+    entries = record(watcher.page, w_start)
+    own, _, _, _ = measured(driver.page, (d_start, record_total(driver.page)))
+    lag = watcher_delays(watcher.page, received, entries)["lag"]
+    return {"ms": driver_to_watcher_ms(driver.page, watcher.page, received, entries),
+            "lead": driver.page.evaluate("window.scrollcast.test.lead()"), "watcherLag": nearest_rank(lag, 0.5),
+            "own": own, "photons": frames_to_show(driver.page)}
+
+
+def test_driver_to_watcher_reads_the_drivers_lead_and_a_held_lead_reads_badly(browser, page_server, room, artifacts):
+    pages, received = {}, None
+    for label in ("watcher", "driver"):
+        # Each in a window of its own (headless Chromium starves a tab behind another).
+        page = artifacts.watch(browser.new_context().new_page(), label)
+        if label == "watcher":
+            received = ReceivedFrames(page)
+        pages[label] = ScrollcastPage(page, page_server.base_url, room).open("&replica=on")
+    for sc in pages.values():
+        wait_running(sc)
+    driver, watcher = pages["driver"], pages["watcher"]
+    driver.page.bring_to_front()
+    runs = {}
+    for label in ("own lead", "held lead"):
+        if label == "held lead":
+            driver.page.evaluate(f"window.scrollcast.test.holdLead({HELD_LEAD_MS})")
+        r = runs[label] = drive_and_measure(driver, watcher, received)
+        r["p50"], r["p99"] = nearest_rank(r["ms"], 0.5), nearest_rank(r["ms"], 0.99)
+        print(f"loopback, driver's {label} ({r['lead']['lead']:.0f} ms, base {r['lead']['base']:.0f}, "
+              f"{r['lead']['late']} late): driver to watcher p50 {r['p50']:.0f} p99 {r['p99']:.0f} ms "
+              f"({len(r['ms'])} inputs), the watcher's true lag p50 {r['watcherLag']:.0f} ms; the driver's own "
+              f"wrong {r['own']['wrong']['wrong']}/{r['own']['wrong']['judged']}, input-to-picture {ms_summary(r['photons'])}")
+    good, bad = runs["own lead"], runs["held lead"]
+    for r in (good, bad):
+        assert len(r["ms"]) >= 20, r["ms"]
+        # Right on both: the driver's own pictures do not see how late the watchers are.
+        assert r["own"]["wrong"]["wrong"] == 0 or r["lead"]["late"] > 0, r["own"]["wrong"]
+    # What it is made of: the driver's lead and the watcher's lag behind the room (which changes
+    # between the runs: the watcher's prior ends when its window is full, docs/wasm.md), and
+    # display frames of the two pages' own loops (the event's handler, the watcher's next frame).
+    good["beyond"], bad["beyond"] = good["p50"] - good["watcherLag"], bad["p50"] - bad["watcherLag"]
+    assert -2 * DISPLAY_FRAME_MS <= good["beyond"] <= good["lead"]["lead"] + 4 * DISPLAY_FRAME_MS, good
+    # The held driver: its inputs come due 450 ms after they were drawn, and so on every watcher.
+    assert bad["p50"] >= HELD_LEAD_MS and bad["beyond"] >= HELD_LEAD_MS - 2 * DISPLAY_FRAME_MS, bad
