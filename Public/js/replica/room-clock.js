@@ -16,11 +16,17 @@ const MARGIN_MS = 17;     // a display frame: the lead's margin over what it mea
 // move drawn a microsecond before the room has it, a wrong picture of a whole move, and counted
 // late, which held the lead at the bound for good (seen on 4g: 1-2 pictures 97 pt off a fling).
 const MAX_LEAD_MS = TimeMapper.MAX_LEAD - 5;
-// The lead starts at what the join measured: a stall the link has not shown yet is not paid for
-// in advance (a prior of 200 ms on every join over 40 ms held each watcher 200 ms further behind
-// the driver, on a loaded loopback too). A late input raises it; the raise is given back slowly
-// (halved every LEAD_HALF_LIFE_MS of real time), so a link that stalls every few seconds of
-// motion (4g: docs/links.md) keeps it while one that stalled once gets back to its start.
+// The lead starts at what the join measured plus, on anything but a quiet local link, a stall's
+// worth: a lost segment holds a direction of the link for a retransmission (the link emulator's
+// stall, 200 ms: docs/links.md), a few times a minute of motion on 4g, and an input behind one is
+// late unless the lead covers it (without it the first drags on 4g showed late moves blended over
+// 4-7 display frames in 2 of 3 runs). A late input raises the lead; every raise, that first one
+// included, is given back slowly (halved every LEAD_HALF_LIFE_MS of real time while driving), so
+// a link that stalls every few seconds of motion keeps it, while one that does not gets back to
+// its measured start and watchers see the driver's motion sooner (docs/measures.md, "Driver to
+// watcher").
+const WAN_ROUND_TRIP_MS = 40;
+const STALL_MS = 200;
 const LEAD_HALF_LIFE_MS = 30_000;
 const LEAD_STEER = 0.2;   // the lead changes by at most a fifth of real time: no clock judder (docs/measures.md)
 
@@ -64,10 +70,12 @@ export class RoomClock {
 
   /**
    * The join's round trip (ms): an input sent now reaches the room about that long after the
-   * arrival clock's time (one way down, one way up), so the lead starts there plus a margin.
+   * arrival clock's time (one way down, one way up), so the lead starts there plus a margin,
+   * raised by a stall's worth on the first join slower than a quiet local link's.
    */
   joinRoundTrip(ms) {
     if (!Number.isFinite(ms) || ms < 0) return;
+    if (this.roundTrip === null && ms > WAN_ROUND_TRIP_MS) this.raised = STALL_MS;
     this.roundTrip = ms;
     this.base = Math.min(MAX_LEAD_MS, ms + MARGIN_MS);
   }
