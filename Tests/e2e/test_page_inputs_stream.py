@@ -42,6 +42,7 @@ COUNT_RECEIVED = """
         if (message.type === "snapshot") window.__snapshots.push(message);
         if (message.type === "snapshot" && message.replica) window.__changes = message.replica.changes;
         if (message.type === "batch") window.__changes = message.changes;
+        if (message.type === "batch") window.__largestBatch = Math.max(window.__largestBatch ?? 0, message.applied.length);
       });
     }
     send(data) {
@@ -131,6 +132,7 @@ def test_a_driver_and_a_watcher_take_inputs_and_beats_and_no_frame(browser, page
     watcher = counted_page(browser, page_server.base_url, room, artifacts, "watcher", INPUTS)
     for sc in (driver, watcher):
         wait_streaming(sc)
+        assert all("batchMs" not in j for j in sc.page.evaluate("window.__joins")), "the default period unless ?batch="
 
     play_and_check(driver, watcher, frames)
     got = received(frames)
