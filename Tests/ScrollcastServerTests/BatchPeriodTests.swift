@@ -20,21 +20,8 @@ import ScrollcastServerTesting
         let (_, longV2) = h.viewer(extra: Self.joinsLong, version: .v2)
         let (driver, _) = h.viewer()
         let room = try #require(h.registry.room(named: "demo"))
-        var arrivals: [(time: Double, type: String)] = []
-        func note() {
-            for message in long.received.dropFirst(arrivals.count) {
-                arrivals.append((room.now, decodeJSON(message)["type"] as? String ?? "?"))
-            }
-        }
         // A wheel burst at 4 inputs a frame period for 640 ms.
-        for i in 0..<160 {
-            h.input(UInt64(1 + i), t: Double(i) * 4, "wheel", #""dx":0,"dy":10,"mode":"pixel""#, from: driver)
-            note()
-            h.scheduler.advance(by: 4)
-            note()
-        }
-        h.scheduler.advance(by: 3000)
-        note()
+        let burst = WheelBurst(h, by: driver, count: 160, dy: 10, watching: long, in: room)
         var batchCounts: [Int] = []
         for (sink, version) in [(short, WireVersion.v1), (long, .v1), (longToo, .v1), (longV2, .v2)] {
             let client = try InputsStreamTests.StreamClient.following(sink, version)
@@ -46,11 +33,7 @@ import ScrollcastServerTesting
         #expect(batchCounts[0] >= 30 && batchCounts[1] * 4 <= batchCounts[0], "\(batchCounts)")
         // Apart from a batch a beat takes with it, the long period's batches leave 250 ms apart
         // (seen every 4 ms, when the test looks).
-        let batches = arrivals.indices.filter { arrivals[$0].type == "batch" }
-        let early = zip(batches, batches.dropFirst()).filter { previous, next in
-            arrivals[next].time - arrivals[previous].time < 250 - 4 - room.pacer.timerSlack
-                && arrivals.indices.contains(next + 1) && arrivals[next + 1].type != "beat"
-        }
+        let early = burst.early(within: 250 - 4 - room.pacer.timerSlack)
         #expect(early.isEmpty, "batches within 250 ms: \(early)")
         // Both long-period viewers of version 1 got the very same batches.
         let batchBytes = { (sink: RecordingViewerSink) in sink.received.filter { decodeJSON($0)["type"] as? String == "batch" }.map(\.bytes) }
