@@ -11,19 +11,14 @@ from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     artifacts, browser_type_launch_args, page_server, room,
 )
 from replica_session import replica
-from test_page_inputs_stream import INPUTS, assert_same_picture, counted_page, play_and_check, received, wait_streaming
+from test_page_inputs_stream import INPUTS, assert_same_picture, play_and_check, received, streaming_trio
 
 LONG = INPUTS + "&batch=250"
 
 
 def test_a_page_asking_250_ms_batches_matches_every_beat_and_draws_nothing_wrong(browser, page_server, room, artifacts):
-    frames = counted_page(browser, page_server.base_url, room, artifacts, "frames", "")
-    driver = counted_page(browser, page_server.base_url, room, artifacts, "driver", LONG)
-    watcher = counted_page(browser, page_server.base_url, room, artifacts, "watcher", LONG)
-    for sc in (driver, watcher):
-        wait_streaming(sc)
-        joins = sc.page.evaluate("window.__joins")
-        assert joins and all(j.get("batchMs") == 250 for j in joins), joins
+    frames, driver, watcher, joins = streaming_trio(browser, page_server, room, artifacts, LONG)
+    assert all(js and all(j.get("batchMs") == 250 for j in js) for js in joins), joins
 
     play_and_check(driver, watcher, frames)
     assert_same_picture(watcher, frames)
