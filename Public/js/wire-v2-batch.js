@@ -85,7 +85,7 @@ export function readChange(r, code, message, number) {
  * count, the last entry's `t` (a num), `complete` (a num Δ from it). Each entry: a head byte
  * (bits 0–3 kind, 4–6 cause, 7 "same viewer, id + 1"), `after` (the first a uvar, then an svar
  * Δ), `t` for all but the last (a num Δ from the next entry's: times are filled back to front),
- * the viewer (uvar length + 1, 0 for null) and id unless "same", the fields.
+ * the viewer (a str, "" for null) and id unless "same", the fields.
  */
 export function readBatch(r) {
   const message = { type: "batch", changes: r.uvar(), complete: 0, applied: [] };
@@ -105,8 +105,8 @@ export function readBatch(r) {
       entry.viewer = previous.viewer;
       entry.id = sum(previous.id, 1);
     } else {
-      const length = r.uvar();
-      entry.viewer = length === 0 ? null : r.utf8(length - 1);
+      const viewer = r.str();
+      entry.viewer = viewer === "" ? null : viewer;
       entry.id = r.uvar();
     }
     entry.cause = choose(CAUSES, (head >> 4) & 7);

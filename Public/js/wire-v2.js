@@ -59,12 +59,7 @@ class Reader {
   }
 
   str() {
-    return this.utf8(this.uvar());
-  }
-
-  /** `length` bytes of UTF-8. */
-  utf8(length) {
-    return utf8.decode(this.take(length));
+    return utf8.decode(this.take(this.uvar()));
   }
 
   f64() {

@@ -217,8 +217,7 @@ class WireV2Decoder:
             if same:
                 entry.update(viewer=previous["viewer"], id=previous["id"] + 1)
             else:
-                length = r.uvar()
-                entry["viewer"] = None if length == 0 else r.take(length - 1).decode("utf-8")
+                entry["viewer"] = r.str() or None
                 entry["id"] = r.uvar()
             entry["cause"] = APPLIED_CAUSES[(head >> 4) & 7]
             WireV2Decoder._change(r, head & 15, entry, WireV2Decoder._num)

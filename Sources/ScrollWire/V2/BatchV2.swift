@@ -42,7 +42,8 @@ extension ServerMessageEncoderV2 {
             }
             if i + 1 < m.applied.count { w.compact(entry.time, from: m.applied[i + 1].time) }
             if !same {
-                w.optionalString(entry.viewer)
+                // Viewer ids are never empty: "" stands for null.
+                w.string(entry.viewer ?? "")
                 w.uvarint(entry.id)
             }
             writeFields(of: entry.change, into: &w) { w, x in w.compact(x) }
@@ -77,7 +78,8 @@ extension ServerMessageDecoderV2 {
             if i + 1 < count { times.append(try r.compactPart("t", delta: true)) }
             var viewer = previous?.viewer, id = (previous?.id ?? 0) &+ 1
             if head & BatchHeadV2.same == 0 {
-                viewer = try r.optionalString("viewer")
+                let name = try r.string("viewer")
+                viewer = name.isEmpty ? nil : name
                 id = try r.uvarint("id")
             } else if id > ScrollWire.maxSafeInteger {
                 throw WireError("id: entry \(i)'s id is beyond 2^53 − 1")

@@ -81,28 +81,11 @@ struct BinaryReader {
     }
 
     mutating func string(_ name: @autoclosure () -> String) throws(WireError) -> String {
-        try string(name(), absentAtZero: false) ?? ""
-    }
-
-    /// A string whose length varint is one more than its byte count, or nil for a length of 0
-    /// (a batch's `viewer`, which may be null).
-    mutating func optionalString(_ name: @autoclosure () -> String) throws(WireError) -> String? {
-        try string(name(), absentAtZero: true)
-    }
-
-    private mutating func string(_ name: @autoclosure () -> String, absentAtZero: Bool) throws(WireError) -> String? {
         let start = index
         let savedTrace = trace
         trace = nil
         defer { trace = savedTrace }
-        var length = try uint(name())
-        if absentAtZero {
-            guard length > 0 else {
-                Self.report(savedTrace, name, start..<index, "null")
-                return nil
-            }
-            length -= 1
-        }
+        let length = try uint(name())
         guard length <= remaining else {
             throw WireError("\(name()): string of \(length) bytes runs past the end of the message")
         }

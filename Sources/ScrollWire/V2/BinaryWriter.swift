@@ -66,15 +66,6 @@ struct BinaryWriter {
         }
     }
 
-    /// A string that may be absent: its UTF-8 length + 1 as a varint, then the bytes; nil as 0.
-    mutating func optionalString(_ s: String?) {
-        guard let s else { return uvarint(0) }
-        withUTF8Bytes(s) { utf8 in
-            uvarint(utf8.count + 1)
-            bytes.append(contentsOf: utf8)
-        }
-    }
-
     /// An IEEE-754 double, little-endian (8 bytes), for the scene's values that v1 writes at full
     /// precision.
     mutating func float64(_ x: Double) {
