@@ -9,7 +9,9 @@ bytes per viewer-second, p99 latency (input-to-replica at every watcher in the i
 input-to-frame at the drivers in the frames stream), missed, beats checked and keyframes, and
 the load tool's own CPU (on this 2-core machine the load generator is often the limit, not the
 server). Then the ratios inputs ÷ frames at --compare viewers and the largest clean step of each
-stream. At --peer-steps the same inputs step runs right after against a plain Node `ws` relay of
+stream. At --long-steps the inputs step runs again with every connection asking for batches every
+--long-batch-ms (250 ms, the beat period; `scrollcast-load --batch-ms`): the ratios of both periods
+side by side, with input-to-replica p50 and p99, show what the long period buys and costs. At --peer-steps the same inputs step runs right after against a plain Node `ws` relay of
 the same batches (bench/peer-inputs.js in bench/peer-broadcaster.js). Writes its section of docs/benchmarks.md; the headline, last: the largest CPU ratio at
 1,000 viewers over the scripts.
 """
@@ -22,7 +24,8 @@ from functools import partial
 from . import peer_bench
 from .benchmarks_doc import replace_section
 from .inputs_figures import (beats, bytes_per_viewer_second, clean, cpu_us_per_viewer_second, joined, largest_clean,
-                             missed, p99_ms, ratio)
+                             missed, p50_ms, p99_ms, ratio)
+from .ladder_settings import ONE_FRAME_MS
 from .ladder_settings import counts
 from .load_step import run_step
 from .sampler import load_average, machine
@@ -30,7 +33,7 @@ from .server import Server, bench_parser, log, require
 
 HEADING = "## Inputs stream: the inputs ladder beside the frames ladder"
 HEADLINE_VIEWERS = 1000
-STREAM_NAMES = {"frames": "frames", "inputs": "inputs", "relay": "`ws` relay (inputs)"}
+STREAM_NAMES = {"frames": "frames", "inputs": "inputs", "long": "inputs, long batch period", "relay": "`ws` relay (inputs)"}
 
 
 def parse(argv=None):
@@ -46,6 +49,9 @@ def parse(argv=None):
     p.add_argument("--duration", type=float, default=10, help="seconds measured per step")
     p.add_argument("--ramp", type=float, default=3, help="seconds of ramp per step (at least 1 s per 1,000 viewers)")
     p.add_argument("--load-threads", default=None, help="scrollcast-load --threads (default: the tool's own)")
+    p.add_argument("--long-steps", type=counts, default=[1000, 1500],
+                   help="inputs steps run again with --long-batch-ms batches; empty skips them")
+    p.add_argument("--long-batch-ms", type=int, default=250, help="the long batch period (scrollcast-load --batch-ms)")
     p.add_argument("--peer-steps", type=counts, default=[1000, 1500],
                    help="inputs steps also run against the Node `ws` relay (bench/peer-inputs.js); empty skips it")
     p.add_argument("--node", default="node", help="the node binary of the peer")
@@ -58,17 +64,22 @@ def fmt(value, digits=1):
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def describe(step: dict) -> str:
+def describe(step: dict, bound_ms: float = ONE_FRAME_MS) -> str:
     b = beats(step)
     return (f"cpu_us_per_viewer_second={fmt(cpu_us_per_viewer_second(step))} "
-            f"bytes_per_viewer_second={fmt(bytes_per_viewer_second(step))} p99_ms={fmt(p99_ms(step))} "
+            f"bytes_per_viewer_second={fmt(bytes_per_viewer_second(step))} p50_ms={fmt(p50_ms(step))} p99_ms={fmt(p99_ms(step))} "
             f"missed={missed(step)} beats={b['checked']} mismatched={b['mismatched']} keyframes={b['keyframes']} "
             f"server_cpu={step['server_cpu_percent']:.0f}% load_cpu={step['load_cpu_percent']:.0f}% "
-            f"clean={'yes' if clean(step) else 'no'}")
+            f"clean={'yes' if clean(step, bound_ms) else 'no'}")
+
+
+def bound(settings, stream: str) -> float:
+    """The p99 a step must stay under to be clean: one frame, plus the long period for its steps."""
+    return ONE_FRAME_MS + (settings.long_batch_ms if stream == "long" else 0)
 
 
 def run_script(server: Server, peer, step, script: str, settings) -> dict:
-    frames, inputs, relay = [], [], []
+    frames, inputs, long, relay = [], [], [], []
     for viewers in settings.frames_steps:
         frames.append(step(server, viewers, script=script, prefix=f"fr{script}"))
         log(f"{script} frames {viewers}: {describe(frames[-1])}")
@@ -80,21 +91,25 @@ def run_script(server: Server, peer, step, script: str, settings) -> dict:
         inputs.append(step(server, viewers, script=script, prefix=f"in{script}", ramp=ramp,
                            extra=("--stream", "inputs", "--replica")))
         log(f"{script} inputs {viewers}: {describe(inputs[-1])}")
+        if viewers in settings.long_steps:
+            long.append(step(server, viewers, script=script, prefix=f"lg{script}", ramp=ramp,
+                             extra=("--stream", "inputs", "--replica", "--batch-ms", str(settings.long_batch_ms))))
+            log(f"{script} inputs, {settings.long_batch_ms} ms batches, {viewers}: {describe(long[-1], bound(settings, 'long'))}")
         if peer is not None and viewers in settings.peer_steps:
             # Right after Scrollcast's step, same load (no replica: the peer's hashes are made up).
             relay.append(step(peer, viewers, script=script, prefix=f"peer{script}", ramp=ramp, extra=("--stream", "inputs")))
             log(f"{script} ws relay {viewers}: {describe(relay[-1])}")
         if server.process.poll() is not None:
             raise SystemExit(f"bench: the server exited during the {viewers}-viewer inputs step; log: {server.log_file.name}")
-    return {"frames": frames, "inputs": inputs, "relay": relay}
+    return {"frames": frames, "inputs": inputs, "long": long, "relay": relay}
 
 
 def at(steps: list[dict], viewers: int):
     return next((s for s in steps if s["viewers"] == viewers), None)
 
 
-def ratios(runs: dict, viewers: int):
-    f, i = at(runs["frames"], viewers), at(runs["inputs"], viewers)
+def ratios(runs: dict, viewers: int, stream: str = "inputs"):
+    f, i = at(runs["frames"], viewers), at(runs[stream], viewers)
     if f is None or i is None:
         return None, None
     return (ratio(cpu_us_per_viewer_second(i), cpu_us_per_viewer_second(f)),
@@ -114,25 +129,34 @@ def section(settings, results: dict, info: dict, load_before: float, load_after:
              "bytes = every message received ÷ connections ÷ seconds (connections: those that joined, the `joined` "
              "column); p99 = input-to-replica at every watcher (inputs) or "
              "input-to-frame at the drivers (frames); clean = p99 under one frame period (16.7 ms), nothing missed, every "
-             "connection held, every beat matched and no keyframe. Load CPU = the load tool's own CPU (% of one core).",
+             "connection held, every beat matched and no keyframe (for the long batch period: p99 under that period plus one "
+             "frame, what its batches add by design). Long batch period: the inputs step again with every connection "
+             f"joining with `batchMs` {settings.long_batch_ms} (`scrollcast-load --batch-ms`). Load CPU = the load tool's own CPU (% of one core).",
              ""]
     for script, runs in results.items():
         lines += [f"**{script}**", "",
-                  "| stream | viewers | joined | server CPU | µs CPU / viewer-s | bytes / viewer-s | p99 (ms) | missed | beats checked / mismatched | keyframes | load CPU | clean |",
-                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
-        for stream in ("frames", "inputs", "relay"):
+                  "| stream | viewers | joined | server CPU | µs CPU / viewer-s | bytes / viewer-s | p50 (ms) | p99 (ms) | missed | beats checked / mismatched | keyframes | load CPU | clean |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+        for stream in ("frames", "inputs", "long", "relay"):
+            replicated = stream in ("inputs", "long")
             for s in runs[stream]:
                 b = beats(s)
                 lines.append(
                     f"| {STREAM_NAMES[stream]} | {s['viewers']} | {joined(s)} / {s['report']['connections']} | {s['server_cpu_percent']:.0f}% | {fmt(cpu_us_per_viewer_second(s))} "
-                    f"| {fmt(bytes_per_viewer_second(s))} | {fmt(p99_ms(s))} | {missed(s)} "
-                    f"| {b['checked'] if stream == 'inputs' else '–'} / {b['mismatched'] if stream == 'inputs' else '–'} "
-                    f"| {b['keyframes'] if stream == 'inputs' else '–'} | {s['load_cpu_percent']:.0f}% | {'yes' if clean(s) else 'no'} |")
+                    f"| {fmt(bytes_per_viewer_second(s))} | {fmt(p50_ms(s))} | {fmt(p99_ms(s))} | {missed(s)} "
+                    f"| {b['checked'] if replicated else '–'} / {b['mismatched'] if replicated else '–'} "
+                    f"| {b['keyframes'] if replicated else '–'} | {s['load_cpu_percent']:.0f}% | {'yes' if clean(s, bound(settings, stream)) else 'no'} |")
         lines.append("")
         for viewers in settings.compare:
             cpu, size = ratios(runs, viewers)
             lines.append(f"- at {viewers} viewers, inputs ÷ frames: server CPU per viewer-second **{fmt(cpu, 3)}**, "
                          f"bytes per viewer-second **{fmt(size, 3)}** (goal ≤ 0.1 each)")
+            long_cpu, long_size = ratios(runs, viewers, "long")
+            i, lg = at(runs["inputs"], viewers), at(runs["long"], viewers)
+            if lg is not None:
+                lines.append(f"  - with {settings.long_batch_ms} ms batches: CPU **{fmt(long_cpu, 3)}**, bytes **{fmt(long_size, 3)}**; "
+                             f"input-to-replica p50 / p99 {fmt(p50_ms(lg))} / {fmt(p99_ms(lg))} ms against "
+                             f"{fmt(p50_ms(i) if i else None)} / {fmt(p99_ms(i) if i else None)} ms at one frame period")
         for r in runs["relay"]:
             ours = at(runs["inputs"], r["viewers"])
             lines.append(f"- at {r['viewers']} viewers in the inputs stream, Scrollcast ÷ `ws` relay: server CPU per "
@@ -177,12 +201,14 @@ def main(argv=None):
                                          (time.monotonic() - began) / 60))
         log(f"wrote the section '{HEADING[3:]}' of docs/benchmarks.md")
     for script, runs in results.items():
-        for stream in ("frames", "inputs", "relay"):
+        for stream in ("frames", "inputs", "long", "relay"):
             for s in runs[stream]:
-                print(f"{script}_{stream}_{s['viewers']}: {describe(s)}")
+                print(f"{script}_{stream}_{s['viewers']}: {describe(s, bound(settings, stream))}")
         for viewers in settings.compare:
             cpu, size = ratios(runs, viewers)
-            print(f"{script}_ratio_{viewers}: cpu={fmt(cpu, 3)} bytes={fmt(size, 3)}")
+            long_cpu, long_size = ratios(runs, viewers, "long")
+            print(f"{script}_ratio_{viewers}: cpu={fmt(cpu, 3)} bytes={fmt(size, 3)} "
+                  f"long_cpu={fmt(long_cpu, 3)} long_bytes={fmt(long_size, 3)}")
         for r in runs["relay"]:
             ours = at(runs["inputs"], r["viewers"])
             print(f"{script}_relay_ratio_{r['viewers']}: "

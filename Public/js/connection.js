@@ -218,6 +218,7 @@ export class Connection {
     // With them, how far the room's history is complete (a watcher draws only that far).
     if (this.inputs) Object.assign(join, { inputs: true, complete: true });
     if (this.stream) Object.assign(join, { stream: "inputs", engine: this.stream.engine });
+    if (this.stream?.batchMs != null) join.batchMs = this.stream.batchMs;
     const resume = this.position.request(protocol, this.stream ? "inputs" : "frames");
     if (resume) join.resume = resume;
     else join.resumable = true;

@@ -3,15 +3,11 @@
 // not know which version it speaks. The decoder keeps the room's texts (row texts by id, section
 // titles, panel labels): a snapshot replaces them, a `texts` message adds to them, frames name them.
 
-import { KEYS, POSITIONS, WHEEL_MODES } from "./input-names.js";
+import { CAUSES, choose, readBatch, readChange, sum } from "./wire-v2-batch.js";
 
 const PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"];
 const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed", "applied", "beat",
   "asked", "granted", "denied", "expired", "follow", "batch", "hashedBeat"];
-// `applied` (docs/protocol.md, "Inputs applied"): causes and kinds by their codes.
-const CAUSES = ["input", "leave", "unavailable", "takeBack", "state"];
-const KINDS = [null, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
-  "longPressBegan", "longPressMove", "longPressEnd", "longPressCancel", "resize", "reducedMotion", "rowOrder", "rest"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads the pieces of a message in order; throws on anything the doc refuses. */
@@ -84,12 +80,6 @@ const pt = (units) => units / 100 + 0;
 /** Units of 0.001 (alphas, lift). */
 const frac = (units) => units / 1000 + 0;
 
-/** a + b for unit counts, refused beyond what a double holds exactly. */
-function sum(a, b) {
-  const s = a + b;
-  if (!Number.isSafeInteger(s)) throw new Error("value beyond ±(2^53 − 1)");
-  return s;
-}
 
 export class WireV2Decoder {
   constructor() {
@@ -123,15 +113,7 @@ export class WireV2Decoder {
       case "applied": message = this.applied(r); break;
       case "beat": message = { type: "beat", t: r.f64(), complete: r.f64() }; break;
       // The inputs stream (docs/protocol.md, "The inputs stream"): its changes and its hashed beat.
-      case "batch": {
-        message = { type: "batch", changes: r.uvar(), complete: r.f64(), applied: [] };
-        for (let n = r.uvar(), i = 0; i < n; i++) {
-          const { type: _, ...entry } = this.applied(r);
-          if ("complete" in entry) throw new Error("a batch's change carries no mark of its own");
-          message.applied.push(entry);
-        }
-        break;
-      }
+      case "batch": message = readBatch(r); break;
       case "hashedBeat": message = { type: "beat", t: r.f64(), complete: r.f64(), hash: r.hash() }; break;
       case "rowMoved":
         message = { type: "rowMoved", rowId: r.svar(), from: { s: r.uvar(), r: r.uvar() }, to: { s: r.uvar(), r: r.uvar() },
@@ -276,47 +258,14 @@ export class WireV2Decoder {
 
   /** An `applied` message, as version 1's JSON has it. */
   applied(r) {
-    const choice = (options) => {
-      const value = options[r.u8()];
-      if (value === undefined || value === null) throw new Error("unknown code in applied");
-      return value;
-    };
     const message = { type: "applied", after: r.uvar(), t: r.f64() };
     const flags = this.flags(r, 0x03);
     if (flags & 2) message.complete = null; // JSON's key order: `complete` follows `t`
     message.viewer = flags & 1 ? r.str() : null;
     if (flags & 2) message.complete = r.f64();
     message.id = r.uvar();
-    message.cause = choice(CAUSES);
-    const kind = choice(KINDS);
-    message.kind = kind;
-    switch (kind) {
-      case "pointerCancel": case "longPressCancel": break;
-      case "wheel": Object.assign(message, { dx: r.f64(), dy: r.f64(), mode: choice(WHEEL_MODES) }); break;
-      case "key": message.key = choice(KEYS); break;
-      case "scrollToRow":
-        Object.assign(message, { section: r.uvar(), row: r.uvar(), position: choice(POSITIONS), animated: choice([false, true]) });
-        break;
-      case "resize": Object.assign(message, { width: r.f64(), height: r.f64() }); break;
-      case "reducedMotion": message.on = choice([false, true]); break;
-      case "rest": message.offset = r.f64(); break;
-      case "rowOrder": {
-        const order = [];
-        let previous = -1;
-        for (let n = r.uvar(), i = 0; i < n; i++) {
-          const rows = [];
-          for (let m = r.uvar(), j = 0; j < m; j++) {
-            previous = sum(previous + 1, r.svar());
-            rows.push(previous);
-          }
-          order.push(rows);
-        }
-        message.order = order;
-        break;
-      }
-      default: Object.assign(message, { x: r.f64(), y: r.f64() });
-    }
-    return message;
+    message.cause = choose(CAUSES, r.u8());
+    return readChange(r, r.u8(), message, (r) => r.f64());
   }
 
   rowTexts(id) {

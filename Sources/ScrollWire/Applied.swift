@@ -84,6 +84,15 @@ enum AppliedCodesV2 {
         }
     }
 
+    /// The kind byte of `change`.
+    static func code(_ change: AppliedChange) -> UInt8 {
+        switch change {
+        case .input(let kind): code(kind)
+        case .rowOrder: rowOrder
+        case .rest: rest
+        }
+    }
+
     static func index<T: Equatable>(_ value: T, in options: [T]) -> UInt8 {
         UInt8(options.firstIndex(of: value) ?? 0)
     }
@@ -184,12 +193,18 @@ extension ServerMessageEncoderV2 {
         if let complete = m.complete { w.float64(complete) }
         w.uvarint(m.id)
         w.byte(UInt8(AppliedCause.allCases.firstIndex(of: m.cause) ?? 0))
-        switch m.change {
+        w.byte(AppliedCodesV2.code(m.change))
+        writeFields(of: m.change, into: &w) { w, x in w.float64(x) }
+    }
+
+    /// The fields of `change` after its kind byte, each number written by `number` (an `f64` in
+    /// `applied`, a `num` in a `batch`).
+    static func writeFields(of change: AppliedChange, into w: inout BinaryWriter,
+                            number: (inout BinaryWriter, Double) -> Void) {
+        switch change {
         case .rest(let offset):
-            w.byte(AppliedCodesV2.rest)
-            w.float64(offset)
+            number(&w, offset)
         case .rowOrder(let order):
-            w.byte(AppliedCodesV2.rowOrder)
             w.uvarint(order.count)
             var previous = -1
             for section in order {
@@ -200,22 +215,21 @@ extension ServerMessageEncoderV2 {
                 }
             }
         case .input(let kind):
-            w.byte(AppliedCodesV2.code(kind))
             switch kind {
             case .pointerDown(let p), .pointerMoved(let p), .pointerUp(let p),
                  .longPressBegan(let p), .longPressMoved(let p), .longPressEnded(let p):
-                w.float64(p.x); w.float64(p.y)
+                number(&w, p.x); number(&w, p.y)
             case .pointerCancelled, .longPressCancelled:
                 break
             case .wheel(let dx, let dy, let mode):
-                w.float64(dx); w.float64(dy); w.byte(AppliedCodesV2.index(mode, in: AppliedCodesV2.modes))
+                number(&w, dx); number(&w, dy); w.byte(AppliedCodesV2.index(mode, in: AppliedCodesV2.modes))
             case .key(let key):
                 w.byte(AppliedCodesV2.index(key, in: ScrollKey.allCases))
             case .scrollToRow(let path, let position, let animated):
                 w.uvarint(path.section); w.uvarint(path.row)
                 w.byte(AppliedCodesV2.index(position, in: AppliedCodesV2.positions)); w.byte(animated ? 1 : 0)
             case .resize(let size):
-                w.float64(size.width); w.float64(size.height)
+                number(&w, size.width); number(&w, size.height)
             case .reducedMotion(let on):
                 w.byte(on ? 1 : 0)
             }
@@ -235,13 +249,20 @@ extension ServerMessageDecoderV2 {
         let causeCode = Int(try r.byte("cause"))
         guard causeCode < AppliedCause.allCases.count else { throw WireError("unknown cause \(causeCode)") }
         let cause = AppliedCause.allCases[causeCode]
-        let kindCode = try r.byte("kind")
+        let change = try Self.change(kind: try r.byte("kind"), &r) { r, name throws(WireError) in try r.float64(name) }
+        return AppliedMessage(after: after, time: time, viewer: viewer, id: id, cause: cause, change: change,
+                              complete: complete)
+    }
+
+    /// The change of kind `kindCode` whose fields follow, each number read by `number`.
+    static func change(kind kindCode: UInt8, _ r: inout BinaryReader,
+                       number: (inout BinaryReader, String) throws(WireError) -> Double) throws(WireError) -> AppliedChange {
         func choice<T>(_ name: String, _ options: [T]) throws(WireError) -> T {
             let i = Int(try r.byte(name))
             guard i < options.count else { throw WireError("\(name) \(i) is not one of 0…\(options.count - 1)") }
             return options[i]
         }
-        func point() throws(WireError) -> Point { Point(x: try r.float64("x"), y: try r.float64("y")) }
+        func point() throws(WireError) -> Point { Point(x: try number(&r, "x"), y: try number(&r, "y")) }
         let change: AppliedChange
         switch kindCode {
         case 1: change = .input(.pointerDown(try point()))
@@ -249,7 +270,7 @@ extension ServerMessageDecoderV2 {
         case 3: change = .input(.pointerUp(try point()))
         case 4: change = .input(.pointerCancelled)
         case 5:
-            change = .input(.wheel(dx: try r.float64("dx"), dy: try r.float64("dy"), mode: try choice("mode", AppliedCodesV2.modes)))
+            change = .input(.wheel(dx: try number(&r, "dx"), dy: try number(&r, "dy"), mode: try choice("mode", AppliedCodesV2.modes)))
         case 6: change = .input(.key(try choice("key", ScrollKey.allCases)))
         case 7:
             let path = IndexPath(section: try r.uint("section"), row: try r.uint("row"))
@@ -259,7 +280,7 @@ extension ServerMessageDecoderV2 {
         case 9: change = .input(.longPressMoved(try point()))
         case 10: change = .input(.longPressEnded(try point()))
         case 11: change = .input(.longPressCancelled)
-        case 12: change = .input(.resize(Size(width: try r.float64("width"), height: try r.float64("height"))))
+        case 12: change = .input(.resize(Size(width: try number(&r, "width"), height: try number(&r, "height"))))
         case 13: change = .input(.reducedMotion(try choice("on", [false, true])))
         case AppliedCodesV2.rowOrder:
             var order: [[Int]] = []
@@ -274,11 +295,10 @@ extension ServerMessageDecoderV2 {
             }
             change = .rowOrder(order)
         case AppliedCodesV2.rest:
-            change = .rest(offset: try r.float64("offset"))
+            change = .rest(offset: try number(&r, "offset"))
         default:
             throw WireError("unknown kind \(kindCode)")
         }
-        return AppliedMessage(after: after, time: time, viewer: viewer, id: id, cause: cause, change: change,
-                              complete: complete)
+        return change
     }
 }

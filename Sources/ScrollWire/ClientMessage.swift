@@ -41,14 +41,18 @@ public struct JoinRequest: Sendable, Equatable {
     public var stream: ViewerStream
     /// The engine version the viewer replicates (`engine`), asked with the inputs stream.
     public var engine: UInt32?
+    /// The batch period the viewer asks for, ms (`batchMs`, in `ScrollWire.batchPeriodRange`),
+    /// with the inputs stream; nil: one frame period.
+    public var batchMs: Int?
 
     /// Creates a join request.
     public init(room: String, client: String? = nil, driverKey: String? = nil, lock: Bool = false,
                 scene: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil, inputs: Bool = false,
-                complete: Bool = false, stream: ViewerStream = .frames, engine: UInt32? = nil) {
+                complete: Bool = false, stream: ViewerStream = .frames, engine: UInt32? = nil, batchMs: Int? = nil) {
         self.room = room; self.client = client; self.driverKey = driverKey; self.lock = lock
         self.scene = scene; self.resumable = resumable; self.resume = resume; self.inputs = inputs
         self.complete = complete; self.stream = stream; self.engine = engine
+        self.batchMs = batchMs
     }
 
     /// Whether the viewer is told the room's life (it asked to resume, or to be able to).

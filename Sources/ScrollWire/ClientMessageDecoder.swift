@@ -56,9 +56,11 @@ public enum ClientMessageDecoder {
         } ?? .frames
         if complete, !inputs, stream != .inputs { throw WireError("field 'complete' needs 'inputs': true") }
         let engine = r.has("engine") ? UInt32(try r.integer("engine", in: 0...Int64(UInt32.max))) : nil
+        let batchMs = r.has("batchMs") ? try r.int("batchMs", in: ScrollWire.batchPeriodRange) : nil
+        if batchMs != nil, stream != .inputs { throw WireError("field 'batchMs' needs 'stream': 'inputs'") }
         return JoinRequest(room: room, client: client, driverKey: driverKey, lock: lock, scene: scene,
                            resumable: try r.optionalBool("resumable") ?? false, resume: try resumeRequest(r),
-                           inputs: inputs, complete: complete, stream: stream, engine: engine)
+                           inputs: inputs, complete: complete, stream: stream, engine: engine, batchMs: batchMs)
     }
 
     private static func input(_ r: FieldReader) throws(WireError) -> InputMessage {

@@ -18,6 +18,7 @@ public enum ClientMessageEncoder {
         if request.complete { w.key("complete"); w.bool(true) }
         if request.stream != .frames { w.key("stream"); w.string(request.stream.rawValue) }
         if let engine = request.engine { w.key("engine"); w.integer(UInt64(engine)) }
+        if let batchMs = request.batchMs { w.key("batchMs"); w.integer(UInt64(batchMs)) }
         if let resume = request.resume {
             w.key("resume")
             w.beginObject()

@@ -68,21 +68,6 @@ extension ServerMessageDecoder {
 }
 
 extension ServerMessageEncoderV2 {
-    /// A `batch` message (version 2, type `10`).
-    public static func batch(_ m: BatchMessage) -> [UInt8] {
-        var w = BinaryWriter(capacity: 16 + m.applied.count * 40)
-        w.byte(ServerMessageTypeV2.batch.rawValue)
-        w.uvarint(m.changes)
-        w.float64(m.complete)
-        w.uvarint(m.applied.count)
-        for entry in m.applied {
-            var entry = entry
-            entry.complete = nil
-            writeApplied(entry, into: &w)
-        }
-        return w.bytes
-    }
-
     /// A snapshot's `replica` (after `life` and `moves`; flag bit 5), when it has one.
     static func writeReplica(_ replica: ReplicaStart?, into w: inout BinaryWriter) {
         guard let replica else { return }
@@ -100,19 +85,6 @@ extension ServerMessageEncoderV2 {
 }
 
 extension ServerMessageDecoderV2 {
-    static func batch(_ r: inout BinaryReader) throws(WireError) -> BatchMessage {
-        let changes = try r.uvarint("changes")
-        let complete = try r.float64("complete")
-        var applied: [AppliedMessage] = []
-        // An entry takes at least 13 bytes (after, t, flags, id, cause, kind).
-        for _ in 0..<(try r.count("applied", minimumBytes: 13)) {
-            let entry = try Self.applied(&r)
-            guard entry.complete == nil else { throw WireError("applied: a batch's entries carry no 'complete'") }
-            applied.append(entry)
-        }
-        return BatchMessage(changes: changes, complete: complete, applied: applied)
-    }
-
     static func hashedBeat(_ r: inout BinaryReader) throws(WireError) -> BeatMessage {
         BeatMessage(time: try r.float64("t"), complete: try r.float64("complete"), hash: try r.u64("hash"))
     }

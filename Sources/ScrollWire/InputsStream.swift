@@ -43,6 +43,16 @@ public struct BatchMessage: Sendable, Equatable {
         self.changes = changes; self.complete = complete; self.applied = applied
     }
 
+    /// Mark `complete` lowered by less than 1/256 ms to `t` plus a whole number of 1/256 ms,
+    /// when `t` (the batch's last change) is at or before it: version 2 then writes it as a Δ
+    /// of a byte or two instead of 8. The promise still holds: every change up to the lower mark
+    /// has been sent, and it stays at or after every change in the batch.
+    public static func compactMark(_ complete: Double, after t: Double) -> Double {
+        guard complete.isFinite, t.isFinite, complete >= t else { return complete }
+        let lowered = t + ((complete - t) * 256).rounded(.down) / 256
+        return lowered >= t && lowered <= complete ? lowered : complete
+    }
+
     /// The number of the first change in it (`changes` + 1 for an empty batch).
     public var firstChange: UInt64 { changes + 1 - UInt64(applied.count) }
 }

@@ -23,6 +23,9 @@ public enum ScrollWire {
     /// Scene names in `join.scene`: at most this many characters (the server's catalogue decides
     /// which names exist).
     public static let maxSceneNameLength = 64
+    /// The batch periods an inputs-stream viewer may ask for (`join`'s `batchMs`), ms; the
+    /// server sends its batches at most once per the longer of it and one frame period.
+    public static let batchPeriodRange = 1...1000
     /// The `sceneName` a decoder assumes when a snapshot has none: servers from before scenes
     /// could be chosen only ever showed the demo.
     public static let sceneNameWhenAbsent = "demo"

@@ -51,12 +51,12 @@ final class ClusterChannel: RoomChannel {
     }
 
     func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool,
-                stream: ViewerStream) {
+                stream: ViewerStream, batchMs: Int) {
         guard !closed else { return }
         if sink is RemoteViewerSink {
-            remote.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: stream)
+            remote.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: stream, batchMs: batchMs)
         } else {
-            local.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: stream)
+            local.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: stream, batchMs: batchMs)
         }
     }
 
@@ -119,7 +119,7 @@ final class ClusterChannel: RoomChannel {
         let versions = remote.versions(reached: audience)
         guard !versions.isEmpty else { return }
         publish(.reliable, message, versions: versions, audience: audience)
-        if audience == .inputsStream { metrics.streamMessagesPublished.increment() }
+        if audience.isInputsStream { metrics.streamMessagesPublished.increment() }
     }
 
     private func deliverFrame(_ message: RoomMessage, sequence: UInt64) {

@@ -59,12 +59,14 @@ enum NodeMessage: Equatable {
         var stream: String?
         /// The engine version it replicates with (`join`'s `engine`), in the inputs stream.
         var engine: UInt32?
+        /// The batch period it asked for (`join`'s `batchMs`), in the inputs stream.
+        var batchMs: Int?
 
         /// The join request the owner admits this viewer with.
         func joinRequest(room: String) -> JoinRequest {
             JoinRequest(room: room, driverKey: key, resumable: resumable ?? false, resume: resume, inputs: inputs ?? false,
                         complete: complete ?? false, stream: stream.flatMap(ViewerStream.init(rawValue:)) ?? .frames,
-                        engine: engine)
+                        engine: engine, batchMs: batchMs)
         }
     }
 

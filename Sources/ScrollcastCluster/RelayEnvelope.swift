@@ -60,6 +60,7 @@ struct RelayEnvelope: Equatable {
         case .inputsStream: out.append(5)
         case .framesStream: out.append(6)
         case .framesStreamExcept(let id): out.append(7); ClusterBytes.appendShort(Array(id.utf8), to: &out)
+        case .inputsBatches(let batchMs): out.append(8); ClusterBytes.append(UInt64(max(batchMs, 0)), to: &out)
         }
         ClusterBytes.appendLong(v1, to: &out)
         ClusterBytes.appendLong(v2, to: &out)
@@ -80,6 +81,9 @@ struct RelayEnvelope: Equatable {
         case 4: audience = .completeWatchers
         case 5: audience = .inputsStream
         case 6: audience = .framesStream
+        case 8:
+            guard let batchMs = reader.u64(), batchMs <= UInt64(ScrollWire.batchPeriodRange.upperBound) else { return nil }
+            audience = .inputsBatches(Int(batchMs))
         case 1, 2, 7:
             guard let id = reader.short().flatMap({ String(validating: $0, as: UTF8.self) }) else { return nil }
             audience = audienceKind == 1 ? .viewer(id) : audienceKind == 2 ? .everyoneExcept(id) : .framesStreamExcept(id)

@@ -44,15 +44,43 @@ struct InputsStreamState {
     var counts: [WireVersion: Int] = [:]
     /// Every change, numbered, the latest kept.
     var log = ChangeLog()
-    /// Changes made since the last batch went out.
-    var pending: [AppliedMessage] = []
-    /// Room time the last batch went out.
-    var lastBatchAt = -Double.infinity
+    /// The batches of each period the viewers asked for (`batchMs`; 0: one frame period).
+    var groups: [Int: BatchGroup] = [:]
     /// Room time the last beat of this stream went out.
     var lastBeatAt = -Double.infinity
     /// The room moved (or changed) since the last beat: one goes out once it rests.
     var restBeatOwed = false
 
     /// Viewers of the inputs stream.
+    var viewers: Int { counts.values.reduce(0, +) }
+
+    /// A viewer speaking `version` asking for batches every `batchMs` joined the stream.
+    mutating func add(_ version: WireVersion, batchMs: Int) {
+        counts[version, default: 0] += 1
+        groups[batchMs, default: BatchGroup()].counts[version, default: 0] += 1
+    }
+
+    /// Such a viewer left it; a period nobody asks for any more goes with its waiting changes.
+    mutating func remove(_ version: WireVersion, batchMs: Int) {
+        counts[version, default: 1] -= 1
+        groups[batchMs]?.counts[version, default: 1] -= 1
+        if groups[batchMs]?.viewers == 0 { groups[batchMs] = nil }
+    }
+
+    /// The periods asked for, shortest first (so the output's order never depends on hashing).
+    var periods: [Int] { groups.keys.sorted() }
+}
+
+/// The batches of one period, shared by every viewer of the inputs stream that asked for it:
+/// the changes waiting for its next batch, and when its last one left.
+struct BatchGroup {
+    /// Its viewers, per protocol version.
+    var counts: [WireVersion: Int] = [:]
+    /// Changes made since its last batch went out.
+    var pending: [AppliedMessage] = []
+    /// Room time its last batch went out.
+    var lastBatchAt = -Double.infinity
+
+    /// Its viewers.
     var viewers: Int { counts.values.reduce(0, +) }
 }

@@ -16,33 +16,52 @@ extension Room {
         guard change.cause != .state else { return }
         inputsStream.log.append(change)
         guard inputsStream.viewers > 0 else { return }
-        inputsStream.pending.append(change)
+        for batchMs in inputsStream.periods { inputsStream.groups[batchMs]?.pending.append(change) }
         inputsStream.restBeatOwed = true
     }
 
-    /// When the waiting changes go out: a frame period after the last batch.
+    /// How often batches of the period asked as `batchMs` may leave: at most once a frame period.
+    func batchPeriod(_ batchMs: Int) -> Double {
+        max(Double(batchMs), pacer.framePeriod)
+    }
+
+    /// When the waiting changes of period `batchMs` go out: that period after its last batch.
+    func batchDue(_ batchMs: Int) -> Double? {
+        guard let group = inputsStream.groups[batchMs], !group.pending.isEmpty else { return nil }
+        return group.lastBatchAt + batchPeriod(batchMs)
+    }
+
+    /// When the first waiting changes go out.
     var batchDue: Double? {
-        inputsStream.pending.isEmpty ? nil : inputsStream.lastBatchAt + pacer.framePeriod
+        inputsStream.periods.compactMap(batchDue).min()
     }
 
-    /// Sends the waiting changes if their period has come (`tick`, and as anything reaching the
-    /// room finishes: the first change after a quiet period goes at once).
+    /// Sends the waiting changes of each period that has come (`tick`, and as anything reaching
+    /// the room finishes: the first change after a quiet period goes at once).
     func sendBatchIfDue() {
-        guard let due = batchDue, now >= due - pacer.timerSlack else { return }
-        sendBatch()
+        guard let first = batchDue, now >= first - pacer.timerSlack else { return }
+        for batchMs in inputsStream.periods {
+            if let due = batchDue(batchMs), now >= due - pacer.timerSlack { sendBatch(batchMs) }
+        }
     }
 
-    /// Sends the waiting changes now, with the mark: before a joiner's state (which holds them),
-    /// before a beat (whose mark covers them), or when their period has come.
+    /// Sends the waiting changes of every period now, with the mark: before a joiner's state
+    /// (which holds them), before a beat (whose mark covers them).
     func sendBatch() {
-        guard let last = inputsStream.pending.last else { return }
+        for batchMs in inputsStream.periods { sendBatch(batchMs) }
+    }
+
+    /// Sends the changes waiting for period `batchMs`, encoded once for all its viewers.
+    func sendBatch(_ batchMs: Int) {
+        guard let group = inputsStream.groups[batchMs], let last = group.pending.last else { return }
         let current = now
         let mark = markComplete(through: max(current, last.time))
-        let batch = BatchMessage(changes: inputsStream.log.count, complete: mark, applied: inputsStream.pending)
-        inputsStream.pending.removeAll(keepingCapacity: true)
-        inputsStream.lastBatchAt = current
-        channel.send(streamForms(v1: { ServerMessageEncoder.batch(batch) }, v2: { ServerMessageEncoderV2.batch(batch) }),
-                     to: .inputsStream)
+        let batch = BatchMessage(changes: inputsStream.log.count, complete: BatchMessage.compactMark(mark, after: last.time),
+                                 applied: group.pending)
+        inputsStream.groups[batchMs]?.pending.removeAll(keepingCapacity: true)
+        inputsStream.groups[batchMs]?.lastBatchAt = current
+        channel.send(streamForms(group.counts, v1: { ServerMessageEncoder.batch(batch) }, v2: { ServerMessageEncoderV2.batch(batch) }),
+                     to: .inputsBatches(batchMs))
     }
 
     /// After frame `frame` (just computed: sent and marked, or skipped as showing nothing new): a
@@ -89,10 +108,11 @@ extension Room {
                             input: lastApplied, state: scene.stateBytes(base: base))
     }
 
-    /// A message in each version a viewer of the inputs stream speaks.
-    func streamForms(v1: () -> [UInt8], v2: () -> [UInt8]) -> RoomMessage {
-        RoomMessage(v1: inputsStream.counts[.v1, default: 0] > 0 ? OutgoingMessage(utf8: v1()) : nil,
-                    v2: inputsStream.counts[.v2, default: 0] > 0 ? OutgoingMessage(binary: v2()) : nil)
+    /// A message in each version a viewer of the inputs stream (or of those `counts`) speaks.
+    func streamForms(_ counts: [WireVersion: Int]? = nil, v1: () -> [UInt8], v2: () -> [UInt8]) -> RoomMessage {
+        let counts = counts ?? inputsStream.counts
+        return RoomMessage(v1: counts[.v1, default: 0] > 0 ? OutgoingMessage(utf8: v1()) : nil,
+                           v2: counts[.v2, default: 0] > 0 ? OutgoingMessage(binary: v2()) : nil)
     }
 
     // MARK: Refusals

@@ -52,12 +52,12 @@ extension Room {
         viewers[index].stream = .frames
         viewers[index].watchesInputs = true
         viewers[index].wantsComplete = true
-        inputsStream.counts[viewer.version, default: 1] -= 1
+        inputsStream.remove(viewer.version, batchMs: viewer.batchMs)
         frameViewerCounts[viewer.version, default: 0] += 1
         inputWatchers += 1
         completeWatchers += 1
         channel.detach(viewer.id)
-        channel.attach(viewer.id, sink: viewer.sink, version: viewer.version, watchesInputs: true, complete: true, stream: .frames)
+        channel.attach(viewer.id, sink: viewer.sink, version: viewer.version, watchesInputs: true, complete: true, stream: .frames, batchMs: 0)
         sendSnapshot(to: viewer.id)
         sendAppliedState(to: viewer.id, version: viewer.version, complete: true)
         sendJoinBeat(to: viewer.id, version: viewer.version)

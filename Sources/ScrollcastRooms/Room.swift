@@ -119,6 +119,8 @@ import ScrollWire
         var wantsComplete = false
         /// Which stream it takes (docs/protocol.md, "The inputs stream").
         var stream = ViewerStream.frames
+        /// The batch period it asked for in the inputs stream, ms (0: one frame period).
+        var batchMs = 0
         /// Room times of its recent `keyframe` requests.
         var keyframes: [Double] = []
     }
@@ -213,7 +215,7 @@ import ScrollWire
     /// implied.
     public func join(viewer id: String, sink: ViewerSink, version: WireVersion = .v1, canDrive: Bool = true,
                      driverKey: String? = nil, resumable: Bool = false, resume: ResumeRequest? = nil,
-                     inputs: Bool = false, complete: Bool = false, stream: ViewerStream = .frames) {
+                     inputs: Bool = false, complete: Bool = false, stream: ViewerStream = .frames, batchMs: Int = 0) {
         defer { deadlineMayHaveMoved() }
         let takesInputs = stream == .inputs
         let inputs = inputs && !takesInputs
@@ -224,13 +226,14 @@ import ScrollWire
         if takesInputs { sendBatch() } else { restartTextsIfAlone(joining: version, resuming: resume != nil) }
         viewers.append(Viewer(id: id, version: version, sink: sink, canDrive: canDrive, driverKey: canDrive ? driverKey : nil,
                               resumable: resumable || resume != nil, watchesInputs: inputs, wantsComplete: complete,
-                              stream: stream))
+                              stream: stream, batchMs: takesInputs ? batchMs : 0))
         viewerCounts[version, default: 0] += 1
-        if takesInputs { inputsStream.counts[version, default: 0] += 1 } else { frameViewerCounts[version, default: 0] += 1 }
+        if takesInputs { inputsStream.add(version, batchMs: batchMs) } else { frameViewerCounts[version, default: 0] += 1 }
         if inputs { inputWatchers += 1 }
         if complete { completeWatchers += 1 }
         resumeGrant(resume, for: id)
-        channel.attach(id, sink: sink, version: version, watchesInputs: inputs, complete: complete, stream: stream)
+        channel.attach(id, sink: sink, version: version, watchesInputs: inputs, complete: complete, stream: stream,
+                       batchMs: takesInputs ? batchMs : 0)
         emptySince = nil
         answerJoin(of: id, resuming: resume)
         tellJoinerOfSharing(id)
@@ -252,7 +255,7 @@ import ScrollWire
         let key = !isLocked ? nil : createdHere ? join.newKey : holdsKey ? join.request.driverKey : nil
         self.join(viewer: join.viewer, sink: join.sink, version: join.version, canDrive: canDrive, driverKey: key,
                   resumable: join.request.wantsResumePoint, resume: join.request.resume, inputs: join.request.inputs,
-                  complete: join.request.complete, stream: join.request.stream)
+                  complete: join.request.complete, stream: join.request.stream, batchMs: join.request.batchMs ?? 0)
     }
 
     /// Whether viewer `id` is here.
@@ -302,7 +305,7 @@ import ScrollWire
         let leaving = viewers.remove(at: index)
         viewerCounts[leaving.version, default: 1] -= 1
         if leaving.stream == .inputs {
-            inputsStream.counts[leaving.version, default: 1] -= 1
+            inputsStream.remove(leaving.version, batchMs: leaving.batchMs)
         } else {
             frameViewerCounts[leaving.version, default: 1] -= 1
         }

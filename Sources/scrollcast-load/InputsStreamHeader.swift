@@ -15,8 +15,10 @@ enum InputsStreamHeader: Equatable {
         var r = FrontReader(bytes: bytes)
         switch r.byte() {
         case ServerMessageTypeV2.batch.rawValue:
-            guard let changes = r.uvarint(), let complete = r.float64(), let count = r.uvarint(), count <= changes
-            else { return nil }
+            // The front: changes, count, the last change's time, the mark as a Δ from it.
+            guard let changes = r.uvarint(), let count = r.uvarint(), count <= changes else { return nil }
+            let last = count > 0 ? r.number() : 0
+            guard let last, let complete = r.number(from: count > 0 ? last : nil) else { return nil }
             return .batch(changes: changes, count: count, complete: complete)
         case ServerMessageTypeV2.hashedBeat.rawValue:
             guard let time = r.float64(), let complete = r.float64(), let hash = r.u64() else { return nil }
@@ -73,5 +75,13 @@ private struct FrontReader {
 
     mutating func float64() -> Double? {
         u64().map(Double.init(bitPattern:)).flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    /// A version-2 `num` (docs/protocol.md, "`batch` (`10`)"); a count is a Δ from `base`.
+    mutating func number(from base: Double? = nil) -> Double? {
+        guard let h = uvarint() else { return nil }
+        if h == CompactNumber.f64Tag { return float64() }
+        guard let x = CompactNumber.value(head: h) else { return nil }
+        return base.map { $0 + x } ?? x
     }
 }

@@ -27,6 +27,8 @@ struct LoadPlan: Sendable {
     var replica = false
     /// `--stream`: frames (the default) or the inputs stream (state, batches, hashed beats).
     var stream: ViewerStream = .frames
+    /// `--batch-ms`: the batch period every connection asks for in the inputs stream (nil: the server's).
+    var batchMs: Int? = nil
     /// `--test-fault`: a known-bad run, to show the inputs stream's figures can fail.
     var testFault: TestFault? = nil
 

@@ -19,7 +19,7 @@ extension LoadShard {
     func joinRequest(for connection: LoadConnection) -> JoinRequest {
         JoinRequest(room: connection.room, client: "scrollcast-load/1 \(connection.role.rawValue)",
                     inputs: plan.checksFrames, stream: plan.stream,
-                    engine: plan.stream == .inputs ? EngineVersion.current : nil)
+                    engine: plan.stream == .inputs ? EngineVersion.current : nil, batchMs: plan.batchMs)
     }
 
     /// A `batch` or `beat` of the inputs stream, read from its front (`InputsStreamHeader`; in

@@ -104,6 +104,11 @@ struct ScrollcastLoad: ParsableCommand {
         valueName: "frames|inputs"))
     var stream: StreamOption = .frames
 
+    @Option(help: ArgumentHelp(
+        "With --stream inputs: the batch period every connection asks for ('batchMs' in its join, 1–1000 ms; docs/protocol.md, \"The inputs stream\"). Default: the server's, one frame period.",
+        valueName: "ms"))
+    var batchMs: Int?
+
     @Option(help: .hidden)
     var testFault: TestFault?
 
@@ -164,6 +169,12 @@ struct ScrollcastLoad: ParsableCommand {
                 throw ValidationError("--stream inputs needs --viewers ≥ 1: input-to-replica is measured at the viewers, and a room's replica runs on one of them")
             }
         }
+        if let batchMs {
+            guard stream == .inputs else { throw ValidationError("--batch-ms needs --stream inputs") }
+            guard ScrollWire.batchPeriodRange.contains(batchMs) else {
+                throw ValidationError("--batch-ms must be in \(ScrollWire.batchPeriodRange.lowerBound)…\(ScrollWire.batchPeriodRange.upperBound); got \(batchMs)")
+            }
+        }
         if let testFault {
             guard stream == .inputs else { throw ValidationError("--test-fault needs --stream inputs") }
             guard testFault != .replicaDropsChange || replica else {
@@ -199,7 +210,7 @@ struct ScrollcastLoad: ParsableCommand {
             nodes: try emulated.map { try NodeList(urls: $0.address.webSocketURL) } ?? nodes, driverNode: driverNode, wireVersion: wireProtocol.version, rooms: rooms, viewersPerRoom: viewers, driversPerRoom: drivers,
             script: script, recording: recording, seed: seed, durationSeconds: duration, rampSeconds: ramp,
             roomPrefix: roomPrefix, keptUpMs: keptUpMs, threads: threadCount, replica: replica,
-            stream: stream.stream, testFault: testFault)
+            stream: stream.stream, batchMs: batchMs, testFault: testFault)
         let outcome: LoadRun.Outcome
         do {
             outcome = try LoadRun(plan: plan).run()

@@ -126,6 +126,12 @@ struct DocExamplesV2Tests {
             return " (\(set.isEmpty ? "none" : set.joined(separator: ", ")))"
         }
         if name == "type" { return " (\(ServerMessageTypeV2(rawValue: UInt8(n)).map { "\($0)" } ?? "?"))" }
+        if name == "head", type == ServerMessageTypeV2.batch.rawValue {
+            let kinds = ["?", "pointerDown", "pointerMove", "pointerUp"]
+            let kind = Int(n & 15) < kinds.count ? kinds[Int(n & 15)] : "kind \(n & 15)"
+            let cause = AppliedCause.allCases.indices.contains(Int(n >> 4 & 7)) ? AppliedCause.allCases[Int(n >> 4 & 7)].rawValue : "?"
+            return " (\(kind), \(cause)\(n & 128 != 0 ? ", same viewer, id + 1" : ""))"
+        }
         if name == "phase" { return " (\(n < PhaseV2.phases.count ? PhaseV2.phases[Int(n)].rawValue : "?"))" }
         if fullName == "frame.flags" { return bits(["animating", "input", "panel", "lifted", "placeholder", "settling"]) }
         if fullName == "flags" {

@@ -11,6 +11,13 @@ enum Fixtures {
         AppliedMessage(after: 7, time: 1266.3, viewer: "v2", id: 6, cause: .input, change: .input(.pointerMoved(Point(x: 120, y: 380)))),
         AppliedMessage(after: 8, time: 1275.4, viewer: "v2", id: 7, cause: .input, change: .input(.pointerUp(Point(x: 120, y: 371.5)))),
     ])
+    /// A batch as the server makes it while someone drags: one move at a room time no short
+    /// count gives (an f64), at a point the page or the load tool sends (0.01 and 1/256 pt),
+    /// its mark lowered to a short Δ (`BatchMessage.compactMark`).
+    static let oneMoveBatch = BatchMessage(changes: 1043, complete: BatchMessage.compactMark(20417.6128, after: 20417.581034), applied: [
+        AppliedMessage(after: 1187, time: 20417.581034, viewer: "v7", id: 44, cause: .input,
+                       change: .input(.pointerMoved(Point(x: 187.43, y: 655.25)))),
+    ])
     /// Its beat with the frame hash (version 2 bytes).
     static let docHashedBeat = ServerMessageEncoderV2.beat(BeatMessage(time: 1279.17, complete: 1279.17, hash: 0x0f3e_1c9a_8b7d_6e5f))
 
@@ -160,6 +167,7 @@ enum FixturesV2 {
             ServerMessageEncoderV2.applied({ var m = Fixtures.docApplied; m.complete = 53217.25; return m }()),
             ServerMessageEncoderV2.beat(BeatMessage(time: 53230.5, complete: 53230.5)),
             ServerMessageEncoderV2.batch(Fixtures.docBatch),
+            ServerMessageEncoderV2.batch(Fixtures.oneMoveBatch),
             Fixtures.docHashedBeat,
             ServerMessageEncoderV2.presence(viewers: 4, driver: "v7", locked: true, exploring: 1, granted: ["v9"]),
             ServerMessageEncoderV2.sharing(.asked(viewer: "v9", expiresIn: 30_000)),

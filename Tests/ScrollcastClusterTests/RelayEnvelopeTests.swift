@@ -139,6 +139,17 @@ struct ClusterTextFormTests {
         #expect(RelayEnvelope.decode(moved.encoded()) == moved)
         let batches = RelayEnvelope(kind: .reliable, epoch: 3, publishedAt: 1, node: "n1", audience: .inputsStream, v1: [1], v2: [2])
         #expect(RelayEnvelope.decode(batches.encoded()) == batches)
+        // A batch period asked for travels with the roster and with the batches for it.
+        let long = NodeMessage.RosterViewer(id: "n1/v6", version: 2, generation: 0, key: nil, inputs: true, complete: true,
+                                            stream: "inputs", engine: EngineVersion.current, batchMs: 250)
+        #expect(long.joinRequest(room: "r").batchMs == 250)
+        let longRoster = NodeMessage.roster(room: "r", node: "n1", viewers: [long])
+        #expect(NodeMessage.decode(longRoster.encoded()) == longRoster)
+        let longBatches = RelayEnvelope(kind: .reliable, epoch: 3, publishedAt: 1, node: "n1", audience: .inputsBatches(250), v1: [1], v2: [2])
+        #expect(RelayEnvelope.decode(longBatches.encoded()) == longBatches)
+        // Beyond the range a join may ask: not an envelope this node made.
+        let tooLong = RelayEnvelope(kind: .reliable, epoch: 3, publishedAt: 1, node: "n1", audience: .inputsBatches(1001), v1: [1], v2: [2])
+        #expect(RelayEnvelope.decode(tooLong.encoded()) == nil)
     }
 
     @Test("sharing across nodes: every sharing message travels whole, its refusal names no input, a resume's grant rides in a roster")

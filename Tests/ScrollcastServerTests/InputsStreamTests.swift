@@ -127,28 +127,11 @@ import ScrollcastServerTesting
         let h = WireV2Tests.demoHarness()
         let (_, stream) = h.viewer(extra: Self.joinsInputs)
         let (driver, _) = h.viewer()
-        var arrivals: [(time: Double, type: String)] = []
         let room = try #require(h.registry.room(named: "demo"))
-        func note() {
-            let seen = arrivals.count
-            for message in stream.received.dropFirst(seen) {
-                arrivals.append((room.now, decodeJSON(message)["type"] as? String ?? "?"))
-            }
-        }
         // A wheel burst at 4 inputs a frame period: more changes than periods.
-        for i in 0..<40 {
-            h.input(UInt64(1 + i), t: Double(i) * 4, "wheel", #""dx":0,"dy":30,"mode":"pixel""#, from: driver)
-            note()
-            h.scheduler.advance(by: 4)
-            note()
-        }
-        h.scheduler.advance(by: 2000)
-        note()
-        let batches = arrivals.indices.filter { arrivals[$0].type == "batch" }
-        let early = zip(batches, batches.dropFirst()).filter { previous, next in
-            arrivals[next].time - arrivals[previous].time < room.pacer.framePeriod - room.pacer.timerSlack
-                && arrivals.indices.contains(next + 1) && arrivals[next + 1].type != "beat"
-        }
+        let burst = WheelBurst(h, by: driver, count: 40, dy: 30, watching: stream, in: room)
+        let batches = burst.batches
+        let early = burst.early(within: room.pacer.framePeriod - room.pacer.timerSlack)
         #expect(batches.count >= 8 && batches.count < 40, "\(batches.count) batches for 40 changes")
         #expect(early.isEmpty, "batches within a period: \(early)")
         let client = try StreamClient.following(stream, .v1)

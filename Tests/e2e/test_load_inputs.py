@@ -108,3 +108,26 @@ def test_bad_combinations_are_refused_with_a_clear_error(args, message):
 def test_test_faults_and_streams_are_checked(args, message):
     result = run_load(*args)
     assert result.returncode != 0 and message in result.stderr, result.stderr
+
+
+def test_a_long_batch_period_raises_input_to_replica_by_about_half_of_it(scrollcast_server, tmp_path):
+    default_result, default = _run(scrollcast_server, tmp_path, "--replica", "--script", "drag", rooms=1)
+    long_result, long = _run(scrollcast_server, tmp_path, "--replica", "--script", "drag", "--batch-ms", "250", rooms=1)
+    assert default_result.returncode == 0, default_result.stderr
+    assert long_result.returncode == 0, long_result.stderr
+    replica = long["inputs"]["replica"]
+    assert replica["beatsMatched"] == replica["beatsChecked"] > 0 and replica["keyframes"] == 0, replica
+    short_ms, long_ms = default["inputs"]["inputToReplicaMs"], long["inputs"]["inputToReplicaMs"]
+    # A change waits up to a period for its batch (a beat, every 250 ms, takes it sooner): about
+    # half the period on average; the default waits at most one frame period.
+    assert 0.25 * 250 <= long_ms["p50"] - short_ms["p50"] <= 0.75 * 250, (short_ms, long_ms)
+    assert long["inputs"]["batches"] < default["inputs"]["batches"] / 3, (long["inputs"], default["inputs"])
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--batch-ms", "250"), "--batch-ms needs --stream inputs"),
+    (("--stream", "inputs", "--batch-ms", "0"), "--batch-ms must be in 1…1000; got 0"),
+])
+def test_a_bad_batch_period_is_refused_with_a_clear_error(args, message):
+    result = run_load(*args)
+    assert result.returncode != 0 and message in result.stderr, result.stderr

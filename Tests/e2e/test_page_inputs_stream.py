@@ -42,6 +42,7 @@ COUNT_RECEIVED = """
         if (message.type === "snapshot") window.__snapshots.push(message);
         if (message.type === "snapshot" && message.replica) window.__changes = message.replica.changes;
         if (message.type === "batch") window.__changes = message.changes;
+        if (message.type === "batch") window.__largestBatch = Math.max(window.__largestBatch ?? 0, message.applied.length);
       });
     }
     send(data) {
@@ -125,12 +126,20 @@ def play_and_check(driver, watcher, frames):
         assert_streamed_cleanly(label, sc)
 
 
-def test_a_driver_and_a_watcher_take_inputs_and_beats_and_no_frame(browser, page_server, room, artifacts):
+def streaming_trio(browser, page_server, room, artifacts, query: str):
+    """A frames page, then a driver and a watcher opened with `query`, both in the inputs stream;
+    with the joins each of the two sent."""
     frames = counted_page(browser, page_server.base_url, room, artifacts, "frames", "")
-    driver = counted_page(browser, page_server.base_url, room, artifacts, "driver", INPUTS)
-    watcher = counted_page(browser, page_server.base_url, room, artifacts, "watcher", INPUTS)
+    driver = counted_page(browser, page_server.base_url, room, artifacts, "driver", query)
+    watcher = counted_page(browser, page_server.base_url, room, artifacts, "watcher", query)
     for sc in (driver, watcher):
         wait_streaming(sc)
+    return frames, driver, watcher, [sc.page.evaluate("window.__joins") for sc in (driver, watcher)]
+
+
+def test_a_driver_and_a_watcher_take_inputs_and_beats_and_no_frame(browser, page_server, room, artifacts):
+    frames, driver, watcher, joins = streaming_trio(browser, page_server, room, artifacts, INPUTS)
+    assert all("batchMs" not in j for js in joins for j in js), "the default period unless ?batch="
 
     play_and_check(driver, watcher, frames)
     got = received(frames)

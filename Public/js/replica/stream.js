@@ -28,6 +28,17 @@ function engineFromLocation(search = window.location.search) {
   return asked !== null && /^\d+$/.test(asked) ? Number(asked) : null;
 }
 
+/**
+ * `?batch=N`: ask for the room's batches every N ms (`batchMs` in the join, 1–1000; the server
+ * refuses anything else with close 1008, and the page then says so). Without it the server's
+ * default, one frame period. The watcher's clock needs no change: beats bound the marks' gap
+ * (MARK_GAP_MS) whatever the period, as each beat takes the waiting changes with it.
+ */
+export function batchFromLocation(search = window.location.search) {
+  const asked = new URLSearchParams(search).get("batch");
+  return asked !== null && /^-?\d+(\.\d+)?$/.test(asked) ? Number(asked) : null;
+}
+
 /** The bytes of RFC 4648 base64 text. */
 function fromBase64(text) {
   const binary = atob(text);
@@ -63,7 +74,7 @@ export class InputsStream {
     } catch (error) {
       return this.fallback(`the engine has no version (${error})`, false);
     }
-    this.connection.stream = { engine };
+    this.connection.stream = { engine, batchMs: batchFromLocation() };
     this.replica.fromState = true;   // started from the snapshot's state, never from a frame at rest
     return undefined;
   }

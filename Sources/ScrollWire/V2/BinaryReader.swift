@@ -141,7 +141,7 @@ struct BinaryReader {
     }
 
     /// Hands a field read to `trace`, building its name and value only then (see `trace`).
-    private static func report(_ trace: ((String, Range<Int>, String) -> Void)?, _ name: () -> String,
+    static func report(_ trace: ((String, Range<Int>, String) -> Void)?, _ name: () -> String,
                                _ range: Range<Int>, _ value: @autoclosure () -> String) {
         #if !hasFeature(Embedded)
         trace?(name(), range, value())

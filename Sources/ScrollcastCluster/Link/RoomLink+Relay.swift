@@ -21,7 +21,8 @@ extension RoomLink {
                                      inputs: $0.join.request.inputs ? true : nil,
                                      complete: $0.join.request.complete ? true : nil,
                                      stream: $0.join.request.stream == .inputs ? ViewerStream.inputs.rawValue : nil,
-                                     engine: $0.join.request.stream == .inputs ? $0.join.request.engine : nil)
+                                     engine: $0.join.request.stream == .inputs ? $0.join.request.engine : nil,
+                                     batchMs: $0.join.request.stream == .inputs ? $0.join.request.batchMs : nil)
         }
         node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
     }
@@ -56,12 +57,13 @@ extension RoomLink {
                 }
                 awaitingSnapshot.remove(id)
                 delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: join.request.inputs,
-                                complete: join.request.complete, stream: join.request.stream)
+                                complete: join.request.complete, stream: join.request.stream,
+                                batchMs: join.request.batchMs ?? 0)
                 answered(id)
             } else {
                 delivery.send(envelope.message, to: envelope.audience)
                 // Batches and beats are the inputs stream's frames: their lag is the broker's too.
-                if envelope.audience == .inputsStream { recordLag(envelope) }
+                if envelope.audience.isInputsStream { recordLag(envelope) }
             }
         case .frame:
             lastSequence = max(lastSequence, envelope.sequence)

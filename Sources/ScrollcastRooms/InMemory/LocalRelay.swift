@@ -27,9 +27,9 @@ import ScrollWire
     }
 
     func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool,
-                stream: ViewerStream) {
+                stream: ViewerStream, batchMs: Int) {
         guard !closed else { return }
-        viewers.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: stream)
+        viewers.attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: stream, batchMs: batchMs)
     }
 
     func detach(_ viewer: String) {

@@ -10,7 +10,8 @@ import ScrollWire
     /// go to (`.inputsStream` for a viewer of the inputs stream, which gets no frames).
     private var viewers: [Entry] = []
 
-    private typealias Entry = (id: String, sink: ViewerSink, version: WireVersion, inputs: Audience?)
+    /// `batchMs`: the batch period a viewer of the inputs stream asked for (0: the default).
+    private typealias Entry = (id: String, sink: ViewerSink, version: WireVersion, inputs: Audience?, batchMs: Int)
 
     /// No viewers yet; what is handed out is counted in `metrics`.
     public init(metrics: ServerMetrics) {
@@ -23,9 +24,9 @@ import ScrollWire
     /// Viewer `viewer`, speaking `version`, writes through `sink`; `watchesInputs` when it asked
     /// for `applied` messages, `complete` when with the complete-history mark.
     public mutating func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool = false,
-                                complete: Bool = false, stream: ViewerStream = .frames) {
+                                complete: Bool = false, stream: ViewerStream = .frames, batchMs: Int = 0) {
         let inputs: Audience? = stream == .inputs ? .inputsStream : !watchesInputs ? nil : complete ? .completeWatchers : .inputWatchers
-        viewers.append((viewer, sink, version, inputs))
+        viewers.append((viewer, sink, version, inputs, batchMs))
     }
 
     /// Viewer `viewer` left.
@@ -67,6 +68,7 @@ import ScrollWire
     private static func reaches(_ audience: Audience, _ viewer: Entry) -> Bool {
         switch audience {
         case .inputWatchers, .completeWatchers, .inputsStream: return viewer.inputs == audience
+        case .inputsBatches(let batchMs): return viewer.inputs == .inputsStream && viewer.batchMs == batchMs
         case .framesStream: return viewer.inputs != .inputsStream
         case .framesStreamExcept(let id): return viewer.inputs != .inputsStream && viewer.id != id
         default: return audience.includes(viewer.id)
@@ -127,7 +129,15 @@ extension Audience {
         case .everyone: return true
         case .everyoneExcept(let id), .framesStreamExcept(let id): return id != viewer
         // Whether it asked, and which stream it takes, is known where it is connected (LocalViewers).
-        case .inputWatchers, .completeWatchers, .inputsStream, .framesStream: return true
+        case .inputWatchers, .completeWatchers, .inputsStream, .inputsBatches, .framesStream: return true
+        }
+    }
+
+    /// Whether this audience is (part of) the inputs stream: its batches and beats.
+    public var isInputsStream: Bool {
+        switch self {
+        case .inputsStream, .inputsBatches: return true
+        default: return false
         }
     }
 }

@@ -19,9 +19,10 @@ import ScrollWire
     /// when its join asked for `applied` messages (audience `.inputWatchers`), `complete` when it
     /// asked for them with the complete-history mark (audience `.completeWatchers` instead);
     /// `stream` `.inputs` for a viewer of the inputs stream (audience `.inputsStream`: no frames,
-    /// nothing for `.framesStream`).
+    /// nothing for `.framesStream`), whose batches go to `.inputsBatches(batchMs)` (0: the
+    /// default period).
     func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool,
-                stream: ViewerStream)
+                stream: ViewerStream, batchMs: Int)
     /// Viewer `viewer` left.
     func detach(_ viewer: String)
     /// Sends a message that must arrive to `audience` (each viewer gets its version's form, if
@@ -55,6 +56,9 @@ public enum Audience: Sendable, Hashable {
     /// Every viewer of the inputs stream (`batch`es, hashed `beat`s; docs/protocol.md, "The inputs
     /// stream"). Known where the viewer is connected, as for `.inputWatchers`.
     case inputsStream
+    /// The viewers of the inputs stream that asked for batches every `batchMs` ms (0: the
+    /// default, one frame period): one encoded batch for all of them.
+    case inputsBatches(Int)
     /// Every viewer of the frames stream (version 2's `texts`, which only frames need).
     case framesStream
     /// Every viewer of the frames stream but one (texts a joiner's own snapshot carries).
@@ -89,7 +93,7 @@ extension RoomChannel {
 
     /// A viewer of the frames stream.
     public func attach(_ viewer: String, sink: ViewerSink, version: WireVersion, watchesInputs: Bool, complete: Bool) {
-        attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: .frames)
+        attach(viewer, sink: sink, version: version, watchesInputs: watchesInputs, complete: complete, stream: .frames, batchMs: 0)
     }
 
     /// A viewer that did not ask for the complete-history mark.
