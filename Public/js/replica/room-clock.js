@@ -19,12 +19,13 @@ const MAX_LEAD_MS = TimeMapper.MAX_LEAD - 5;
 // The lead starts at what the join measured plus, on anything but a quiet local link, a stall's
 // worth: a lost segment holds a direction of the link for a retransmission (the link emulator's
 // stall, 200 ms: docs/links.md), a few times a minute of motion on 4g, and an input behind one is
-// late unless the lead covers it (without it the first drags on 4g showed late moves blended over
-// 4-7 display frames in 2 of 3 runs). A late input raises the lead; every raise, that first one
-// included, is given back slowly (halved every LEAD_HALF_LIFE_MS of real time while driving), so
-// a link that stalls every few seconds of motion keeps it, while one that does not gets back to
-// its measured start and watchers see the driver's motion sooner (docs/measures.md, "Driver to
-// watcher").
+// late unless the lead covers it. That start is kept: given back with time (a 30 s half-life),
+// the later stalls found it short, 0.67 % of a 4g driver's pictures wrong in a quiet release
+// bench run (goal 0.5 %), and without it the first drags on 4g drew late moves blended over 4-7
+// display frames. A late input raises the lead further; that raise is given back slowly (halved
+// every LEAD_HALF_LIFE_MS of real time while driving), so a link that stalls every few seconds of
+// motion keeps it, while one that stalled once gets back to its start. The price is what
+// watchers see of a driver: that much later (docs/measures.md, "Driver to watcher").
 const WAN_ROUND_TRIP_MS = 40;
 const STALL_MS = 200;
 const LEAD_HALF_LIFE_MS = 30_000;
@@ -71,13 +72,12 @@ export class RoomClock {
   /**
    * The join's round trip (ms): an input sent now reaches the room about that long after the
    * arrival clock's time (one way down, one way up), so the lead starts there plus a margin,
-   * raised by a stall's worth on the first join slower than a quiet local link's.
+   * plus a stall's worth on a join slower than a quiet local link's.
    */
   joinRoundTrip(ms) {
     if (!Number.isFinite(ms) || ms < 0) return;
-    if (this.roundTrip === null && ms > WAN_ROUND_TRIP_MS) this.raised = STALL_MS;
     this.roundTrip = ms;
-    this.base = Math.min(MAX_LEAD_MS, ms + MARGIN_MS);
+    this.base = Math.min(MAX_LEAD_MS, ms + MARGIN_MS + (ms > WAN_ROUND_TRIP_MS ? STALL_MS : 0));
   }
 
   /** This page sends an input (from now on the clock leads, at once: a room at rest shows no jump). */
