@@ -40,8 +40,6 @@ struct InputsStreamState {
     /// ...and this many within it move the viewer to frames (the last is not answered).
     static let keyframesBeforeFallback = 3
 
-    /// Viewers of the inputs stream, per protocol version.
-    var counts: [WireVersion: Int] = [:]
     /// Every change, numbered, the latest kept.
     var log = ChangeLog()
     /// The batches of each period the viewers asked for (`batchMs`; 0: one frame period).
@@ -51,18 +49,21 @@ struct InputsStreamState {
     /// The room moved (or changed) since the last beat: one goes out once it rests.
     var restBeatOwed = false
 
+    /// Viewers of the inputs stream, per protocol version: those of every period.
+    var counts: [WireVersion: Int] {
+        groups.values.reduce(into: [:]) { all, group in all.merge(group.counts, uniquingKeysWith: +) }
+    }
+
     /// Viewers of the inputs stream.
-    var viewers: Int { counts.values.reduce(0, +) }
+    var viewers: Int { groups.values.reduce(0) { $0 + $1.viewers } }
 
     /// A viewer speaking `version` asking for batches every `batchMs` joined the stream.
     mutating func add(_ version: WireVersion, batchMs: Int) {
-        counts[version, default: 0] += 1
         groups[batchMs, default: BatchGroup()].counts[version, default: 0] += 1
     }
 
     /// Such a viewer left it; a period nobody asks for any more goes with its waiting changes.
     mutating func remove(_ version: WireVersion, batchMs: Int) {
-        counts[version, default: 1] -= 1
         groups[batchMs]?.counts[version, default: 1] -= 1
         if groups[batchMs]?.viewers == 0 { groups[batchMs] = nil }
     }

@@ -39,7 +39,6 @@ extension Room {
     /// Sends the waiting changes of each period that has come (`tick`, and as anything reaching
     /// the room finishes: the first change after a quiet period goes at once).
     func sendBatchIfDue() {
-        guard let first = batchDue, now >= first - pacer.timerSlack else { return }
         for batchMs in inputsStream.periods {
             if let due = batchDue(batchMs), now >= due - pacer.timerSlack { sendBatch(batchMs) }
         }
