@@ -7,7 +7,6 @@ call back from n0 brings the explorers on n1 and n2 back."""
 
 from __future__ import annotations
 
-from measures_session import FLING
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     artifacts, browser_type_launch_args, room,
 )
@@ -45,7 +44,7 @@ def test_explore_follow_hand_over_and_call_back_across_nodes(windows, cluster, r
     for sc in (owner, holder, watcher):
         sc.wait("s => s.sharing.exploring === 1 && s.sharing.following === 2")
         assert _counts(sc) == "2 following · 1 exploring"
-    holder.drag(*FLING, steps=6)
+    holder.fling()   # made in the page: Playwright's press and moves can come a hold apart
     holder.wait("s => s.lastFrame.offset > 300")
     holder.wait_idle()
     explored = holder.frame()["offset"]

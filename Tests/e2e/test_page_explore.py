@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from measures_recompute import picture_measures
-from measures_session import FLING, record_total
+from measures_session import record_total
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
@@ -89,7 +89,7 @@ def test_an_explorer_scrolls_its_own_table_and_eases_back_to_the_room(windows, p
     a_drawn = record_total(a.page)
 
     # The fling scrolls the explorer's own table far down; nothing reaches the room.
-    a.drag(*FLING, steps=6)
+    a.fling()
     a.wait("s => s.lastFrame.offset > 300")
     a.wait_idle()
     explored = a.frame()["offset"]
@@ -113,9 +113,10 @@ def test_an_explorer_scrolls_its_own_table_and_eases_back_to_the_room(windows, p
 
     # The room's frames again: b flings, a's replica draws them, identical to every server frame.
     compared = a.state("s.replica.compared")
-    b.drag(*FLING, steps=6)
-    # The dragging page first: a fresh-clone run timed out here once with a page at the room's
-    # rest (-44) and no input counted, which could have been either page.
+    # Made inside the page (ScrollcastPage.fling): Playwright's press and its moves are a browser
+    # round trip apart, and a fresh-clone run once had them so far apart that the room held the
+    # press long enough to lift a row (a row moved, the table stood at rest).
+    b.fling()
     for sc in (b, a):
         sc.wait("s => s.lastFrame.offset > 300")
         sc.wait_idle()
@@ -138,7 +139,7 @@ def test_a_key_holder_calls_the_explorer_of_a_locked_room_back(windows, page_ser
     # A watcher may explore (keyboard-free, through window.scrollcast): its input is its own.
     assert watcher.page.evaluate("window.scrollcast.explore()") is True
     holder.wait("s => s.sharing.exploring === 1")
-    watcher.drag(*FLING, steps=6)
+    watcher.fling()
     watcher.wait("s => s.lastFrame.offset > 300")
     watcher.wait_idle()
     assert watcher.state("s.refusedCount") == 0, "an explorer's input went to the locked room"
