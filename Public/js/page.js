@@ -98,8 +98,7 @@ export class ScrollcastPage {
       driverKey: startKey,
       // Holding a key means the room was locked: should it vanish, our rejoin recreates it locked.
       lock: askedLock || Boolean(startKey),
-      // The inputs stream's messages are read in version 1 (JSON) for now.
-      subprotocols: this.replica && streamFromLocation() ? ["scrollcast.v1"] : subprotocolsFromLocation(),
+      subprotocols: subprotocolsFromLocation(),
       inputs: this.replica !== null,
       onTexts: (body) => this.replica?.texts(body),
       onMessage: (message) => { this.room.receive(message); this.sharing.receive(message); },

@@ -9,6 +9,8 @@ matched."""
 
 from __future__ import annotations
 
+import pytest
+
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
@@ -18,8 +20,10 @@ from upload_helpers import post_trail
 
 INPUTS = "&stream=inputs&replica=on"
 
-# Counts what each socket of the page receives, by message type (the page speaks JSON in this
-# stream), and keeps the snapshots: the test's own view of the wire, beside the page's counters.
+# Counts what each socket of the page receives, by message type, and keeps the snapshots: the
+# test's own view of the wire, beside the page's counters. Version 1 is JSON; version 2's binary
+# messages are read here from docs/protocol.md alone, only as far as the tests look: the type
+# byte, a snapshot's head up to its `replica` changes, a batch's change number and entry count.
 COUNT_RECEIVED = """
 (() => {
   const Native = window.WebSocket;
@@ -28,6 +32,25 @@ COUNT_RECEIVED = """
   window.__sockets = [];
   window.__joins = [];
   window.__changes = null;   // the change count of the last snapshot or batch received
+  const TYPES = { 1: "snapshot", 2: "frame", 3: "texts", 4: "rowMoved", 5: "presence", 6: "refused", 7: "error",
+                  8: "resumed", 9: "applied", 10: "beat", 16: "batch", 17: "beat" };
+  const readBinary = (buffer) => {
+    const bytes = new Uint8Array(buffer);
+    let at = 1;
+    const uvar = () => { let value = 0, scale = 1, b; do { b = bytes[at++]; value += (b & 0x7f) * scale; scale *= 128; } while (b & 0x80); return value; };
+    const str = () => { const n = uvar(); at += n; };
+    const message = { type: TYPES[bytes[0]] ?? `type-${bytes[0]}` };
+    if (message.type === "snapshot") {
+      uvar(); str(); str(); uvar();
+      const flags = bytes[at++];
+      if (flags & 1) str();
+      if (flags & 4) str();
+      if (flags & 16) { uvar(); uvar(); }
+      if (flags & 32) { const engine = uvar(); at += 8; message.replica = { engine, changes: uvar() }; }
+    }
+    if (message.type === "batch") message.changes = uvar(), message.applied = { length: uvar() };
+    return message;
+  };
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
@@ -36,8 +59,9 @@ COUNT_RECEIVED = """
       const inURL = new URL(String(args[0]), location.href).searchParams.get("join");
       if (inURL) window.__joins.push(JSON.parse(inURL));
       this.addEventListener("message", (event) => {
-        let message = { type: "binary" };
+        let message = { type: "unreadable" };
         if (typeof event.data === "string") { try { message = JSON.parse(event.data); } catch {} }
+        else if (event.data instanceof ArrayBuffer) { try { message = readBinary(event.data); } catch {} }
         window.__received[message.type] = (window.__received[message.type] ?? 0) + 1;
         if (message.type === "snapshot") window.__snapshots.push(message);
         if (message.type === "snapshot" && message.replica) window.__changes = message.replica.changes;
@@ -106,7 +130,7 @@ def assert_streamed_cleanly(label: str, sc):
     inputs stream, matched every beat with no keyframe, and applied the one row move."""
     wait_every_beat_checked(sc)
     got, r = received(sc), replica(sc)
-    assert got.get("frame", 0) == 0 and got.get("binary", 0) == 0, f"{label} received frames: {got}"
+    assert got.get("frame", 0) == 0 and got.get("unreadable", 0) == 0, f"{label} received frames: {got}"
     assert got.get("batch", 0) > 5 and got.get("beat", 0) > 5, f"{label}: {got}"
     assert r["stream"] == "inputs" and r["fallbacks"] == 0, r
     assert r["beatsChecked"] > 5 and r["beatsMatched"] == r["beatsChecked"], r
@@ -137,13 +161,16 @@ def streaming_trio(browser, page_server, room, artifacts, query: str):
     return frames, driver, watcher, [sc.page.evaluate("window.__joins") for sc in (driver, watcher)]
 
 
-def test_a_driver_and_a_watcher_take_inputs_and_beats_and_no_frame(browser, page_server, room, artifacts):
-    frames, driver, watcher, joins = streaming_trio(browser, page_server, room, artifacts, INPUTS)
+@pytest.mark.parametrize("protocol", ["v2", "v1"])
+def test_a_driver_and_a_watcher_take_inputs_and_beats_and_no_frame(browser, page_server, room, artifacts, protocol):
+    frames, driver, watcher, joins = streaming_trio(browser, page_server, room, artifacts, f"{INPUTS}&protocol={protocol}")
+    for sc in (driver, watcher):
+        assert sc.state("s.protocol") == f"scrollcast.{protocol}"
     assert all("batchMs" not in j for js in joins for j in js), "the default period unless ?batch="
 
     play_and_check(driver, watcher, frames)
     got = received(frames)
-    assert got.get("frame", 0) + got.get("binary", 0) > 30, f"the frames viewer of the same room got frames: {got}"
+    assert got.get("frame", 0) > 30, f"the frames viewer of the same room got frames: {got}"
     assert replica(driver)["predicted"] > 10, "the driver drew its own inputs before the room applied them"
     assert_same_picture(watcher, frames)
     assert_same_picture(driver, frames)
@@ -266,7 +293,7 @@ def test_a_room_of_an_uploaded_scene_replicates_from_its_scene_bytes_matching_ev
     for label, sc in (("driver", driver), ("watcher", watcher)):
         wait_every_beat_checked(sc)
         got, r = received(sc), replica(sc)
-        assert got.get("frame", 0) == 0 and got.get("binary", 0) == 0, f"{label} received frames: {got}"
+        assert got.get("frame", 0) == 0 and got.get("unreadable", 0) == 0, f"{label} received frames: {got}"
         assert r["stream"] == "inputs" and r["fallbacks"] == 0, (label, r)
         assert r["beatsChecked"] > 5 and r["beatsMatched"] == r["beatsChecked"] and r["beatsUnchecked"] == 0, (label, r)
         assert r["mismatches"] == 0 and r["keyframes"] == 0, (label, r["keyframeReason"])
