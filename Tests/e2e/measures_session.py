@@ -99,12 +99,16 @@ def staleness(entries: list[dict], arrivals: list[list[float]]) -> list[tuple[fl
     return out
 
 
+def staleness_p99(delays: dict) -> float:
+    """The p99 of the mark's staleness at a watcher's display frames in motion (ms, `staleness`)."""
+    return nearest_rank([d for _, d in delays["staleness"]], 0.99)
+
+
 def clock_lag_bound(delays: dict, prior: float, frame_ms: float = 1000 / 60) -> float:
     """The most a watcher's true lag may read (ms; test_page_replica.py, docs/measures.md): the
     fastest mark's delay plus the p99 of the mark's staleness at its display frames in motion, or
     plus its prior while in force, whichever is larger, plus three display frames."""
-    stale = nearest_rank([d for _, d in delays["staleness"]], 0.99)
-    return min(delays["oneWay"]) + max(stale, prior) + 3 * frame_ms
+    return min(delays["oneWay"]) + max(staleness_p99(delays), prior) + 3 * frame_ms
 
 
 def judder_waiting_beyond(entries: list[dict], stale: list[tuple[float, float]], q: float = 0.99) -> tuple[int, int]:

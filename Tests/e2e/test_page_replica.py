@@ -13,7 +13,7 @@ import pytest
 from measures_recompute import nearest_rank
 from measures_session import (
     FLING, ReceivedFrames, assert_same_figures, clock_lag_bound, fling, judder_waiting_beyond, measured, picture_samples,
-    record_total, summary, watcher_delays,
+    record_total, staleness_p99, summary, watcher_delays,
 )
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
@@ -55,7 +55,7 @@ def assert_watcher_clock_smooth(watcher, received, span: tuple[int, int], profil
     # server's stalls (a fresh frame sent 200-460 ms after the one before it, at load 10-22), which
     # no one-way delay shows and which a clock built on the one-way p99 would judder at.
     fastest = min(delays["oneWay"])
-    stale = nearest_rank([d for _, d in delays["staleness"]], 0.99)
+    stale = staleness_p99(delays)
     bound = clock_lag_bound(delays, prior)
     pairs, beyond = judder_waiting_beyond(entries, delays["staleness"])
     print(f"{profile} watcher before the cut: {summary(mine, [])}; {beyond} of its judder waiting beyond the "
