@@ -6,12 +6,14 @@ none (what a reload asks for: test_page_caching.py)."""
 from __future__ import annotations
 
 import shutil
+import time
 
 import pytest
 
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
+from measures_session import first_frame_ms
 from server_helpers import PUBLIC, RunningServer
 
 
@@ -57,3 +59,50 @@ def test_without_the_bundle_the_page_loads_its_modules(page, room, artifacts, tm
                                          + [f"{server.base_url}/{m}" for m in bundled])
     finally:
         server.stop()
+
+
+# The worker active, and its copy of the page kept (as bench/links.py waits before its reload).
+WORKER_READY = """async () => (await navigator.serviceWorker.ready).active !== null && await caches.has("scrollcast-page-1")"""
+HELD_MS = 500
+
+
+def test_the_first_picture_figures_read_a_held_load_and_a_reload_past_the_worker(browser, server_factory, link_proxy):
+    """`make bench-links`' figures, load and reload to the first picture (the page's own
+    firstFrameAt, measures_session.first_frame_ms), through the `4g` link: known-bad loads read
+    badly. A load whose bundle the network holds HELD_MS reads at least that long and longer than
+    a plain one; a reload past the worker and the cache whose page is held as long reads longer
+    than the worker's reload. A figure counted from the script's start, or from the socket's,
+    would miss both."""
+    server = server_factory("--allowed-origins", "*")
+    base = f"http://127.0.0.1:{link_proxy(server.port, '4g').port}"
+
+    def hold(route):
+        time.sleep(HELD_MS / 1000)   # the known-bad: a slow network for this one file
+        route.continue_()
+
+    def load(room: str, held: str | None = None) -> tuple[float, object]:
+        context = browser.new_context()
+        page = context.new_page()
+        if held:
+            page.route(held, hold)
+        page.goto(f"{base}/?room={room}")
+        return first_frame_ms(page), page
+
+    plain, page = load("first-picture-plain")
+    page.wait_for_function(WORKER_READY, polling=50, timeout=20000)
+    page.reload()
+    reload = first_frame_ms(page)
+    held, _ = load("first-picture-held", "**/bundle/page.js*")
+    assert held >= HELD_MS and held > plain, (held, plain)
+
+    # The same context again, its worker and cache bypassed and its page held: the network's load.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setBypassServiceWorker", {"bypass": True})
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    page.route(f"{base}/?room=first-picture-plain", hold)
+    page.reload()
+    bypassed = first_frame_ms(page)
+    assert bypassed >= HELD_MS and bypassed > reload, (bypassed, reload)
+    print(f"4g: load {plain:.0f} ms, with the bundle held {held:.0f} ms; reload {reload:.0f} ms, "
+          f"past the worker with the page held {bypassed:.0f} ms")
