@@ -11,7 +11,7 @@ import pytest
 
 from measures_recompute import motion, nearest_rank
 from measures_session import (
-    FLING, ReceivedFrames, assert_same_figures, judder_waiting_beyond, measured, record_total, summary, watcher_delays,
+    ReceivedFrames, assert_same_figures, judder_waiting_beyond, measured, record_total, summary, watcher_delays,
 )
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
@@ -142,7 +142,7 @@ def test_watchers_in_the_inputs_stream_draw_the_rooms_pictures_smoothly(browser,
 
     driver.drag(200, 300, 200, 500, steps=10)
     driver.wait_idle()
-    driver.drag(*FLING, steps=6)
+    driver.fling()   # made in the page: Playwright's press and moves can come a hold apart
     driver.wait_idle()
     wheel_burst(driver)
     move_a_row(driver, *watchers.values())
