@@ -150,7 +150,7 @@ def fling(sc, steps: int = FLING_STEPS, attempts: int = 3) -> tuple[int, int]:
     not ScrollcastPage.fling's events made in the page: the measures time the browser's own."""
     for _ in range(attempts):
         start = record_total(sc.page)
-        sc.drag(*FLING, steps=steps)
+        sc.mouse_drag(*FLING, steps=steps)
         released = sc.state("s.lastInputId")
         sc.wait("(s, up) => s.lastFrame.input !== null && s.lastFrame.input.id >= up", released)
         flying = sc.state("s.lastFrame.phase") in ("decelerating", "bouncing")

@@ -56,7 +56,7 @@ def test_presence_counts_viewers_and_names_the_driver(browser, page_server, room
     b.wait("(s, v) => s.driver === v", viewer_a)
     assert "you are driving" in a.page.locator("#presence").inner_text()
     assert f"{viewer_a} is driving" in b.page.locator("#presence").inner_text()
-    a.page.mouse.up()
+    a.release()
     b.wait("s => s.driver === null")
 
     ctx_b.close()
@@ -81,7 +81,7 @@ def test_system_reduced_motion_is_sent_and_the_toggle_switches_it(browser, page_
     overscroll = frame["offset"] + top
     layer = next(l for l in frame["layers"] if l["i"] == 1)
     assert abs((layer["y"] - resting) + overscroll) < 0.51, (layer["y"], resting, overscroll)
-    page.mouse.up()
+    sc.release()
     sc.wait("(s, top) => Math.abs(s.lastFrame.offset + top) < 0.5 && !s.lastFrame.animating", top)
 
     page.uncheck("#reduced-motion")

@@ -115,7 +115,7 @@ def test_a_driver_whose_lead_passes_the_rooms_bound_reads_badly_and_its_own_most
         sc.page.evaluate(f"window.scrollcast.test.holdLead({ROOMS_BOUND_MS + 50 if label == 'past the bound' else most})")
         start = record_total(sc.page)
         fling(sc)
-        sc.drag(200, 300, 200, 600, steps=30)
+        sc.mouse_drag(200, 300, 200, 600, steps=30)
         sc.wait_idle()
         figures[label], expected, _, _ = measured(sc.page, (start, record_total(sc.page)))
         assert_same_figures(figures[label], expected)

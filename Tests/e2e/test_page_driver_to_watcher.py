@@ -27,7 +27,7 @@ def drive_and_measure(driver, watcher, received) -> dict:
     and the driver's lead and own measures."""
     d_start, w_start = record_total(driver.page), record_total(watcher.page)
     fling(driver)
-    driver.drag(200, 300, 200, 600, steps=30)
+    driver.mouse_drag(200, 300, 200, 600, steps=30)
     driver.wait_idle()
     watcher.wait_idle()
     entries = record(watcher.page, w_start)

@@ -162,9 +162,8 @@ def test_a_key_holder_calls_the_explorer_of_a_locked_room_back(windows, page_ser
         };
         look(); })""")
     assert mode == "ease"
-    x, y = watcher.client_point(200, 300)
-    watcher.page.mouse.move(x, y, steps=3)
-    watcher.page.mouse.up()
+    watcher.move_to(200, 300, steps=3)
+    watcher.release()
     watcher.wait("(s, v) => s.explore.mode === 'follow' && s.explore.ease?.end && s.sharing.calledBackBy === v",
                  holder.state("s.viewer"))
     ease = _assert_eased_back(watcher, room_offset)

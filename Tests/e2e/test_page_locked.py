@@ -102,8 +102,8 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     assert "watch only" in page_w.locator("#drive-badge").inner_text()
     # The refused gesture streams nothing more, not even its pointerUp.
     moves = watcher.state("s.inputsByKind.pointerMove || 0")
-    page_w.mouse.move(*watcher.client_point(200, 200), steps=10)
-    page_w.mouse.up()
+    watcher.move_to(200, 200, steps=10)
+    watcher.release()
     assert watcher.state("s.inputsByKind.pointerMove || 0") == moves
     assert watcher.state("s.inputsByKind.pointerUp || 0") == 0
     after = watcher.frame()
@@ -131,16 +131,14 @@ def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browse
     assert same_link, "the co-driver is offered the same co-driver link"
 
     # While the creator holds the room, the co-driver is refused for now (not locked out).
-    page_c.mouse.move(*creator.client_point(200, 700))
-    page_c.mouse.down()
-    page_c.mouse.move(*creator.client_point(200, 600), steps=5)
+    creator.drag(200, 700, 200, 600, steps=5, release=False)
     codriver.wait("(s, v) => s.driver === v", creator_viewer)
     page_d.mouse.move(*codriver.client_point(200, 300))
     page_d.mouse.wheel(0, 120)
     codriver.wait("s => s.refusedCount >= 1")
     assert "driving" in codriver.state("s.lastRefused.reason")
     assert codriver.state("s.driveMode") == "key"
-    page_c.mouse.up()
+    creator.release()
     codriver.wait("s => s.driver === null")
     creator.wait_idle()
 

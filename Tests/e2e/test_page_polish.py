@@ -91,4 +91,4 @@ def test_pulled_down_ground_is_light_not_a_dark_slab(page, page_server, room, ar
     band = sc.region_stats(0, front_bottom + 30, frame["viewport"]["width"], header_bottom - front_bottom - 32)
     assert band["luminance"] > 90, band
     artifacts.screenshot(page, "pulled-down-ground")
-    page.mouse.up()
+    sc.release()

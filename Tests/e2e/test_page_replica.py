@@ -71,7 +71,7 @@ def assert_watcher_clock_smooth(watcher, received, span: tuple[int, int], profil
 
 def fling_and_rest(sc, steps: int = 6) -> tuple[int, int]:
     start = record_total(sc.page)
-    sc.drag(*FLING, steps=steps)
+    sc.mouse_drag(*FLING, steps=steps)
     sc.wait_idle()
     return start, record_total(sc.page)
 
@@ -100,7 +100,7 @@ def test_a_driver_and_a_watcher_through_every_kind_of_motion(browser, page, serv
     watched_from = record_total(watcher_page)
 
     # A first slow drag, then a fling.
-    driver.drag(200, 300, 200, 500, steps=10)
+    driver.mouse_drag(200, 300, 200, 500, steps=10)
     driver.wait_idle()
     span = fling(driver)   # tried again, quicker, if a loaded machine's release has no speed
     fling_figures, _, _, _ = measured(page, span)

@@ -32,7 +32,7 @@ def test_a_file_scene_opens_by_name_with_every_image_decoded(page, scenes_server
         moved = next(l["y"] for l in frame["layers"] if l["i"] == i) - next(l["y"] for l in rest["layers"] if l["i"] == i)
         # parallax-header.txt with this layer's own pull factor.
         assert abs(moved - (-overscroll * layer["pullFactor"])) < 0.02, (i, moved, overscroll)
-    page.mouse.up()
+    sc.release()
     sc.wait_idle()
 
 

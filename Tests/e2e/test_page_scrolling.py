@@ -82,7 +82,7 @@ def test_info_panel_shows_beside_the_indicator_while_dragging_then_goes(page, pa
     during = sc.region_stats(panel["x"] + 4, panel["y"] + 4, panel["w"] - 8, panel["h"] - 8)
     artifacts.screenshot(page, "panel-during-drag")
 
-    page.mouse.up()
+    sc.release()
     sc.wait("s => !s.lastFrame.panel || s.lastFrame.panel.alpha === 0")
     sc.wait_idle()
     after = sc.region_stats(panel["x"] + 4, panel["y"] + 4, panel["w"] - 8, panel["h"] - 8)
@@ -113,7 +113,7 @@ def test_pulling_down_moves_the_seed_layer_by_a_third(page, page_server, room, a
     assert abs(header_pulled["luminance"] - header_before["luminance"]) > 1, "the header picture changed"
     artifacts.screenshot(page, "pulled-down")
 
-    page.mouse.up()
+    sc.release()
     sc.wait("(s, top) => Math.abs(s.lastFrame.offset + top) < 0.5 && !s.lastFrame.animating", top)
     layer = next(l for l in sc.frame()["layers"] if l["i"] == 1)
     assert abs(layer["y"] - resting) < 0.5, "the layer springs back with the content"
