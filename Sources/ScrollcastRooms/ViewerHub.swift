@@ -174,8 +174,7 @@ import ScrollWire
         case .accept:
             room.handle(input, from: viewer)
         case .refuse:
-            room.refuse(input.id, .rateLimited, "too many inputs: at most \(Int(limits.inputsPerSecond))/s, bursts of \(Int(limits.inputBurst))",
-                        to: viewer)
+            room.refuse(input.id, .rateLimited, rateLimitReason("inputs"), to: viewer)
         case .disconnect:
             logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
             close(id, CloseReason(.policyViolation, "input rate limit exceeded"))
@@ -193,8 +192,8 @@ import ScrollWire
         case .accept:
             room.handleSharing(request, from: viewer)
         case .refuse:
-            let reason = "too many messages: at most \(Int(limits.inputsPerSecond))/s, bursts of \(Int(limits.inputBurst))"
-            let form = OutgoingMessage.refused(input: nil, code: .rateLimited, reason: reason, version: connection.version)
+            let form = OutgoingMessage.refused(input: nil, code: .rateLimited, reason: rateLimitReason("messages"),
+                                               version: connection.version)
             connection.sink.sendReliable(form)
             metrics.bytesOut.increment(by: form.count)
         case .disconnect:
@@ -222,6 +221,12 @@ import ScrollWire
             logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
             close(id, CloseReason(.policyViolation, "input rate limit exceeded"))
         }
+    }
+
+    /// Why a connection's message was refused `rateLimited`: inputs and sharing messages share
+    /// one budget (docs/protocol.md, "Limits and close codes").
+    private func rateLimitReason(_ what: String) -> String {
+        "too many \(what): at most \(Int(limits.inputsPerSecond))/s, bursts of \(Int(limits.inputBurst))"
     }
 
     /// `error` saying why, then the close with `reason`'s code.
