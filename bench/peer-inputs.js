@@ -90,7 +90,7 @@ module.exports = function inputsRelay(Writer, framePeriodMs) {
       room.lastBeatMs = now;
       const t = roomTime(room, now);
       const w = new Writer();
-      w.u8(17); w.f64(t); w.f64(t);
+      w.u8(17); w.uvar(2); w.f64(t); w.uvar(0);   // t as an f64 `num`, the mark a Δ of 0 from it
       for (let i = 0; i < 8; i++) w.u8((room.changes * 31 + i * 7) & 0xff); // made up: the peer has no engine
       sendToInputs(room, w.buffer());
     }

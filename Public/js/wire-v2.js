@@ -3,7 +3,7 @@
 // not know which version it speaks. The decoder keeps the room's texts (row texts by id, section
 // titles, panel labels): a snapshot replaces them, a `texts` message adds to them, frames name them.
 
-import { CAUSES, choose, readBatch, readChange, sum } from "./wire-v2-batch.js";
+import { CAUSES, choose, num, readBatch, readChange, sum } from "./wire-v2-batch.js";
 
 const PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"];
 const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed", "applied", "beat",
@@ -114,7 +114,11 @@ export class WireV2Decoder {
       case "beat": message = { type: "beat", t: r.f64(), complete: r.f64() }; break;
       // The inputs stream (docs/protocol.md, "The inputs stream"): its changes and its hashed beat.
       case "batch": message = readBatch(r); break;
-      case "hashedBeat": message = { type: "beat", t: r.f64(), complete: r.f64(), hash: r.hash() }; break;
+      case "hashedBeat": {
+        const t = num(r);   // a num, the mark a num Δ from it (docs/protocol.md, "`beat` with its hash (`11`)")
+        message = { type: "beat", t, complete: num(r, t), hash: r.hash() };
+        break;
+      }
       case "rowMoved":
         message = { type: "rowMoved", rowId: r.svar(), from: { s: r.uvar(), r: r.uvar() }, to: { s: r.uvar(), r: r.uvar() },
                     by: r.str(), version: r.uvar() };

@@ -31,14 +31,22 @@ extension ServerMessageEncoder {
 }
 
 extension ServerMessageEncoderV2 {
-    /// A `beat` message (version 2, type `0a`): `t` and `complete` as `f64`; with a hash (the
-    /// inputs stream), type `11` and the hash as 8 little-endian bytes after them.
+    /// A `beat` message (version 2, type `0a`): `t` and `complete` as `f64`. With a hash (the
+    /// inputs stream), type `11`: `t` as a `num` (a frame's time, 0.01 ms, takes 3–5 bytes),
+    /// `complete` as a `num` Δ from it (1 byte when they are equal, as in motion), and the hash
+    /// as 8 little-endian bytes: 13–15 bytes instead of 25, 4 times a second to every viewer.
     public static func beat(_ m: BeatMessage) -> [UInt8] {
         var w = BinaryWriter(capacity: 25)
-        w.byte(m.hash == nil ? ServerMessageTypeV2.beat.rawValue : ServerMessageTypeV2.hashedBeat.rawValue)
-        w.float64(m.time)
-        w.float64(m.complete)
-        if let hash = m.hash { w.u64(hash) }
+        guard let hash = m.hash else {
+            w.byte(ServerMessageTypeV2.beat.rawValue)
+            w.float64(m.time)
+            w.float64(m.complete)
+            return w.bytes
+        }
+        w.byte(ServerMessageTypeV2.hashedBeat.rawValue)
+        w.compact(m.time)
+        w.compact(m.complete, from: m.time)
+        w.u64(hash)
         return w.bytes
     }
 }

@@ -86,7 +86,8 @@ extension ServerMessageEncoderV2 {
 
 extension ServerMessageDecoderV2 {
     static func hashedBeat(_ r: inout BinaryReader) throws(WireError) -> BeatMessage {
-        BeatMessage(time: try r.float64("t"), complete: try r.float64("complete"), hash: try r.u64("hash"))
+        let time = try r.compact("t")
+        return BeatMessage(time: time, complete: try r.compact("complete", from: time), hash: try r.u64("hash"))
     }
 
     static func replica(_ r: inout BinaryReader) throws(WireError) -> ReplicaStart {

@@ -49,7 +49,7 @@ extension Room {
     func takeBackUnstoredMoves() {
         moveGeneration += 1
         rowMoveVersion = durableRowMoveVersion
-        let time = max(now, changeFloor)
+        let time = changeTimeNow
         if let claim, let index = viewers.firstIndex(where: { $0.id == claim.viewer }) {
             cancelClaim(id: viewers[index].lastInputID ?? 0, at: time, cause: .takeBack)
             announcePresence(urgent: true)

@@ -24,6 +24,10 @@ extension Room {
         held.last { $0.viewer == id }.map { max($0.due, changeFloor) } ?? changeFloor
     }
 
+    /// The time of a change the room makes of itself now (a leave's cancel, a take-back): the
+    /// present, on the grid of input times (`RoomTime`), never before `changeFloor`.
+    var changeTimeNow: Double { RoomTime.stamp(now, floor: changeFloor) }
+
     /// Holds `input` of viewer `id` until room time `due`, after the inputs held for that time
     /// or earlier (so ties keep their arrival order).
     func hold(_ input: InputMessage, from id: String, until due: Double) {
@@ -40,7 +44,7 @@ extension Room {
         var changed = false
         while let first = held.first, first.due <= limit {
             held.removeFirst()
-            if apply(first.input, from: first.viewer, at: max(first.due, changeFloor)) { changed = true }
+            if apply(first.input, from: first.viewer, at: RoomTime.stamp(first.due, floor: changeFloor)) { changed = true }
         }
         return changed
     }

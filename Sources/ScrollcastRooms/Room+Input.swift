@@ -27,9 +27,11 @@ extension Room {
         }
         let time: Double
         do {
-            time = try viewers[index].timeMapper.map(
-                clientTime: input.clientTime, at: input.at, now: current, floor: changeFloor(for: id),
-                startsGesture: input.kind.startsGesture != nil)
+            let floor = changeFloor(for: id)
+            // On the 1/256 ms grid (RoomTime), held or applied at once: a batch writes it short.
+            time = RoomTime.stamp(try viewers[index].timeMapper.map(
+                clientTime: input.clientTime, at: input.at, now: current, floor: floor,
+                startsGesture: input.kind.startsGesture != nil), floor: floor)
         } catch {
             switch error {
             case .wentBackwards(let previous, let got):

@@ -314,7 +314,7 @@ import ScrollWire
         channel.detach(id)
         let wasDriving = claim?.viewer == id
         if wasDriving {
-            let time = max(now, changeFloor)
+            let time = changeTimeNow
             if cancelClaim(id: leaving.lastInputID ?? 0, at: time, cause: .leave) { lastInputTime = time }
             requestFrame()
         } else if released {

@@ -39,10 +39,15 @@ struct GestureGenerator {
     /// Alternates fling and drag directions so a long run does not pin the table to one end.
     private var goingDown = true
 
-    init(script: GestureScript, seed: UInt64) {
+    /// Whether the script's numbers go out as drawn (full doubles) instead of rounded as the page
+    /// sends them (`--test-fault unrounded-inputs`).
+    private let unrounded: Bool
+
+    init(script: GestureScript, seed: UInt64, unrounded: Bool = false) {
         self.script = script
         recorded = nil
         random = SeededRandom(seed: seed)
+        self.unrounded = unrounded
     }
 
     /// A generator that gives `gesture` every time.
@@ -50,10 +55,39 @@ struct GestureGenerator {
         script = .mixed
         recorded = gesture
         random = SeededRandom(seed: 0)
+        unrounded = true
     }
 
+    /// The next gesture; a script's numbers at 0.01 (`asSent`), a recording's as recorded.
     mutating func next() -> Gesture {
         if let recorded { return recorded }
+        var gesture = drawn()
+        if !unrounded {
+            for i in gesture.inputs.indices { gesture.inputs[i].kind = Self.asSent(gesture.inputs[i].kind) }
+        }
+        return gesture
+    }
+
+    /// `kind` with its points and wheel deltas rounded to 0.01, as the page sends points
+    /// (Public/js/input.js) and browsers mostly give wheel deltas (whole pixels): the numbers a
+    /// version-2 batch writes in 1–3 bytes. Drawn at full precision they would take 9 each, a
+    /// cost no page's inputs pay.
+    static func asSent(_ kind: InputKind) -> InputKind {
+        func r(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+        func p(_ point: Point) -> Point { Point(x: r(point.x), y: r(point.y)) }
+        switch kind {
+        case .pointerDown(let point): return .pointerDown(p(point))
+        case .pointerMoved(let point): return .pointerMoved(p(point))
+        case .pointerUp(let point): return .pointerUp(p(point))
+        case .longPressBegan(let point): return .longPressBegan(p(point))
+        case .longPressMoved(let point): return .longPressMoved(p(point))
+        case .longPressEnded(let point): return .longPressEnded(p(point))
+        case let .wheel(dx, dy, mode): return .wheel(dx: r(dx), dy: r(dy), mode: mode)
+        default: return kind
+        }
+    }
+
+    private mutating func drawn() -> Gesture {
         switch script {
         case .fling: return fling()
         case .drag: return drag()

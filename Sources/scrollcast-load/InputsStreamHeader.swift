@@ -21,7 +21,8 @@ enum InputsStreamHeader: Equatable {
             guard let last, let complete = r.number(from: count > 0 ? last : nil) else { return nil }
             return .batch(changes: changes, count: count, complete: complete)
         case ServerMessageTypeV2.hashedBeat.rawValue:
-            guard let time = r.float64(), let complete = r.float64(), let hash = r.u64() else { return nil }
+            // `t` a num, the mark a num Δ from it, the hash.
+            guard let time = r.number(), let complete = r.number(from: time), let hash = r.u64() else { return nil }
             return .beat(time: time, complete: complete, hash: hash)
         case ServerMessageTypeV2.beat.rawValue:
             guard let time = r.float64(), let complete = r.float64() else { return nil }

@@ -9,7 +9,8 @@ extension LoadConnection {
         if let recording = plan.recording {
             generator = GestureGenerator(replaying: recording.gesture)
         } else {
-            generator = GestureGenerator(script: plan.script, seed: plan.seed &+ UInt64(index) &* 0x9E37_79B9)
+            generator = GestureGenerator(script: plan.script, seed: plan.seed &+ UInt64(index) &* 0x9E37_79B9,
+                                         unrounded: plan.testFault == .unroundedInputs)
         }
     }
 

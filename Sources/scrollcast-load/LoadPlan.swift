@@ -93,4 +93,7 @@ enum TestFault: String, CaseIterable, Sendable {
     case replicaDropsChange = "replica-drops-change"
     /// Every viewer but the replica's ignores every tenth batch: missed changes must be counted.
     case viewersDropBatch = "viewers-drop-batch"
+    /// Drivers send the script's points and wheel deltas unrounded (full doubles, 9 bytes each
+    /// in a batch instead of 1–3): bytes per connection-second must read higher.
+    case unroundedInputs = "unrounded-inputs"
 }

@@ -27,12 +27,17 @@ struct BatchV2Tests {
         return out
     }
 
-    @Test("a one-move batch as a room sends it while someone drags is 27 bytes, and comes back as it was")
+    @Test("a one-move batch as a room sends it while someone drags is 22 bytes, and comes back as it was")
     func oneMoveSize() throws {
         let bytes = ServerMessageEncoderV2.batch(Fixtures.oneMoveBatch)
         print("one-move batch: \(bytes.count) bytes (version 2), \(ServerMessageEncoder.batch(Fixtures.oneMoveBatch).count) as JSON")
-        #expect(bytes.count == 27)
+        #expect(bytes.count == 22)
         #expect(try Self.roundTrip(Fixtures.oneMoveBatch) == Fixtures.oneMoveBatch)
+        // Known bad: the same time off the grid, as rooms stamped it before, takes its f64.
+        var offGrid = Fixtures.oneMoveBatch
+        offGrid.applied[0].time = 20417.581034
+        offGrid.complete = BatchMessage.compactMark(20417.6128, after: 20417.581034)
+        #expect(ServerMessageEncoderV2.batch(offGrid).count == 27)
     }
 
     @Test("numbers no short form gives (a third, −0, subnormals, huge, 2^-40 steps) come back bit for bit")
@@ -87,11 +92,11 @@ struct BatchV2Tests {
     func refusals() {
         let good = ServerMessageEncoderV2.batch(Fixtures.oneMoveBatch)
         var tag3 = good
-        tag3[13] = 0x43 // the mark's num, tag 3
+        tag3[8] = 0x43 // the mark's num, tag 3
         var wideF64 = good
         wideF64[4] = 0x06 // t's head: tag 2 with a count
         var same = good
-        same[14] |= 0x80
+        same[9] |= 0x80
         for bytes in [tag3, wideF64, same] {
             var decoder = ServerMessageDecoderV2()
             #expect(throws: WireError.self) { try decoder.decode(bytes) }

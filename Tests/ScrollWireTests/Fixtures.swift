@@ -14,8 +14,9 @@ enum Fixtures {
     /// A batch as the server makes it while someone drags: one move at a room time no short
     /// count gives (an f64), at a point the page or the load tool sends (0.01 and 1/256 pt),
     /// its mark lowered to a short Δ (`BatchMessage.compactMark`).
-    static let oneMoveBatch = BatchMessage(changes: 1043, complete: BatchMessage.compactMark(20417.6128, after: 20417.581034), applied: [
-        AppliedMessage(after: 1187, time: 20417.581034, viewer: "v7", id: 44, cause: .input,
+    static let oneMoveBatch = BatchMessage(changes: 1043, complete: BatchMessage.compactMark(20417.6128, after: 20417.578125), applied: [
+        // A room time as the room stamps it, on the 1/256 ms grid (RoomTime).
+        AppliedMessage(after: 1187, time: 20417.578125, viewer: "v7", id: 44, cause: .input,
                        change: .input(.pointerMoved(Point(x: 187.43, y: 655.25)))),
     ])
     /// Its beat with the frame hash (version 2 bytes).

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import select
 import threading
 import time
@@ -19,6 +20,12 @@ from resume_helpers import Position
 from server_helpers import ClientClock, Viewer, drag, move_row, run, settle
 
 ASKS = {"inputs": True, "complete": True}
+
+
+def on_grid(at: float) -> float:
+    """`at` rounded up to the room's grid of 1/256 ms, as the page stamps (docs/protocol.md, "Room
+    times on a grid"): the room applies such an `at` at exactly that time."""
+    return math.ceil(at * 256) / 256
 
 
 def violations(messages: list[dict]) -> list[str]:
@@ -123,7 +130,7 @@ def test_no_applied_arrives_at_or_before_a_mark_already_received(scrollcast_serv
         await driver.wait_type("frame", where=lambda f: (f.get("input") or {}).get("id") == resized)
 
         async def stamped(kind: str, ahead: float, **fields):
-            at = room_now() + ahead
+            at = on_grid(room_now() + ahead)
             stamps[await stamper.input(kind, clock.now(), at=at, **fields)] = at
 
         # A fling; the watcher behind the link is cut in the middle of it and resumes.
@@ -215,7 +222,7 @@ def test_in_a_cluster_the_mark_holds_on_every_node_and_a_stamped_input_keeps_its
         clock = ClientClock()
         stamps = {}
         for _ in range(6):
-            at = room_now() + 150   # ahead of the relay's hop too, on a loaded machine
+            at = on_grid(room_now() + 150)   # ahead of the relay's hop too, on a loaded machine
             stamps[await driver.input("wheel", clock.now(), at=at, dx=0, dy=90, mode="pixel")] = at
             await asyncio.sleep(0.01)
         # Each is judged at its time: a drag claiming the room before then would refuse it.

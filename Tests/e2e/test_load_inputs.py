@@ -13,13 +13,18 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 import uuid
 
 import pytest
 
-from server_helpers import metric
+from server_helpers import REPO, metric
 from test_load_smoke import run_load
+
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))  # the bench package, as `python3 -m bench.…` runs it
+from bench.inputs_figures import bytes_per_viewer_second  # noqa: E402  (the inputs ladder's own figure)
 
 FOUR_G_ONE_WAY_MS = 40  # LinkProfile.fourG's delay (Sources/LinkEmulator/LinkProfile.swift)
 
@@ -79,6 +84,19 @@ def test_viewers_that_ignore_batches_count_missed_changes(scrollcast_server, tmp
     assert result.returncode != 0
     assert report["inputs"]["missedChanges"] > 0, report["inputs"]
     assert "changes missing from the viewers' batches" in result.stderr, result.stderr
+
+
+def test_the_bench_reads_more_bytes_per_viewer_second_for_unrounded_inputs(scrollcast_server, tmp_path):
+    """Known bad for the inputs ladder's bytes (bench/inputs_figures.py): the same drags with
+    points as 15-digit doubles (9 bytes each in a batch) instead of 0.01 pt as the page sends
+    them (1–3 bytes) read higher."""
+    runs = {}
+    for fault in ((), ("--test-fault", "unrounded-inputs")):
+        result, report = _run(scrollcast_server, tmp_path, "--replica", "--script", "drag", "--seed", "3", *fault, rooms=1)
+        assert result.returncode == 0, result.stderr
+        assert report["inputs"]["replica"]["beatsMismatched"] == 0 and report["inputs"]["changes"] > 0, report["inputs"]
+        runs[bool(fault)] = bytes_per_viewer_second({"report": report})
+    assert runs[True] > 1.2 * runs[False], runs
 
 
 def test_input_to_replica_reads_the_links_delay(scrollcast_server, tmp_path):

@@ -39,15 +39,15 @@ def test_the_docs_batch_bytes_read_from_the_doc_alone_give_its_json():
     one = decoded[1]
     assert one["changes"] == 1043 and len(one["applied"]) == 1
     move = one["applied"][0]
-    assert (move["t"], move["x"], move["y"]) == (20417.581034, 187.43, 655.25)
-    assert one["complete"] == 20417.581034 + 8 / 256 == 20417.612284
-    assert len(blocks[1]) < 43, "the earlier form took 43 bytes for one move"
+    assert (move["t"], move["x"], move["y"]) == (20417.578125, 187.43, 655.25)
+    assert one["complete"] == 20417.578125 + 8 / 256 == 20417.609375
+    assert len(blocks[1]) < 27, "the earlier forms took 43 bytes for one move, then 27 with an f64 time"
 
 
 def test_reserved_number_tags_and_a_repeated_first_viewer_are_refused():
     _, blocks = doc_batches()
     one = bytearray(blocks[1])
-    for offset, value in ((13, 0x43), (4, 0x06), (14, one[14] | 0x80)):
+    for offset, value in ((8, 0x43), (4, 0x06), (9, one[9] | 0x80)):
         bad = bytearray(one)
         bad[offset] = value
         with pytest.raises(WireV2Error):

@@ -140,7 +140,8 @@ class WireV2Decoder:
         elif kind == "batch":
             message = self._batch(r)
         elif kind == "hashedBeat":
-            message = {"type": "beat", "t": r.f64(), "complete": r.f64(),
+            t = self._num(r)
+            message = {"type": "beat", "t": t, "complete": self._num(r, t),
                        "hash": r.take(8)[::-1].hex()}
         elif kind == "asked":
             message = {"type": "asked", "viewer": r.str(), "expiresIn": r.uvar()}

@@ -208,8 +208,10 @@ export class PageReplica {
     this.clock.inputSent();
     const at = this.clock.stamp(pageTime);
     if (at === null) return null;
-    // After the picture on screen (a change at its time would be in it), rounded up as sent.
-    this.lastStamp = Math.max(this.lastStamp, Math.ceil(Math.max(at, this.clock.last + 0.001) * 1000) / 1000);
+    // After the picture on screen (a change at its time would be in it), rounded up to the
+    // room's grid of input times (1/256 ms, RoomTime.swift), so the room applies it at this very
+    // time and the prediction at it needs no correction.
+    this.lastStamp = Math.max(this.lastStamp, Math.ceil(Math.max(at, this.clock.last + 0.001) * 256) / 256);
     return this.lastStamp;
   }
 

@@ -2,8 +2,9 @@ import ScrollEngine
 
 // A `batch` in version 2 (docs/protocol.md, "`batch` (`10`)"): the entries of `applied` with
 // their numbers as `num`s (CompactNumber.swift), times as Δs from the entry before, and a
-// viewer's run of inputs naming its viewer and id once. A one-move batch is about 25 bytes
-// instead of the 43 of 8-byte doubles; every value still decodes to the room's very double.
+// viewer's run of inputs naming its viewer and id once. A one-move batch is about 22 bytes (its
+// room time on the room's 1/256 ms grid) instead of the 43 of 8-byte doubles; every value still
+// decodes to the room's very double.
 
 /// The bits of an entry's head byte in a version-2 batch.
 enum BatchHeadV2 {
