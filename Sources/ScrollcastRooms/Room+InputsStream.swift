@@ -33,7 +33,12 @@ extension Room {
 
     /// When the first waiting changes go out.
     var batchDue: Double? {
-        inputsStream.periods.compactMap(batchDue).min()
+        // Asked at every tick and change of every room: no array made.
+        var earliest: Double?
+        for batchMs in inputsStream.groups.keys {
+            if let due = batchDue(batchMs) { earliest = min(earliest ?? due, due) }
+        }
+        return earliest
     }
 
     /// Sends the waiting changes of each period that has come (`tick`, and as anything reaching
@@ -41,10 +46,9 @@ extension Room {
     /// too, it goes with them (`beatWithBatch`).
     func sendBatchIfDue() {
         let current = now
-        let periods = inputsStream.periods
         let isDue = { (batchMs: Int) in self.batchDue(batchMs).map { current >= $0 - self.pacer.timerSlack } ?? false }
-        guard periods.contains(where: isDue), !beatWithBatch(at: current) else { return }
-        for batchMs in periods where isDue(batchMs) { sendBatch(batchMs) }
+        guard inputsStream.groups.keys.contains(where: isDue), !beatWithBatch(at: current) else { return }
+        for batchMs in inputsStream.periods where isDue(batchMs) { sendBatch(batchMs) }
     }
 
     /// Sends the waiting changes of every period now, with the mark: before a joiner's state
