@@ -171,7 +171,8 @@ def section(settings, results: dict, info: dict, load_before: float, load_after:
               "frame period), beats 4 a second for 3 s after the room's last input with a made-up hash (it has no engine, "
               "so it computes no frame and the load tool runs without `--replica` against it), no frame encoded. Run right "
               "after Scrollcast's step at the same load." if any(runs["relay"] for runs in results.values()) else
-              "The `ws` relay was not run (--peer-steps empty, or node or node-ws missing).", ""]
+              "The `ws` relay was not run (--peer-steps empty, or node or node-ws missing).", "",
+              "Where the inputs stream's server CPU goes, and what was cut: \"Where the time goes\", §17.", ""]
     return lines
 
 

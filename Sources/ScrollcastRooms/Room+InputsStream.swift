@@ -33,15 +33,22 @@ extension Room {
 
     /// When the first waiting changes go out.
     var batchDue: Double? {
-        inputsStream.periods.compactMap(batchDue).min()
+        // Asked at every tick and change of every room: no array made.
+        var earliest: Double?
+        for batchMs in inputsStream.groups.keys {
+            if let due = batchDue(batchMs) { earliest = min(earliest ?? due, due) }
+        }
+        return earliest
     }
 
     /// Sends the waiting changes of each period that has come (`tick`, and as anything reaching
-    /// the room finishes: the first change after a quiet period goes at once).
+    /// the room finishes: the first change after a quiet period goes at once). When a beat is due
+    /// too, it goes with them (`beatWithBatch`).
     func sendBatchIfDue() {
-        for batchMs in inputsStream.periods {
-            if let due = batchDue(batchMs), now >= due - pacer.timerSlack { sendBatch(batchMs) }
-        }
+        let current = now
+        let isDue = { (batchMs: Int) in self.batchDue(batchMs).map { current >= $0 - self.pacer.timerSlack } ?? false }
+        guard inputsStream.groups.keys.contains(where: isDue), !beatWithBatch(at: current) else { return }
+        for batchMs in inputsStream.periods where isDue(batchMs) { sendBatch(batchMs) }
     }
 
     /// Sends the waiting changes of every period now, with the mark: before a joiner's state
@@ -70,12 +77,37 @@ extension Room {
     func streamBeat(after frame: EffectFrame, at current: Double) {
         guard inputsStream.viewers > 0 else { return }
         if frame.isAnimating || claim != nil || !held.isEmpty {
-            guard current >= inputsStream.lastBeatAt + InputsStreamState.beatInterval - pacer.timerSlack else { return }
+            guard motionBeatDue(at: current) else { return }
             inputsStream.restBeatOwed = true
         } else {
             guard inputsStream.restBeatOwed else { return }
             inputsStream.restBeatOwed = false
         }
+        sendBeat(after: frame, at: current)
+    }
+
+    /// A batch is due while the room moves and its motion beat is due too: the beat goes now with
+    /// it (the batch before it sending what waits for every period), one write to each viewer,
+    /// instead of the batch alone and the beat with the next frame. A frame timer a little late
+    /// put the beat a frame after the batch's period, so a viewer on 250 ms batches got a write
+    /// for each. Its frame is the room's at the present, computed for it. Not while an input is
+    /// held (`streamBeat` beats then, its frame having released what is due). Returns whether it sent.
+    private func beatWithBatch(at current: Double) -> Bool {
+        guard held.isEmpty, motionBeatDue(at: current) else { return false }
+        let frame = Self.frame(of: &scene, at: Self.frameTime(max(current, lastInputTime)))
+        guard frame.isAnimating || claim != nil else { return false }
+        inputsStream.restBeatOwed = true
+        sendBeat(after: frame, at: current)
+        return true
+    }
+
+    /// Whether a beat in motion may go out: `beatInterval` since the last.
+    private func motionBeatDue(at current: Double) -> Bool {
+        current >= inputsStream.lastBeatAt + InputsStreamState.beatInterval - pacer.timerSlack
+    }
+
+    /// The waiting changes of every period, then the beat of `frame`, just computed.
+    private func sendBeat(after frame: EffectFrame, at current: Double) {
         sendBatch()
         inputsStream.lastBeatAt = current
         let beat = BeatMessage(time: frame.time, complete: min(markComplete(through: frame.time), frame.time),

@@ -58,4 +58,54 @@ import ScrollcastServerTesting
         let client = try InputsStreamTests.StreamClient.following(short, .v1)
         #expect(client.problems.isEmpty && client.changes == 20, "\(client.problems) \(client.changes)")
     }
+
+    /// A slow drag of 3 s, an input every 8 ms, the room's timers firing up to 3 ms late (a busy
+    /// machine): each batch of the 250 ms period leaves with a beat, in one go, and the beats stay
+    /// 250 ms apart. Before, a batch whose period ended between frames left alone and its beat
+    /// followed with the next frame: two writes to every viewer where one does.
+    @Test func eachLongBatchInMotionLeavesWithABeat() throws {
+        let h = WireV2Tests.demoHarness()
+        let (_, long) = h.viewer(extra: Self.joinsLong)
+        let (_, short) = h.viewer(extra: InputsStreamTests.joinsInputs)
+        let (driver, frames) = h.viewer()
+        let room = try #require(h.registry.room(named: "demo"))
+        var arrivals: [(time: Double, type: String)] = []
+        var random = SeededRandom(seed: 29)
+        func note() {
+            for message in long.received.dropFirst(arrivals.count) {
+                arrivals.append((room.now, decodeJSON(message)["type"] as? String ?? "?"))
+            }
+        }
+        func run(until end: Double) {
+            while h.clock.now < end {
+                h.clock.advance(by: Double.random(in: 0.5...3, using: &random))
+                h.scheduler.runDue()
+                note()
+            }
+        }
+        let start = h.clock.now
+        note()
+        h.input(1, t: 0, "pointerDown", #""x":100,"y":700"#, from: driver)
+        note()
+        for i in 1...375 {
+            run(until: start + Double(i) * 8)
+            h.input(UInt64(1 + i), t: Double(i) * 8, "pointerMove", #""x":100,"y":\#(700 - i)"#, from: driver)
+            note()
+        }
+        h.input(377, t: 3008, "pointerUp", #""x":100,"y":325"#, from: driver)
+        note()
+        run(until: start + 5000)
+        for (sink, version) in [(long, WireVersion.v1), (short, .v1)] {
+            let client = try InputsStreamTests.StreamClient.following(sink, version)
+            #expect(client.problems.isEmpty && client.changes == 377, "\(client.problems.prefix(3)) \(client.changes)")
+            #expect(client.beatsChecked >= 12, "\(client.beatsChecked)")
+        }
+        let batches = arrivals.indices.filter { arrivals[$0].type == "batch" }
+        let alone = batches.filter { !(arrivals.indices.contains($0 + 1) && arrivals[$0 + 1] == (arrivals[$0].time, "beat")) }
+        #expect(batches.count >= 12 && alone.isEmpty, "\(batches.count) batches, alone at \(alone.map { arrivals[$0].time })")
+        let beats = arrivals.filter { $0.type == "beat" }.map(\.time).dropFirst().dropLast()  // the join's and the rest's aside
+        let gaps = zip(beats, beats.dropFirst()).map { $1 - $0 }
+        #expect(gaps.allSatisfy { $0 >= 250 - room.pacer.timerSlack }, "\(gaps.filter { $0 < 249 })")
+        #expect(frames.received.count > 200, "the frames viewer still gets its frames")
+    }
 }

@@ -103,7 +103,8 @@ import ScrollWire
 
     /// Offers a frame to every viewer here, in its version's form.
     public func sendFrame(_ message: RoomMessage) {
-        guard !viewers.isEmpty else { return }
+        // No form: every viewer here takes the inputs stream (the room encoded no frame).
+        guard !viewers.isEmpty, message.v1 != nil || message.v2 != nil else { return }
         // Counters once per frame, not once per viewer: at a thousand viewers the per-viewer
         // increments were a visible share of the fan-out loop.
         var skipped = 0, sent = 0, bytes = 0
