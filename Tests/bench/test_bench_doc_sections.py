@@ -80,3 +80,11 @@ def test_the_real_document_splits_into_its_sections_and_back():
     preamble, sections = split(REAL.read_text())
     assert preamble[0] == "# Benchmarks" and len(sections) >= 10
     assert "\n".join(preamble + [line for _, lines in sections for line in lines]) == REAL.read_text().rstrip("\n")
+
+
+def test_the_hand_written_notes_are_in_the_document_as_they_are():
+    """`make bench` writes bench/where-the-time-goes.md into docs/benchmarks.md (ladder_report):
+    a part written into the document alone would be lost at the next run (§15 and §16 once were)."""
+    from bench.benchmarks_doc import DOC as REAL
+    from bench.ladder_settings import NOTES
+    assert NOTES.read_text().rstrip() in REAL.read_text()
