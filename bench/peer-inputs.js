@@ -22,14 +22,31 @@ const MOVING_MS = 3000;
 const number = (x) => (Number.isFinite(x) ? x : 0);
 const choice = (options, value) => Math.max(0, options.indexOf(value));
 
-/// An input's fields as a v2 `applied` entry writes them after its kind byte.
+/// A `num` (docs/protocol.md, "`batch` (`10`)"): `value` as a count of 1/256 or 1/100 when that
+/// gives it exactly (`from` + count / base for a Δ), else its 8 bytes.
+function num(w, value, from = null) {
+  for (const [base, tag] of [[256, 0], [100, 1]]) {
+    const n = Math.round((from === null ? value : value - from) * base);
+    const back = from === null ? n / base : from + n / base;
+    if (Math.abs(n) < 2 ** 50 && back === value && !Object.is(value, -0)) {
+      w.uvar((n >= 0 ? 2 * n : -2 * n - 1) * 4 + tag);
+      return;
+    }
+  }
+  w.uvar(2); w.f64(value);
+}
+
+/// A room time on the room's 1/256 ms grid, as Scrollcast stamps its changes.
+const onGrid = (t) => Math.floor(t * 256) / 256;
+
+/// An input's fields as a v2 `batch` entry writes them after its head (each `f64` of `applied` a `num`).
 function writeFields(w, m) {
   switch (KINDS[m.kind]) {
-    case 1: case 2: case 3: case 8: case 9: case 10: w.f64(number(m.x)); w.f64(number(m.y)); break;
-    case 5: w.f64(number(m.dx)); w.f64(number(m.dy)); w.u8(choice(MODES, m.mode)); break;
+    case 1: case 2: case 3: case 8: case 9: case 10: num(w, number(m.x)); num(w, number(m.y)); break;
+    case 5: num(w, number(m.dx)); num(w, number(m.dy)); w.u8(choice(MODES, m.mode)); break;
     case 6: w.u8(choice(KEYS, m.key)); break;
     case 7: w.uvar(m.section | 0); w.uvar(m.row | 0); w.u8(choice(POSITIONS, m.position)); w.u8(m.animated ? 1 : 0); break;
-    case 12: w.f64(number(m.width)); w.f64(number(m.height)); break;
+    case 12: num(w, number(m.width)); num(w, number(m.height)); break;
     case 13: w.u8(m.on ? 1 : 0); break;
     default: break; // cancels carry nothing
   }
@@ -59,13 +76,24 @@ module.exports = function inputsRelay(Writer, framePeriodMs) {
     }
   }
 
+  /// The waiting inputs as Scrollcast writes a batch: the front (the last entry's time, the mark
+  /// as a Δ from it), then each entry with its time a Δ from the next one's and a run of one
+  /// viewer's inputs naming the viewer once.
   function sendBatch(room, now) {
     const w = new Writer();
-    w.u8(16); w.uvar(room.changes); w.f64(roomTime(room, now)); w.uvar(room.pending.length);
-    for (const entry of room.pending) {
-      w.uvar(entry.after); w.f64(entry.t); w.u8(1); w.str(entry.viewer); w.uvar(entry.message.id);
-      w.u8(0); w.u8(KINDS[entry.message.kind]); writeFields(w, entry.message);
-    }
+    const entries = room.pending;
+    const last = entries[entries.length - 1];
+    w.u8(16); w.uvar(room.changes); w.uvar(entries.length);
+    num(w, last.t); num(w, Math.max(last.t, onGrid(roomTime(room, now))), last.t);
+    entries.forEach((entry, i) => {
+      const previous = entries[i - 1];
+      const same = previous !== undefined && previous.viewer === entry.viewer && previous.message.id + 1 === entry.message.id;
+      w.u8(KINDS[entry.message.kind] | (same ? 0x80 : 0));   // cause 0: an input
+      if (previous === undefined) w.uvar(entry.after); else w.svar(entry.after - previous.after);
+      if (i < entries.length - 1) num(w, entry.t, entries[i + 1].t);
+      if (!same) { w.str(entry.viewer); w.uvar(entry.message.id); }
+      writeFields(w, entry.message);
+    });
     room.pending = [];
     room.lastBatchMs = now;
     sendToInputs(room, w.buffer());
@@ -76,7 +104,7 @@ module.exports = function inputsRelay(Writer, framePeriodMs) {
     if (!KINDS[message.kind]) return;
     start(room);
     room.changes += 1;
-    room.pending.push({ after: room.seq, t: roomTime(room, now), viewer: ws.viewer, message });
+    room.pending.push({ after: room.seq, t: onGrid(roomTime(room, now)), viewer: ws.viewer, message });
     room.lastInputMs = now;
     if (room.inputsMembers > 0 && now - room.lastBatchMs >= framePeriodMs) sendBatch(room, now);
   }

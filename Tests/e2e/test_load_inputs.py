@@ -149,3 +149,27 @@ def test_a_long_batch_period_raises_input_to_replica_by_about_half_of_it(scrollc
 def test_a_bad_batch_period_is_refused_with_a_clear_error(args, message):
     result = run_load(*args)
     assert result.returncode != 0 and message in result.stderr, result.stderr
+
+
+class _Peer:
+    """bench/peer-broadcaster.js with its inputs relay (bench/peer-inputs.js), as `make bench-inputs`
+    runs it (Debian's nodejs and node-ws, which `make test` installs)."""
+
+    def __init__(self):
+        from bench import peer_bench
+        self.server = peer_bench.start("node", "/usr/share/nodejs")
+        self.ws_url = f"ws://127.0.0.1:{self.server.port}/ws"
+
+
+def test_the_ws_relay_the_inputs_ladder_compares_with_speaks_the_inputs_stream(tmp_path):
+    """The `ws` relay's batches are read as Scrollcast's are (the ladder's peer rows were
+    unreadable once the batch was written short: every change missed, no input reached a viewer)."""
+    peer = _Peer()
+    try:
+        result, report = _run(peer, tmp_path, "--script", "fling", "--seed", "3")
+    finally:
+        peer.server.stop()
+    inputs = report["inputs"]
+    assert result.returncode == 0, result.stderr[-600:]
+    assert inputs["changes"] > 0 and inputs["missedChanges"] == 0, inputs
+    assert inputs["inputToReplicaMs"]["count"] > 0, inputs
