@@ -9,7 +9,7 @@ PY := $(CURDIR)/.venv/bin/python
 # (`python3 -m bench.ladder --help`, and likewise for each bench module, lists them).
 BENCH_ARGS ?=
 
-.PHONY: deps deps-demo deps-cluster-demo precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-inputs bench-durability bench-wire bench-slow bench-cluster bench-cluster-inputs bench-links bench-isolation conformance fuzz clean
+.PHONY: deps deps-demo deps-cluster-demo demo-server demo-resolve demo-page wasm-objects precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-inputs bench-durability bench-wire bench-slow bench-cluster bench-cluster-inputs bench-links bench-isolation conformance fuzz clean
 
 # What the tests and benchmarks need (a browser, Redis, Node, the Python clients); the demos
 # install only what they run (scripts/install-deps.sh says which).
@@ -55,16 +55,33 @@ release: deps
 # DEMO_CONFIG=release for a release server.
 DEMO_CONFIG ?= debug
 DEMO_PRODUCTS := scrollcast $(if $(LINK),scrollcast-link)
+# Two lines of work that make runs side by side: the server (apt's install beside SwiftPM's
+# resolution, then swift build) and the page (its Swift modules compiled for WebAssembly from the
+# start, as they need the toolchain alone; once apt has installed wasi-libc and binaryen, the link,
+# the bundle and the compressed copies). On a fresh machine apt and git mostly wait, and the
+# module's compiles use one core where the server's build leaves one free; what it saves:
+# docs/benchmarks.md §17.
 demo-build:
+	@$(MAKE) --no-print-directory -j3 --output-sync=line demo-server demo-page LINK=$(LINK)
+demo-server: deps-demo demo-resolve
 	for product in $(DEMO_PRODUCTS); do swift build -c $(DEMO_CONFIG) --product $$product || exit 1; done
+# SwiftPM looks system libraries up only when it plans a build: resolving needs no package.
+demo-resolve:
+	swift package resolve
+# The page's copies but the module's are made while the module links, the module's after it.
+demo-page: deps-demo wasm-objects
+	$(MAKE) bundle
+	scripts/precompress.sh Public .build/public-encoded
 	$(MAKE) precompress
+wasm-objects:
+	scripts/build-wasm.sh --compile-only
 
 # Rooms are kept in the repo's data/ (git ignores it), so they survive restarts of the demo.
 # LINK=4g (or lan, broadband, bad-wifi, loopback) puts scrollcast-link in front, on LINK_PORT
 # (default PORT + 1), and prints the URL through the emulated link (docs/links.md).
 LINK ?=
 LINK_PORT ?= $(shell echo $$(($(PORT) + 1)))
-demo: deps-demo
+demo:
 	$(MAKE) demo-build LINK=$(LINK)
 ifeq ($(LINK),)
 	@echo "Scrollcast: open http://$(HOST):$(PORT)/?room=demo (Ctrl-C stops the server; rooms are kept in data/)"

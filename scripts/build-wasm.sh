@@ -3,8 +3,13 @@
 # ScrollReplica) with the boundary (Wasm/Exports.swift) into the page's WebAssembly module,
 # with Embedded Swift from the toolchain and Debian's wasi-libc; wasm-opt (binaryen) shrinks it.
 # No download. Usage: scripts/build-wasm.sh OUTPUT.wasm   (docs/wasm.md)
+#        scripts/build-wasm.sh --compile-only   compiles the modules and stops before the link:
+# it needs the toolchain alone, none of Debian's packages, so `make demo` runs it while apt installs
+# them (docs/benchmarks.md, "make demo on a fresh machine").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+COMPILE_ONLY=0
+if [ "${1:-}" = --compile-only ]; then COMPILE_ONLY=1; shift; fi
 OUT=${1:-Public/wasm/scrollcast-engine.wasm}
 WORK=.build/wasm
 WASI=/usr/lib/wasm32-wasi
@@ -14,12 +19,11 @@ SWIFT_LIB=$(dirname "$(command -v "$SWIFTC")")/../lib/swift
 # String comparison and hashing need the standard library's Unicode tables; 64-bit multiplies
 # with overflow checks need compiler-rt's __multi3 (Debian's libclang-rt-14-dev-wasm32).
 UNICODE=$SWIFT_LIB/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a
-BUILTINS=$(ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a 2>/dev/null | head -1)
+# (`|| true`: before apt has installed it, --compile-only must not stop on ls's failure.)
+BUILTINS=$(ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a 2>/dev/null | head -1 || true)
 WASM_LD=${WASM_LD:-$(dirname "$(command -v "$SWIFTC")")/wasm-ld}
 CLANG=${CLANG:-$(dirname "$(command -v "$SWIFTC")")/clang}
-for f in "$WASI/libc.a" "$WASI/libm.a" "$UNICODE" "$BUILTINS"; do
-  [ -f "$f" ] || { echo "build-wasm: ${f:-libclang_rt.builtins-wasm32.a} is missing: run scripts/install-deps.sh" >&2; exit 1; }
-done
+[ -f "$UNICODE" ] || { echo "build-wasm: $UNICODE is missing: the Swift toolchain has no Embedded Swift for wasm32" >&2; exit 1; }
 # -lto=llvm-full makes each object LLVM bitcode, so wasm-ld optimises the four modules as one
 # program: code specialised or inlined in several modules is kept once, and what no export
 # reaches goes (what it saves: docs/wasm.md, "Size").
@@ -48,6 +52,10 @@ if [ ! -f "$WORK/allocator.o" ] || [ -n "$(find Wasm/allocator.c "$0" -newer "$W
   echo "build-wasm: compiling allocator"
   "$CLANG" --target=wasm32-unknown-unknown -Oz -flto -Wall -Werror -c Wasm/allocator.c -o "$WORK/allocator.o"
 fi
+((COMPILE_ONLY)) && exit 0
+for f in "$WASI/libc.a" "$WASI/libm.a" "$BUILTINS"; do
+  [ -f "$f" ] || { echo "build-wasm: ${f:-libclang_rt.builtins-wasm32.a} is missing: run scripts/install-deps.sh" >&2; exit 1; }
+done
 
 EXPORTS=(scrollcast_input scrollcast_output scrollcast_create scrollcast_restore scrollcast_order
          scrollcast_apply scrollcast_frame scrollcast_texts_length scrollcast_content_offset
