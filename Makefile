@@ -60,9 +60,10 @@ DEMO_PRODUCTS := scrollcast $(if $(LINK),scrollcast-link)
 # start, as they need the toolchain alone; once apt has installed wasi-libc and binaryen, the link,
 # the bundle and the compressed copies). On a fresh machine apt and git mostly wait, and the
 # module's compiles use one core where the server's build leaves one free; what it saves:
-# docs/benchmarks.md §17.
+# docs/benchmarks.md §17. Their lines interleave: --output-sync would hold back swift build's
+# progress until it ends.
 demo-build:
-	@$(MAKE) --no-print-directory -j3 --output-sync=line demo-server demo-page LINK=$(LINK)
+	@$(MAKE) --no-print-directory -j3 demo-server demo-page LINK=$(LINK)
 demo-server: deps-demo demo-resolve
 	for product in $(DEMO_PRODUCTS); do swift build -c $(DEMO_CONFIG) --product $$product || exit 1; done
 # SwiftPM looks system libraries up only when it plans a build: resolving needs no package.
