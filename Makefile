@@ -74,8 +74,10 @@ demo-page: deps-demo wasm-objects
 	$(MAKE) bundle
 	scripts/precompress.sh Public .build/public-encoded
 	$(MAKE) precompress
+# At nice 10: on an idle machine the compiles take the core apt and git leave free, and on a busy
+# one they do not slow the server's build, which the demo waits for first (docs/benchmarks.md §17).
 wasm-objects:
-	scripts/build-wasm.sh --compile-only
+	nice -n 10 scripts/build-wasm.sh --compile-only
 
 # Rooms are kept in the repo's data/ (git ignores it), so they survive restarts of the demo.
 # LINK=4g (or lan, broadband, bad-wifi, loopback) puts scrollcast-link in front, on LINK_PORT
