@@ -59,9 +59,9 @@ DEMO_PRODUCTS := scrollcast $(if $(LINK),scrollcast-link)
 # resolution, then swift build) and the page (its Swift modules compiled for WebAssembly from the
 # start, as they need the toolchain alone; once apt has installed wasi-libc and binaryen, the link,
 # the bundle and the compressed copies). On a fresh machine apt and git mostly wait, and the
-# module's compiles use one core where the server's build leaves one free; what it saves:
-# docs/benchmarks.md §17. Their lines interleave: --output-sync would hold back swift build's
-# progress until it ends.
+# module's compiles take the core they leave free (idle, 85–92 s to the page against 101–102 one
+# after the other: docs/benchmarks.md §18). Their lines interleave: --output-sync would hold back swift
+# build's progress until it ends.
 demo-build:
 	@$(MAKE) --no-print-directory -j3 demo-server demo-page LINK=$(LINK)
 demo-server: deps-demo demo-resolve
@@ -74,8 +74,8 @@ demo-page: deps-demo wasm-objects
 	$(MAKE) bundle
 	scripts/precompress.sh Public .build/public-encoded
 	$(MAKE) precompress
-# At nice 10: on an idle machine the compiles take the core apt and git leave free, and on a busy
-# one they do not slow the server's build, which the demo waits for first (docs/benchmarks.md §17).
+# At nice 10: on a busy machine, at full priority, they slowed SwiftPM's resolution and the
+# server's build, which the demo waits for first (docs/benchmarks.md §18).
 wasm-objects:
 	nice -n 10 scripts/build-wasm.sh --compile-only
 
