@@ -59,9 +59,9 @@ DEMO_PRODUCTS := scrollcast $(if $(LINK),scrollcast-link)
 # resolution, then swift build) and the page (its Swift modules compiled for WebAssembly from the
 # start, as they need the toolchain alone; once apt has installed wasi-libc and binaryen, the link,
 # the bundle and the compressed copies). On a fresh machine apt and git mostly wait, and the
-# module's compiles take the core they leave free (idle, 85–92 s to the page against 101–102 one
-# after the other: docs/benchmarks.md §18). Their lines interleave: --output-sync would hold back swift
-# build's progress until it ends.
+# module's compiles take the core they leave free (idle, 85–92 s to the page against 99–102 one
+# after the other: docs/benchmarks.md §18). Their lines interleave: --output-sync would hold
+# back swift build's progress until it ends.
 demo-build:
 	@$(MAKE) --no-print-directory -j3 demo-server demo-page LINK=$(LINK)
 demo-server: deps-demo demo-resolve
