@@ -219,6 +219,15 @@ class ScrollcastPage:
         self.wait("s => s.lastFrame && s.lastFrame.animating === false && s.lastFrame.phase === 'idle'",
                   timeout=timeout)
 
+    def wait_settled(self, timeout: float = 20000):
+        """Waits until the page has drawn its own last input (a frame naming it or a later one of
+        its own), then rest. `wait_idle` alone can read a rest drawn before a key or a wheel just
+        sent: a fresh-clone run went on 7 ms after PageDown and 27 ms after Home, and pressed a
+        row while the room still scrolled home; the press stopped the scroll, and no row lifted."""
+        self.wait("s => s.lastInputId === 0 || (s.lastFrame && s.lastFrame.input && s.lastFrame.input.viewer === s.viewer"
+                  " && s.lastFrame.input.id >= s.lastInputId)", timeout=timeout)
+        self.wait_idle(timeout)
+
     def client_point(self, x: float, y: float) -> tuple[float, float]:
         p = self.page.evaluate("([x, y]) => window.scrollcast.clientPoint(x, y)", [x, y])
         return p["x"], p["y"]

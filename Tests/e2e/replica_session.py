@@ -68,12 +68,12 @@ def wheel_and_keys(driver):
     driver.page.mouse.move(*driver.client_point(200, 400))
     for _ in range(6):
         driver.page.mouse.wheel(0, 120)
-    driver.wait_idle()
+    driver.wait_settled()
     driver.page.focus("#view")
     driver.page.keyboard.press("PageDown")
-    driver.wait_idle()
+    driver.wait_settled()
     driver.page.keyboard.press("Home")
-    driver.wait_idle()
+    driver.wait_settled()
 
 
 def frames_to_show(page) -> list[dict]:

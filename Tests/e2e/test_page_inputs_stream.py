@@ -122,7 +122,7 @@ def wheel_burst(sc):
     sc.page.mouse.move(*sc.client_point(200, 400))
     for _ in range(6):
         sc.page.mouse.wheel(0, 120)
-    sc.wait_idle()
+    sc.wait_settled()
 
 
 def assert_streamed_cleanly(label: str, sc):

@@ -40,7 +40,7 @@ def test_relayed_inputs_drive_the_replicas_of_pages_on_two_other_nodes(browser, 
     driver.page.mouse.move(*driver.client_point(200, 400))
     for _ in range(5):
         driver.page.mouse.wheel(0, 120)
-    driver.wait_idle()
+    driver.wait_settled()
     watcher.wait_idle()
 
     # A row move: hold a row until it lifts, carry it down, drop it; n0's `rowMoved` commits it.
