@@ -9,7 +9,7 @@ PY := $(CURDIR)/.venv/bin/python
 # (`python3 -m bench.ladder --help`, and likewise for each bench module, lists them).
 BENCH_ARGS ?=
 
-.PHONY: deps deps-demo deps-cluster-demo demo-server demo-resolve demo-page wasm-objects precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-e2e bench-engine bench-rooms bench bench-inputs bench-durability bench-wire bench-slow bench-cluster bench-cluster-inputs bench-links bench-isolation conformance fuzz clean
+.PHONY: deps deps-demo deps-cluster-demo demo-server demo-resolve demo-page wasm-objects precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-swift test-page test-e2e bench-engine bench-rooms bench bench-inputs bench-durability bench-wire bench-slow bench-cluster bench-cluster-inputs bench-links bench-isolation conformance fuzz clean
 
 # What the tests and benchmarks need (a browser, Redis, Node, the Python clients); the demos
 # install only what they run (scripts/install-deps.sh says which).
@@ -98,11 +98,18 @@ cluster-demo: deps-cluster-demo
 	$(MAKE) demo-build
 	@SCROLLCAST_BIN=.build/$(DEMO_CONFIG)/scrollcast scripts/cluster-demo.sh
 
+# Two lines of work side by side, as `make demo` does: the Swift build and its unit tests, and the
+# page's module with its copies. The module's Swift compiles need the toolchain alone; at nice 10
+# they take what the build leaves idle (its links, its last modules) and the core the unit tests,
+# one process on one core, leave free. The browser tests need both.
 test: deps
-	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	$(MAKE) precompress
-	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+	@$(MAKE) --no-print-directory -j3 test-swift test-page
 	$(MAKE) test-e2e
+test-swift:
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+test-page: wasm-objects
+	$(MAKE) precompress
 
 # Browser and protocol tests against the real server; screenshots land in $(ARTIFACTS). Two
 # workers (E2E_WORKERS), each with its own servers and browser: most tests wait on links and

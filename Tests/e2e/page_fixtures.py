@@ -35,7 +35,8 @@ FLING_IN_PAGE = """([start, end, steps]) => {
     send('pointerup', end[0], end[1]);
 }"""
 
-# The hold's slop (pt): a press that moves no further for RowMoving.liftDelay lifts a row.
+# The hold's slop (pt), RowMoving.slop in Sources/ScrollEngine/Effects/RowMoving.swift: a press
+# that moves no further for RowMoving.liftDelay lifts a row.
 HOLD_SLOP_PT = 10
 
 # A drag's pointer events made inside the page (ScrollcastPage.drag): `points` in client
@@ -267,7 +268,7 @@ class ScrollcastPage:
         half a second after the press: the room lifted a row instead of scrolling. Without
         `release` the pointer stays down for `move_to` and `release`."""
         points = [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps + 1)]
-        # The first point past the slop, in view points (docs/design.md: RowMoving.slop).
+        # The first point past the slop (HOLD_SLOP_PT), in view points.
         at_once = next((i for i, (x, y) in enumerate(points) if math.hypot(x - x0, y - y0) > HOLD_SLOP_PT), steps)
         self.page.evaluate(POINTER_IN_PAGE, [[list(self.client_point(x, y)) for x, y in points], at_once, release, gap_ms])
 
