@@ -37,7 +37,7 @@ from server_helpers import REPO, RunningServer
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "alone: a test whose figure is the machine's own timing (a gap, a latency): `make test-e2e` "
-        "runs it after the others, never beside another test (the others run on two workers)")
+        "runs it after the others, never beside another test (the others run on three workers)")
 
 
 def pytest_sessionstart(session):
