@@ -99,9 +99,9 @@ cluster-demo: deps-cluster-demo
 	@SCROLLCAST_BIN=.build/$(DEMO_CONFIG)/scrollcast scripts/cluster-demo.sh
 
 # Two lines of work side by side, as `make demo` does: the Swift build and its unit tests, and the
-# page's module with its copies. The module's Swift compiles need the toolchain alone; at nice 10
-# they take what the build leaves idle (its links, its last modules) and the core the unit tests,
-# one process on one core, leave free. The browser tests need both.
+# page's module with its copies. The module's Swift compiles need the toolchain alone: at nice 10
+# they take what the build leaves idle, and its link and copies run beside the unit tests
+# (docs/benchmarks.md §19). The browser tests need both.
 test: deps
 	@$(MAKE) --no-print-directory -j3 test-swift test-page
 	$(MAKE) test-e2e
@@ -113,9 +113,9 @@ test-page: wasm-objects
 
 # Browser and protocol tests against the real server; screenshots land in $(ARTIFACTS). Three
 # workers (E2E_WORKERS), each with its own servers and browser: most tests wait on links and
-# animations, not the CPU. On the 2-core machines two workers left a third of the CPU idle (the
-# 573 tests: 508 s at 67-70 % busy; three: 372 s at 80 %, in one quiet session). Tests marked
-# `alone` (their figure is the machine's own timing) run after, one at a time.
+# animations, not the CPU: on the 2-core machines two workers left a third of it idle, three use
+# most of it (docs/benchmarks.md §19). Tests marked `alone` (their figure is the machine's own
+# timing) run after, one at a time.
 E2E_WORKERS ?= 3
 test-e2e: deps
 	mkdir -p $(ARTIFACTS)
