@@ -133,6 +133,9 @@ def stall_holds(connections: list[list[float]], threshold: float) -> list[float]
     return holds
 
 
+# Alone: a stall's hold is read from the sender's stamps; with three workers beside it a hold
+# read 210 ms against the 215 it never falls below (and 247 against 255 once at load 15).
+@pytest.mark.alone
 @pytest.mark.parametrize("profile,probability", [("4g", 0.005), ("bad-wifi", 0.02)])
 def test_stalls_hold_a_direction_for_about_200_ms_at_the_profiles_rate(profile, probability, link_proxy, stamp_server):
     delay, jitter = DELAYED[profile]

@@ -10,10 +10,9 @@ time: a batch every frame while it moves, a message wherever the frames stream h
 well above the fling. A figure taken from the
 load tool's CPU, or from the wall clock, would not tell them apart.
 
-CPU time, not wall time, is compared, so the other workers' tests beside this one slow it but
-move its figures less. Seen on this debug server: the fling's inputs 0.36-0.43 of its
-frames quiet, 0.48 beside three other tests (the frames' CPU per message falls as the server
-wakes less often), the drag's inputs 1.8-2.5 times the fling's."""
+Seen on this debug server with the machine to itself: the fling's inputs 0.36-0.43 of its
+frames, the drag's inputs 1.8-2.5 times the fling's. Beside other tests it read less (below), so
+it runs alone."""
 
 from __future__ import annotations
 
@@ -41,6 +40,10 @@ def _binary(variable: str, name: str) -> Path:
     return path
 
 
+# Alone: with three workers beside it, at load 7, the drag read 330 µs a viewer-second (650-800
+# with the machine to itself), 1.27 times the fling's: most likely the debug load tool and server,
+# starved, sending and waking less often than the script asks (not looked into further).
+@pytest.mark.alone
 def test_the_cpu_figure_follows_the_messages_and_a_batch_every_frame_reads_badly():
     load = _binary("SCROLLCAST_LOAD_BIN", "scrollcast-load")
     server = Server(_binary("SCROLLCAST_BIN", "scrollcast"))
