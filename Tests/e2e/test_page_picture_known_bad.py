@@ -75,11 +75,14 @@ def test_a_watcher_drawing_ahead_of_the_room_or_behind_it_reads_badly(browser, p
     # At 60 Hz a 50 ms step is two freezes and a jump in three frames (91-100 % in most runs); a
     # window whose display frames come slower steps less often per frame (26.8 % in one quiet run).
     assert stepped["clock"]["pct"] > 15 > right["clock"]["pct"], (stepped["clock"], right["clock"])
-    # Nor does test_page_replica's allowance for marks delayed beyond the link's p99 excuse it.
+    # Nor does test_page_replica's allowance for marks delayed beyond the link's p99 excuse it: what
+    # it leaves is held there to 1 % (WATCHER_CLOCK_JUDDER_PCT); here over the 15 % of the line
+    # before (it was 50 %, which a fresh-clone run's stepped page missed: judder on 42.5 % of its
+    # display frames, 3 of its 210 pairs excused, 41.9 % left).
     _, _, entries, _ = measured(pages["stepped"].page, (starts["stepped"], record_total(pages["stepped"].page)))
     delays = watcher_delays(pages["stepped"].page, received, entries)
     pairs, beyond = judder_waiting_beyond(entries, delays["staleness"])
-    assert 100 * (pairs - beyond) / stepped["clock"]["frames"] > 50, (pairs, beyond, stepped["clock"])
+    assert 100 * (pairs - beyond) / stepped["clock"]["frames"] > 15, (pairs, beyond, stepped["clock"])
     # Nor does test_page_replica's bound on the true lag let the watcher drawing behind pass (the
     # room's present read off the stepped page's frames: one server, one clock).
     span = (starts["behind"], record_total(pages["behind"].page))
