@@ -16,13 +16,13 @@ it runs alone."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
 from server_helpers import REPO
+from test_load_smoke import _binary
 
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # the bench package, as `python3 -m bench.…` runs it
@@ -33,20 +33,13 @@ from bench.server import Server  # noqa: E402
 ROOMS, VIEWERS, SECONDS = 2, 200, 5
 
 
-def _binary(variable: str, name: str) -> Path:
-    path = Path(os.environ.get(variable, str(REPO / ".build" / "debug" / name)))
-    if not path.exists():
-        pytest.skip(f"{path} not built (swift build --product {name})")
-    return path
-
-
 # Alone: with three workers beside it, at load 7, the drag read 330 µs a viewer-second (650-800
 # with the machine to itself), 1.27 times the fling's: most likely the debug load tool and server,
 # starved, sending and waking less often than the script asks (not looked into further).
 @pytest.mark.alone
 def test_the_cpu_figure_follows_the_messages_and_a_batch_every_frame_reads_badly():
-    load = _binary("SCROLLCAST_LOAD_BIN", "scrollcast-load")
-    server = Server(_binary("SCROLLCAST_BIN", "scrollcast"))
+    load = Path(_binary("SCROLLCAST_LOAD_BIN", "scrollcast-load"))
+    server = Server(Path(_binary("SCROLLCAST_BIN", "scrollcast")))
     try:
         steps = {}
         for label, script, extra in (("frames", "fling", ()), ("inputs", "fling", ("--stream", "inputs")),
