@@ -166,7 +166,7 @@ def test_a_driver_and_a_watcher_take_inputs_and_beats_and_no_frame(browser, page
     frames, driver, watcher, joins = streaming_trio(browser, page_server, room, artifacts, f"{INPUTS}&protocol={protocol}")
     for sc in (driver, watcher):
         assert sc.state("s.protocol") == f"scrollcast.{protocol}"
-    assert all("batchMs" not in j for js in joins for j in js), "the default period unless ?batch="
+    assert all(j.get("batchMs") == 250 for js in joins for j in js), "the page's period unless ?batch= (stream.js)"
 
     play_and_check(driver, watcher, frames)
     got = received(frames)

@@ -28,15 +28,22 @@ function engineFromLocation(search = window.location.search) {
   return asked !== null && /^\d+$/.test(asked) ? Number(asked) : null;
 }
 
+// The batch period the page asks for unless told otherwise: the beats' own period. A watcher
+// draws the marks' gap (MARK_GAP_MS) behind the latest mark whatever the period, as each beat
+// takes the waiting changes with it, so batches a frame apart would show it nothing sooner; they
+// would only cost the server a write per viewer per frame while a finger moves (docs/benchmarks.md,
+// "Inputs stream"). A driver draws its own inputs at once (predicted) either way.
+export const PAGE_BATCH_MS = 250;
+
 /**
  * `?batch=N`: ask for the room's batches every N ms (`batchMs` in the join, 1–1000; the server
- * refuses anything else with close 1008, and the page then says so). Without it the server's
- * default, one frame period. The watcher's clock needs no change: beats bound the marks' gap
- * (MARK_GAP_MS) whatever the period, as each beat takes the waiting changes with it.
+ * refuses anything else with close 1008, and the page then says so; 1 gets one frame period, the
+ * server's floor). Without it, PAGE_BATCH_MS.
  */
 export function batchFromLocation(search = window.location.search) {
   const asked = new URLSearchParams(search).get("batch");
-  return asked !== null && /^-?\d+(\.\d+)?$/.test(asked) ? Number(asked) : null;
+  if (asked === null) return PAGE_BATCH_MS;
+  return /^-?\d+(\.\d+)?$/.test(asked) ? Number(asked) : null;
 }
 
 /** The bytes of RFC 4648 base64 text. */
