@@ -69,9 +69,9 @@ def clean(step: dict, bound_ms: float = ONE_FRAME_MS) -> bool:
             and b["mismatched"] == 0 and b["keyframes"] == 0)
 
 
-def largest_clean(steps: list[dict]) -> int:
-    """The largest viewer count whose step was clean, 0 when none was."""
-    return max((s["viewers"] for s in steps if clean(s)), default=0)
+def largest_clean(steps: list[dict], bound_ms: float = ONE_FRAME_MS) -> int:
+    """The largest viewer count whose step was clean (p99 under `bound_ms`), 0 when none was."""
+    return max((s["viewers"] for s in steps if clean(s, bound_ms)), default=0)
 
 
 def ratio(inputs_value: float | None, frames_value: float | None) -> float | None:
