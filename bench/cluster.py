@@ -94,6 +94,7 @@ def run_load(args, servers, redis, prefix, extra=()):
     log(" ".join(command))
     load = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     probes = {"servers": lambda: sum(cpu_seconds(s.pid) for s in servers),
+              **{f"node{i}": (lambda pid=s.pid: cpu_seconds(pid)) for i, s in enumerate(servers)},
               "redis": lambda: cpu_seconds(redis.proc.pid) if redis else 0.0,
               "load": lambda: cpu_seconds(load.pid),
               "metrics": lambda: [metrics(s) for s in servers] if redis else []}
@@ -122,6 +123,7 @@ def run_load(args, servers, redis, prefix, extra=()):
         "report": report,
         "exit": load.returncode,
         "server_cpu": window.rate("servers"),
+        "node_cpu": [window.rate(f"node{i}") for i in range(len(servers))],
         "redis_cpu": window.rate("redis"),
         "load_cpu": window.rate("load"),
         "broker": broker,
@@ -178,8 +180,12 @@ def main(argv=None):
     parser.add_argument("--script", default="drag")
     parser.add_argument("--publishes", type=int, default=200000, help="redis-benchmark -n")
     parser.add_argument("--stream", choices=("frames", "inputs"), default="frames")
+    parser.add_argument("--batch-ms", type=int, default=None,
+                        help="inputs stream: every viewer asks for batches this many ms apart (scrollcast-load --batch-ms)")
     args = parser.parse_args(argv)
     stream = ("--stream", "inputs", "--replica") if args.stream == "inputs" else ()
+    if args.batch_ms is not None:
+        stream += ("--batch-ms", str(args.batch_ms))
     require(args.server, args.load)
     ROOMS, VIEWERS, DURATION, RAMP, NODES, SCRIPT, PUBLISHES = (args.rooms, args.viewers, args.duration, args.ramp,
                                                                  args.nodes, args.script, args.publishes)
@@ -233,7 +239,8 @@ def main(argv=None):
     def skipped(r):
         return "–" if r["skippedFrames"] is None else f"{r['skippedFrames']:.0f}"
     print(f"| missed / skipped frames | {ra['missedFrames']} / {skipped(ra)} | {rb['missedFrames']} / {skipped(rb)} |")
-    print(f"| server CPU (sum of nodes) | {100 * a['server_cpu']:.0f}% | {100 * b['server_cpu']:.0f}% |")
+    print(f"| server CPU (sum of nodes) | {100 * a['server_cpu']:.0f}% | {100 * b['server_cpu']:.0f}% "
+          f"({' + '.join(f'{100 * c:.1f}' for c in b['node_cpu'])}) |")
     print(f"| Redis CPU | – | {100 * b['redis_cpu']:.0f}% |")
     print(f"| load generator CPU | {100 * a['load_cpu']:.0f}% | {100 * b['load_cpu']:.0f}% |")
     print(f"| broker bytes per message (frame, or batch and beat) | – | {bytes_per_frame:.0f} ({broker['bytes']:.0f} B for "
