@@ -161,7 +161,8 @@ bench: deps
 # viewer-second, p99 input-to-replica (scrollcast-load --stream inputs --replica: every beat checked), missed, the
 # largest clean step of each stream and the ratios inputs / frames at 1,000 and 1,500 viewers; rewrites its section
 # of docs/benchmarks.md (about 10 minutes). Flags: BENCH_INPUTS_ARGS (`python3 -m bench.inputs_ladder --help`).
-# Headline last: inputs_cpu_ratio_1000=N (the larger of the two scripts').
+# Headline last: inputs_cpu_ratio_1000=N (the larger of the two scripts', at the page's 250 ms batches; the line
+# before it, inputs_one_frame_cpu_ratio_1000, at one frame period).
 BENCH_INPUTS_ARGS ?=
 bench-inputs: deps
 	swift build -c release --product scrollcast
