@@ -93,8 +93,7 @@ def run_load(args, servers, redis, prefix, extra=()):
                "--room-prefix", prefix, *extra]
     log(" ".join(command))
     load = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    probes = {"servers": lambda: sum(cpu_seconds(s.pid) for s in servers),
-              **{f"node{i}": (lambda pid=s.pid: cpu_seconds(pid)) for i, s in enumerate(servers)},
+    probes = {**{f"node{i}": (lambda pid=s.pid: cpu_seconds(pid)) for i, s in enumerate(servers)},
               "redis": lambda: cpu_seconds(redis.proc.pid) if redis else 0.0,
               "load": lambda: cpu_seconds(load.pid),
               "metrics": lambda: [metrics(s) for s in servers] if redis else []}
@@ -110,6 +109,7 @@ def run_load(args, servers, redis, prefix, extra=()):
     if not window.complete:
         raise SystemExit(f"cluster: {prefix}: fewer than two progress lines while measuring; stderr:\n{stderr}")
     seconds = window.seconds
+    node_cpu = [window.rate(f"node{i}") for i in range(len(servers))]
     broker = None
     if redis:
         def delta(name):
@@ -122,8 +122,8 @@ def run_load(args, servers, redis, prefix, extra=()):
     return {
         "report": report,
         "exit": load.returncode,
-        "server_cpu": window.rate("servers"),
-        "node_cpu": [window.rate(f"node{i}") for i in range(len(servers))],
+        "node_cpu": node_cpu,
+        "server_cpu": sum(node_cpu),
         "redis_cpu": window.rate("redis"),
         "load_cpu": window.rate("load"),
         "broker": broker,
