@@ -141,7 +141,7 @@ def test_an_engine_that_traps_is_made_again_and_runs_until_it_traps_too_often(pa
         # Nothing held after the trap; but fresh instances, once attached, keep what follows the
         # newest server frame until they start at the rest (a fresh-clone run read 1 at rest,
         # before the start): so what is held must come back to none, not be none at once.
-        page.wait_for_function("() => window.scrollcast.test.held() === 0", timeout=15000)
+        sc.wait("() => window.scrollcast.test.held() === 0")
         # Server frames, then fresh instances from a rest: every picture judged is right.
         sc.wait("(s, n) => s.replica.running && s.replica.starts === n", trap + 1)
         figures, _, entries, _ = measured(page, span)
