@@ -34,6 +34,7 @@ export class PageRoom {
       case "batch":
         this.page.stream?.batch(message, now);
         return this.page.picture.schedule();
+      case "held": return replica?.clock.inputHeld(message);
       case "refused": return this.#refused(message);
       case "error":
         state.errors.push(String(message.message ?? ""));

@@ -7,7 +7,7 @@ import { CAUSES, choose, num, readBatch, readChange, sum } from "./wire-v2-batch
 
 const PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"];
 const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed", "applied", "beat",
-  "asked", "granted", "denied", "expired", "follow", "batch", "hashedBeat"];
+  "asked", "granted", "denied", "expired", "follow", "batch", "hashedBeat", "held"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads the pieces of a message in order; throws on anything the doc refuses. */
@@ -117,6 +117,12 @@ export class WireV2Decoder {
       case "hashedBeat": {
         const t = num(r);   // a num, the mark a num Δ from it (docs/protocol.md, "`beat` with its hash (`11`)")
         message = { type: "beat", t, complete: num(r, t), hash: r.hash() };
+        break;
+      }
+      case "held": {
+        const input = r.uvar();   // docs/protocol.md, "`held` (`12`)": t a num, at a num Δ from it
+        const t = num(r);
+        message = { type: "held", input, t, at: num(r, t) };
         break;
       }
       case "rowMoved":

@@ -80,6 +80,8 @@ public enum ServerMessage: Sendable, Equatable {
     case beat(BeatMessage)
     /// The changes of one period, for a viewer of the inputs stream.
     case batch(BatchMessage)
+    /// One of this viewer's stamped inputs is held for its time (only to its sender).
+    case held(HeldMessage)
 }
 
 /// A decoded `frame` message (also the `frame` inside a `snapshot`).

@@ -32,6 +32,8 @@ public enum ServerMessageDecoder {
             return .beat(try beat(r))
         case "batch":
             return .batch(try batch(r))
+        case "held":
+            return .held(try held(r))
         default:
             guard let notice = try sharing(type, r) else {
                 throw WireError("unknown message type '\(JSONParser.printable(type))'")

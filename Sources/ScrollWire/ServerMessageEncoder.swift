@@ -171,6 +171,8 @@ public enum ServerMessageEncoder {
             return beat(m)
         case .batch(let m):
             return batch(m)
+        case .held(let m):
+            return held(m)
         }
     }
 

@@ -36,6 +36,18 @@ extension Room {
         restBeatOwed = true
     }
 
+    /// Tells viewer `id` that its input `inputID`, heard at room time `heard`, waits until `due`:
+    /// the only way its clock learns how far ahead it stamps (docs/protocol.md, `held`).
+    func tellHeld(_ inputID: UInt64, heardAt heard: Double, until due: Double, to id: String) {
+        guard let version = viewers.first(where: { $0.id == id })?.version else { return }
+        let message = HeldMessage(input: inputID, time: heard, at: due)
+        let form = switch version {
+        case .v1: OutgoingMessage(utf8: ServerMessageEncoder.held(message))
+        case .v2: OutgoingMessage(binary: ServerMessageEncoderV2.held(message))
+        }
+        channel.send(RoomMessage(form, for: version), to: .viewer(id))
+    }
+
     /// Applies, in room-time order, every held input due by `limit`; true when the scene changed
     /// (the caller requests the frame). Each leaves the queue before it is applied, so whatever
     /// applying it sets off sees the queue without it.

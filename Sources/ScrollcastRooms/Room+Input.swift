@@ -38,7 +38,10 @@ extension Room {
                 return refuse(input.id, .outOfOrder, "t went backwards: \(got) after \(previous)", to: id)
             }
         }
-        if time > current + pacer.timerSlack { return hold(input, from: id, until: time) }
+        if time > current + pacer.timerSlack {
+            hold(input, from: id, until: time)
+            return tellHeld(input.id, heardAt: current, until: time, to: id)
+        }
         if apply(input, from: id, at: time) { changed = true }
     }
 

@@ -78,12 +78,13 @@ struct DocExamplesTests {
                 case .applied: types.insert("applied")
                 case .beat: types.insert("beat")
                 case .batch: types.insert("batch")
+                case .held: types.insert("held")
                 case .sharing(let notice): types.insert(notice.type)
                 }
             }
         }
         #expect(types == Set(["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied",
-                              "beat", "batch", "keyframe"])
+                              "beat", "batch", "keyframe", "held"])
                 .union(SharingRequest.types).union(["asked", "granted", "denied", "expired", "follow"]))
         #expect(kinds == Set(InputKindName.allCases.map(\.rawValue)))
     }

@@ -20,6 +20,7 @@ enum Fixtures {
                        change: .input(.pointerMoved(Point(x: 187.43, y: 655.25)))),
     ])
     /// Its beat with the frame hash (version 2 bytes).
+    static let docHeld = HeldMessage(input: 43, time: 53210.25, at: 53228.5)
     static let docHashedBeat = ServerMessageEncoderV2.beat(BeatMessage(time: 1279.17, complete: 1279.17, hash: 0x0f3e_1c9a_8b7d_6e5f))
 
     static let docApplied = AppliedMessage(after: 1042, time: 53216.4, viewer: "v7", id: 43, cause: .input,
@@ -170,6 +171,7 @@ enum FixturesV2 {
             ServerMessageEncoderV2.batch(Fixtures.docBatch),
             ServerMessageEncoderV2.batch(Fixtures.oneMoveBatch),
             Fixtures.docHashedBeat,
+            ServerMessageEncoderV2.held(Fixtures.docHeld),
             ServerMessageEncoderV2.presence(viewers: 4, driver: "v7", locked: true, exploring: 1, granted: ["v9"]),
             ServerMessageEncoderV2.sharing(.asked(viewer: "v9", expiresIn: 30_000)),
             ServerMessageEncoderV2.sharing(.granted(viewer: "v9", by: "v7", grant: Fixtures.docGrant)),
@@ -251,6 +253,7 @@ extension FixturesV2 {
             ServerMessageEncoderV2.snapshot(Fixtures.snapshot(replica: ReplicaStart(
                 engine: 1, time: 53230.5, changes: 44, input: Fixtures.docInput, state: [0x53, 0x43, 0x53, 0x54, 1])),
                                             texts: &table).snapshot,
+            ServerMessageEncoderV2.held(HeldMessage(input: 44, time: 170.1, at: 1e300)),
         ]
     }
 }

@@ -275,7 +275,9 @@ struct ServerMessageV2Tests {
         let cases: [([UInt8], String)] = [
             ([], "type: message ends early, at byte 0"),
             ([0], "unknown message type 0"),
-            ([18], "unknown message type 18"),
+            ([19], "unknown message type 19"),
+            ([18, 43], "t: message ends early, at byte 2"),
+            ([18, 0, 0, 0], "input must be an integer in 1…9007199254740991"),
             (frame, "frame.rows[0]: row 12 has no texts; they come before the first frame that shows the row"),
             ([7, 2, 0x68, 0x69, 0], "error: 1 bytes after the end of the message"),
             ([7, 2, 0xC3, 0x28], "message: string is not valid UTF-8"),

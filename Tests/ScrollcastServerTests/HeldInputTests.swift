@@ -44,6 +44,26 @@ import ScrollcastServerTesting
         #expect(frame["t"] as? Double == now + 40.5)
     }
 
+    /// `held` tells the sender alone how early its input came: what its clock needs to come back
+    /// from a lead longer than its path (a held input is otherwise applied where stamped, however early).
+    @Test func theSenderIsToldWhenAndHowLongItsInputIsHeld() throws {
+        let h = WireV2Tests.demoHarness()
+        let (_, watcher) = h.viewer(extra: #","inputs":true"#)
+        let (driver, driverSink) = h.viewer()
+        h.tick(3)
+        let room = try #require(h.registry.room(named: "demo"))
+        let first = room.now
+        h.send(Self.stamped(1, at: first + 40.5, "pointerDown", #""x":100,"y":600"#), from: driver)
+        h.scheduler.advance(by: 50)
+        let later = room.now
+        h.send(Self.stamped(2, at: later - 3, "pointerMove", #""x":100,"y":590"#), from: driver)   // late: not held
+        h.send(Self.stamped(3, at: later + 5000, "pointerMove", #""x":100,"y":580"#), from: driver)   // past the bound
+        let held = try driverSink.v1Messages().compactMap { if case .held(let m) = $0 { m } else { nil } }
+        #expect(held == [HeldMessage(input: 1, time: first, at: first + 40.5),
+                         HeldMessage(input: 3, time: later, at: later + InputTimeMapper.maxLead)])
+        #expect(watcher.messages(ofType: "held").isEmpty, "only the sender is told")
+    }
+
     @Test func anInputStampedBeyondTheBoundIsHeldOnlyToIt() throws {
         let (h, watcher, driver, now) = try Self.room()
         h.send(Self.stamped(1, at: now + 5000, "key", #""key":"pageDown""#), from: driver)

@@ -69,6 +69,7 @@ import ScrollcastServerTesting
         case .applied: "applied"
         case .beat: "beat"
         case .batch: "batch"
+        case .held: "held"
         case .sharing(let notice): notice.type
         }
     }

@@ -223,7 +223,7 @@ export class PageReplica {
     if (!this.running) return false;
     const numbers = inputNumbers(message);
     if (!numbers) return false;
-    this.clock.inputSent();
+    this.clock.inputSent(Number.isFinite(message.at) ? message.id : null, now);
     const clock = this.clock.displayTime(now);
     if (clock === null) return false;
     // The server's present is never before the last time it applied; nor are our own inputs.

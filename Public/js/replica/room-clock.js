@@ -28,6 +28,19 @@ const MAX_LEAD_MS = TimeMapper.MAX_LEAD - 5;
 // watchers see of a driver: that much later (docs/measures.md, "Driver to watcher").
 const WAN_ROUND_TRIP_MS = 40;
 const STALL_MS = 200;
+// The join's round trip counts from the socket's making to the snapshot's arrival as the page
+// read it, and a page still compiling its script reads it late (73-239 ms on a quiet loopback,
+// seen): that start, plus a stall's worth for a "slow" link, put a driver 290-456 ms ahead of a
+// room a millisecond away, and watchers saw its moves that late. The room's `held` answers say how
+// long the inputs really took (the room's present when each came, less the arrival clock's time
+// when it left), stamped by the room and by the page when it sends, neither read late: over the
+// last PATH_WINDOW of them, the slowest plus a margin is the start on a quiet link: the quickest
+// within QUIET_PATH_MS, half the join's threshold, as the join counts two round trips (TCP's
+// handshake, then the upgrade) where an input's path is one. On a slower link (broadband's 15 ms
+// each way and beyond) the join's start stays (its stall allowance is what the 4g bench needed).
+const PATH_WINDOW = 32;
+const QUIET_PATH_MS = WAN_ROUND_TRIP_MS / 2;
+const SENT_KEPT = 256;   // inputs in flight: 4 s of 60 Hz moves, past the room's bound on holding
 const LEAD_HALF_LIFE_MS = 30_000;
 const LEAD_STEER = 0.2;   // the lead changes by at most a fifth of real time: no clock judder (docs/measures.md)
 
@@ -49,6 +62,10 @@ export class RoomClock {
     this.last = -Infinity;
     this.skew = 0;        // test hook only (window.scrollcast.test.skewClock): a known-bad clock
     this.held = null;     // test hook only (holdLead): a lead kept whatever the room says, past the bound too
+    this.joinBase = 0;    // the base the join's round trip gave
+    this.aheads = [];     // the last held inputs': the room's time when heard less the page's when sent
+    this.sent = new Map();   // stamped input id → page time it left (the newest SENT_KEPT)
+    this.heldCount = 0;   // `held` answers to our inputs (for the tests)
   }
 
   /**
@@ -62,6 +79,7 @@ export class RoomClock {
     this.offsets.push(arrival - t);
     if (this.offsets.length > WINDOW) this.offsets.shift();
     this.offset = Math.min(...this.offsets);
+    this.#rebase();
   }
 
   /** Room time at page time `pageTime` (arrival-based, without the lead), or null before any frame. */
@@ -77,12 +95,48 @@ export class RoomClock {
   joinRoundTrip(ms) {
     if (!Number.isFinite(ms) || ms < 0) return;
     this.roundTrip = ms;
-    this.base = Math.min(MAX_LEAD_MS, ms + MARGIN_MS + (ms > WAN_ROUND_TRIP_MS ? STALL_MS : 0));
+    this.base = this.joinBase = Math.min(MAX_LEAD_MS, ms + MARGIN_MS + (ms > WAN_ROUND_TRIP_MS ? STALL_MS : 0));
   }
 
-  /** This page sends an input (from now on the clock leads, at once: a room at rest shows no jump). */
-  inputSent() {
+  /**
+   * The room holds one of our stamped inputs (a `held` message): it arrived at room time `t`.
+   * Kept as how far the room's clock was then ahead of the page's when the input left, so that
+   * what it says of the path follows the arrival clock as that settles (#rebase).
+   */
+  inputHeld({ input, t }) {
+    const left = this.sent.get(input);
+    if (left === undefined || !Number.isFinite(t)) return;
+    this.heldCount += 1;
+    this.aheads.push(t - left);
+    if (this.aheads.length > PATH_WINDOW) this.aheads.shift();
+    this.#rebase();
+  }
+
+  /**
+   * On a quiet link, a start the join's round trip made longer comes down to what the held
+   * inputs took from the arrival clock's time (`ahead + offset`), the slowest of them plus a
+   * margin; a raise from late inputs stays on top. Elsewhere the join's start stays.
+   */
+  #rebase() {
+    if (this.aheads.length === 0 || this.offset === null) return;
+    const paths = this.aheads.map((ahead) => ahead + this.offset);
+    const quiet = Math.min(...paths) <= QUIET_PATH_MS;
+    const base = quiet ? Math.min(this.joinBase, Math.max(0, ...paths) + MARGIN_MS) : this.joinBase;
+    if (base === this.base) return;
+    if (this.target !== null) this.target = Math.max(base, this.target + (base - this.base));
+    this.base = base;
+  }
+
+  /**
+   * This page sends an input (from now on the clock leads, at once: a room at rest shows no jump);
+   * one it stamps names its `id`, sent at page time `pageTime`, to be found again by `inputHeld`.
+   */
+  inputSent(id = null, pageTime = null) {
     this.driving = true;
+    if (id !== null && Number.isFinite(pageTime)) {
+      this.sent.set(id, pageTime);
+      if (this.sent.size > SENT_KEPT) this.sent.delete(this.sent.keys().next().value);
+    }
     if (this.target !== null) return;
     this.target = Math.min(MAX_LEAD_MS, this.base + this.raised);
     this.current = this.target;
@@ -139,6 +193,8 @@ export class RoomClock {
     this.offsets = [];
     this.offset = null;
     this.last = -Infinity;
+    this.aheads = [];   // perhaps another node, another run of the room
+    this.sent.clear();
     // The link is the same: a raise it earned is kept (still given back with time, #steer).
     if (this.target !== null) this.raised = Math.max(0, this.target - this.base);
     this.target = null;   // set from the new join's round trip at the next input

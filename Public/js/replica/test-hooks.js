@@ -59,11 +59,13 @@ export function testHooks(replica) {
                     resets: c.resets, arrivals: c.arrivals.map((a) => [...a]) };
     },
     /**
-     * The driver's clock: its lead (ms), its target and base, the own inputs the room applied
-     * elsewhere than stamped, and the arrival clock's offset (page minus room ms) and samples.
+     * The driver's clock: its lead (ms), its target and base, the join's round trip, the own
+     * inputs the room applied elsewhere than stamped and those it said it held (`held`), and the
+     * arrival clock's offset (page minus room ms) and samples.
      */
     lead: () => ({ lead: replica.clock.lead, target: replica.clock.target, base: replica.clock.base, most: RoomClock.MAX_LEAD,
-                   late: replica.clock.late, offset: replica.clock.offset, samples: replica.clock.offsets.length }),
+                   roundTrip: replica.clock.roundTrip, late: replica.clock.late, held: replica.clock.heldCount,
+                   offset: replica.clock.offset, samples: replica.clock.offsets.length }),
     /** `applied` messages and predictions the replica holds. */
     held: () => replica.held,
   };

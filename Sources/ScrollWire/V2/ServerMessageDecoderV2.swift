@@ -93,6 +93,12 @@ public struct ServerMessageDecoderV2: Sendable {
             let batch = try Self.batch(&r)
             try r.end("batch")
             message = .message(.batch(batch))
+        case .held:
+            let input = try Self.id(&r, "input")
+            let time = try r.compact("t")
+            let held = HeldMessage(input: input, time: time, at: try r.compact("at", from: time))
+            try r.end("held")
+            message = .message(.held(held))
         case .asked, .granted, .denied, .expired, .follow:
             guard let notice = try Self.sharing(type, &r) else { throw WireError("unknown message type \(typeByte)") }
             message = .message(.sharing(notice))

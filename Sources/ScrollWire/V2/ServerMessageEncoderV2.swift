@@ -132,6 +132,8 @@ public enum ServerMessageEncoderV2 {
             return beat(m)
         case .message(.batch(let m)):
             return batch(m)
+        case .message(.held(let m)):
+            return held(m)
         }
     }
 

@@ -46,6 +46,8 @@ public enum ServerMessageTypeV2: UInt8, Sendable, CaseIterable {
     case batch = 16
     /// `beat` with the hash of the room's frame (the inputs stream).
     case hashedBeat = 17
+    /// `held`: one of this viewer's stamped inputs waits for its time (only to its sender).
+    case held = 18
 }
 
 /// Bits of a version-2 frame's flags byte.
