@@ -35,6 +35,7 @@ def drive_and_measure(driver, watcher, received) -> dict:
     lag = watcher_delays(watcher.page, received, entries)["lag"]
     return {"ms": driver_to_watcher_ms(driver.page, watcher.page, received, entries),
             "lead": driver.page.evaluate("window.scrollcast.test.lead()"), "watcherLag": nearest_rank(lag, 0.5),
+            "watcherLag99": nearest_rank(lag, 0.99),
             "own": own, "photons": frames_to_show(driver.page)}
 
 
@@ -50,6 +51,10 @@ def test_driver_to_watcher_reads_the_drivers_lead_and_a_held_lead_reads_badly(br
         wait_running(sc)
     driver, watcher = pages["driver"], pages["watcher"]
     driver.page.bring_to_front()
+    # A first fling settles the driver's lead (its start comes down to what its inputs take once
+    # the room says it held them, docs/wasm.md): the run below then reads the lead it is bound by.
+    fling(driver)
+    driver.wait_idle()
     runs = {}
     for label in ("own lead", "held lead"):
         if label == "held lead":
@@ -69,7 +74,11 @@ def test_driver_to_watcher_reads_the_drivers_lead_and_a_held_lead_reads_badly(br
     # between the runs: the watcher's prior ends when its window is full, docs/wasm.md), and
     # display frames of the two pages' own loops (the event's handler, the watcher's next frame).
     good["beyond"], bad["beyond"] = good["p50"] - good["watcherLag"], bad["p50"] - bad["watcherLag"]
-    assert -2 * DISPLAY_FRAME_MS <= good["beyond"] <= good["lead"]["lead"] + 4 * DISPLAY_FRAME_MS, good
+    # Above, by the lag's p99: the watcher's prior (217 ms) ends mid-run when its window fills, and
+    # the figure's median and the lag's are over different samples (below); with a lead of 23-40
+    # ms, as a quiet loopback's now is, beyond the median lag read up to 171 ms at load.
+    assert good["beyond"] >= -2 * DISPLAY_FRAME_MS, good
+    assert good["p50"] <= good["lead"]["lead"] + good["watcherLag99"] + 4 * DISPLAY_FRAME_MS, good
     # The held driver: its inputs come due 450 ms after they were drawn, and so on every watcher.
     # "Beyond" subtracts the lag's median over every display frame in motion from the figure's
     # median over the inputs, not one input's lag from its own figure: at load 5-7 in a fresh-clone

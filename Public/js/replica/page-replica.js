@@ -43,9 +43,10 @@ export class PageReplica {
     this.blend = new Blend();    // a late own input's correction, drawn away over a few frames
     this.correction = false;     // an own input was applied elsewhere than predicted: blend at the next picture
     this.stamping = true;        // own inputs carry `at` (test hook `unstamped()` turns it off: a known-bad driver)
-    this.lastStamp = -Infinity;
     this.instantiate = null;     // () => a Promise of another ReplicaEngine of this module (the explorer's, explore.js)
     this.fromState = false;      // the inputs stream starts it from a snapshot's state (stream.js), never at a rest
+    this.ownSent = 0;            // the newest id of an input this connection sent, and of one the room applied or refused
+    this.ownSettled = 0;
   }
 
   /** The page state's read-only view of this replica (telemetry.js). */
@@ -77,6 +78,11 @@ export class PageReplica {
   startIfDue() {
     const frame = this.lastServerFrame;
     if (this.running || this.fromState || !this.engine || !this.enabled || !this.session || !frame || !atRest(frame)) return false;
+    // Not while an input of ours is on its way: the room's rest is from before it (a driver leads
+    // the room), and a replica started there has no prediction of it, so it drew the room at
+    // that rest until the input came, a lead late (after a trap as a fling left the finger:
+    // 13 pictures frozen, up to 1,595 pt off, then a jump).
+    if (this.ownSettled < this.ownSent) return false;
     this.log = this.log.filter((m) => m.after >= frame.seq);
     if (!this.created) this.#createScene();
     if (!this.#tryStart(frame)) return false;
@@ -140,11 +146,11 @@ export class PageReplica {
     this.reducedMotion = false;
     this.mapper?.reset();
     this.clock.reset();
-    this.lastStamp = -Infinity;   // the room's clock may start again
     this.watcher?.reset(roundTrip);
     this.clock.joinRoundTrip(roundTrip);
     this.running = false;
     this.created = false;
+    this.ownSent = this.ownSettled = 0;   // a new connection: what the last one sent is applied or gone
   }
 
   /** After `resumed`: what was applied meanwhile is unknown, so start again at the next rest. */
@@ -153,6 +159,7 @@ export class PageReplica {
     this.#forget();
     this.watcher?.reset();
     this.running = false;
+    this.ownSent = this.ownSettled = 0;
   }
 
   texts(body) {
@@ -166,6 +173,7 @@ export class PageReplica {
     // How the room is (kept, not held) serves a start after a trap; the changes need an engine.
     if (message.kind === "reducedMotion") this.reducedMotion = message.on === true;
     if (message.kind === "rest") this.rest = { seq: message.after, offset: message.offset };
+    if (message.viewer === this.session?.viewer && message.cause === "input") this.ownSettled = Math.max(this.ownSettled, message.id);
     if (!this.enabled) return;
     this.clock.frameArrived(message.t, now);
     if (message.cause === "state") return;
@@ -194,6 +202,7 @@ export class PageReplica {
 
   /** The server refused our input `id`: it was never applied. */
   refused(id) {
+    this.ownSettled = Math.max(this.ownSettled, id ?? 0);
     const before = this.predictions.length;
     this.predictions = this.predictions.filter((p) => p.id !== id);
     if (this.predictions.length !== before) this.dirty = true;
@@ -204,15 +213,7 @@ export class PageReplica {
    * the driver's clock then; null when the replica does not draw.
    */
   stamp(pageTime) {
-    if (!this.running || !this.stamping) return null;
-    this.clock.inputSent();
-    const at = this.clock.stamp(pageTime);
-    if (at === null) return null;
-    // After the picture on screen (a change at its time would be in it), rounded up to the
-    // room's grid of input times (1/256 ms, RoomTime.swift), so the room applies it at this very
-    // time and the prediction at it needs no correction.
-    this.lastStamp = Math.max(this.lastStamp, Math.ceil(Math.max(at, this.clock.last + 0.001) * 256) / 256);
-    return this.lastStamp;
+    return this.running && this.stamping ? this.clock.inputStamp(pageTime) : null;
   }
 
   /**
@@ -220,6 +221,7 @@ export class PageReplica {
    * the server is expected to give it (its `at` when stamped). Returns true when the replica drew it.
    */
   ownInput(message, now) {
+    this.ownSent = Math.max(this.ownSent, message.id);
     if (!this.running) return false;
     const numbers = inputNumbers(message);
     if (!numbers) return false;

@@ -60,6 +60,7 @@ export class RoomClock {
     this.late = 0;        // own inputs the room applied elsewhere than stamped (late, or past its bound)
     this.driving = false; // this page has sent an input: only then does the clock lead
     this.last = -Infinity;
+    this.lastStamp = -Infinity;   // the newest `at` given (inputStamp)
     this.skew = 0;        // test hook only (window.scrollcast.test.skewClock): a known-bad clock
     this.held = null;     // test hook only (holdLead): a lead kept whatever the room says, past the bound too
     this.joinBase = 0;    // the base the join's round trip gave
@@ -179,6 +180,20 @@ export class RoomClock {
     return t === null ? null : t + this.lead + this.skew;
   }
 
+  /**
+   * The `at` of an input sent at page time `pageTime`, or null before any frame: after the
+   * picture on screen (a change at its time would be in it), rounded up to the room's grid of
+   * input times (1/256 ms, RoomTime.swift), so the room applies it at this very time and the
+   * prediction at it needs no correction; never before the last one.
+   */
+  inputStamp(pageTime) {
+    this.inputSent();
+    const at = this.stamp(pageTime);
+    if (at === null) return null;
+    this.lastStamp = Math.max(this.lastStamp, Math.ceil(Math.max(at, this.last + 0.001) * 256) / 256);
+    return this.lastStamp;
+  }
+
   /** The room time a display frame at page time `pageTime` stands for: never earlier than the last one. */
   displayTime(pageTime) {
     this.#steer(pageTime);
@@ -193,6 +208,7 @@ export class RoomClock {
     this.offsets = [];
     this.offset = null;
     this.last = -Infinity;
+    this.lastStamp = -Infinity;   // the room's clock may start again
     this.aheads = [];   // perhaps another node, another run of the room
     this.sent.clear();
     // The link is the same: a raise it earned is kept (still given back with time, #steer).
