@@ -7,6 +7,7 @@
 // protocol version 2 (binary, decoded by wire-v2.js) when the server does, else version 1 (JSON);
 // either way the page gets the same message objects.
 
+import { LinkPing } from "./link-ping.js";
 import { WireV2Decoder } from "./wire-v2.js";
 
 /** Subprotocols offered, preferred first: the server takes the first it speaks. */
@@ -170,6 +171,7 @@ export class Connection {
     this.position = new ResumePoint();
     this.joinSentAt = null;
     this.joinRoundTrip = null;   // ms from the join going out to its snapshot or resumed (the replica's first lead)
+    this.ping = new LinkPing();   // the quickest ping of this socket: ping.best (ms, or null)
     this.joinsInURL = true;      // false once a server ignored a join in the URL
     this.joinInURL = null;       // the join the current socket carries in its URL, if any
     // Version 2's texts outlive a socket: a resume sends only the texts missed.
@@ -308,8 +310,10 @@ export class Connection {
         // before it TCP's handshake where that is not at hand; so at most two round trips, never
         // less than one (a lead too short makes late inputs; one too long is only held).
         if (this.joinSentAt !== null) this.joinRoundTrip = arrivedAt - this.joinSentAt;
+        this.ping.start(socket);
         this.report({ connected: true, joined: true, resumed: message.type === "resumed" });
       }
+      if (message.type === "pong") this.ping.pong(message.id, arrivedAt);
       if (message.type === "error") {
         lastError = String(message.message ?? "");
         console.warn("scrollcast server error:", message.message);
@@ -318,6 +322,7 @@ export class Connection {
     };
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
+      this.ping.stop();
       // A server older than joins in the URL waits for a join message until its deadline.
       const urlJoinIgnored = joinInURL && !received && event.code === 1008 && event.reason.startsWith("no join within");
       const joinRefused = !this.joined && event.code === 1008 && !urlJoinIgnored;

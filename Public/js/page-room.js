@@ -35,6 +35,9 @@ export class PageRoom {
         this.page.stream?.batch(message, now);
         return this.page.picture.schedule();
       case "held": return replica?.clock.inputHeld(message);
+      case "pong":   // the link as a ping timed it: both clocks' starts (docs/wasm.md, "The clock")
+        replica?.clock.pinged(this.page.connection.ping.best);
+        return replica?.watcher?.clock.pinged(this.page.connection.ping.best);
       case "refused": return this.#refused(message);
       case "error":
         state.errors.push(String(message.message ?? ""));

@@ -7,7 +7,7 @@ import { CAUSES, choose, num, readBatch, readChange, sum } from "./wire-v2-batch
 
 const PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"];
 const TYPES = [null, "snapshot", "frame", "texts", "rowMoved", "presence", "refused", "error", "resumed", "applied", "beat",
-  "asked", "granted", "denied", "expired", "follow", "batch", "hashedBeat", "held"];
+  "asked", "granted", "denied", "expired", "follow", "batch", "hashedBeat", "held", "pong"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads the pieces of a message in order; throws on anything the doc refuses. */
@@ -119,6 +119,7 @@ export class WireV2Decoder {
         message = { type: "beat", t, complete: num(r, t), hash: r.hash() };
         break;
       }
+      case "pong": message = { type: "pong", id: r.uvar() }; break;
       case "held": {
         const input = r.uvar();   // docs/protocol.md, "`held` (`12`)": t a num, at a num Δ from it
         const t = num(r);

@@ -10,6 +10,9 @@ public enum ClientMessage: Sendable, Equatable {
     case sharing(SharingRequest)
     /// `keyframe`: an inputs-stream viewer asks for a fresh snapshot of the engine's state.
     case keyframe
+    /// `ping`: the connection's node answers `pong` with the same `id` at once (a round trip the
+    /// client times itself).
+    case ping(id: UInt64)
 }
 
 /// A `join` message: the room to watch and, optionally, how to drive it.

@@ -15,6 +15,7 @@ public enum ClientMessageDecoder {
         case "join": return .join(try join(reader))
         case "input": return .input(try input(reader))
         case "keyframe": return .keyframe
+        case "ping": return .ping(id: try reader.id("id"))
         case _ where SharingRequest.types.contains(type): return .sharing(try sharing(type, reader))
         default: throw WireError("unknown message type '\(JSONParser.printable(type))'")
         }

@@ -86,6 +86,7 @@ public enum ClientMessageEncoder {
         case .input(let message): return Self.input(message)
         case .sharing(let request): return sharing(request)
         case .keyframe: return #"{"type":"keyframe"}"#
+        case .ping(let id): return #"{"type":"ping","id":\#(id)}"#
         }
     }
 }

@@ -82,6 +82,8 @@ public enum ServerMessage: Sendable, Equatable {
     case batch(BatchMessage)
     /// One of this viewer's stamped inputs is held for its time (only to its sender).
     case held(HeldMessage)
+    /// The answer to this client's `ping` with that `id`.
+    case pong(id: UInt64)
 }
 
 /// A decoded `frame` message (also the `frame` inside a `snapshot`).

@@ -34,6 +34,8 @@ public enum ServerMessageDecoder {
             return .batch(try batch(r))
         case "held":
             return .held(try held(r))
+        case "pong":
+            return .pong(id: try r.id("id"))
         default:
             guard let notice = try sharing(type, r) else {
                 throw WireError("unknown message type '\(JSONParser.printable(type))'")

@@ -173,6 +173,8 @@ public enum ServerMessageEncoder {
             return batch(m)
         case .held(let m):
             return held(m)
+        case .pong(let id):
+            return pong(id: id)
         }
     }
 

@@ -92,6 +92,7 @@ import ScrollWire
         case .input(let input): handle(input, from: id)
         case .sharing(let request): share(request, from: id)
         case .keyframe: keyframe(for: id)
+        case .ping(let ping): pong(ping, to: id)
         }
     }
 
@@ -219,6 +220,24 @@ import ScrollWire
             break
         case .disconnect:
             logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
+            close(id, CloseReason(.policyViolation, "input rate limit exceeded"))
+        }
+    }
+
+    /// `ping` (docs/protocol.md): answered at once by this node, joined or not, with `pong`; it
+    /// counts against the connection's input rate, and one over it goes unanswered.
+    private func pong(_ ping: UInt64, to id: ViewerID) {
+        guard let connection = connections[id] else { return }
+        switch connection.rateLimiter.judge(now: clock.nowMilliseconds()) {
+        case .accept:
+            let form = connection.version == .v1 ? OutgoingMessage(utf8: ServerMessageEncoder.pong(id: ping))
+                                                 : OutgoingMessage(binary: ServerMessageEncoderV2.pong(id: ping))
+            connection.sink.sendReliable(form)
+            metrics.bytesOut.increment(by: form.count)
+        case .refuse:
+            break
+        case .disconnect:
+            logger.notice("closing a connection that keeps flooding", metadata: ["connection": "\(id)"])
             close(id, CloseReason(.policyViolation, "input rate limit exceeded"))
         }
     }

@@ -333,7 +333,7 @@ final class LoadShard: WebSocketClientDelegate, @unchecked Sendable {
             measurements.inputRefused(input, on: connection)
         case .error(let message):
             measurements.problem("server error: \(message)")
-        case .rowMoved, .presence, .resumed, .applied, .beat, .batch, .sharing, .held:
+        case .rowMoved, .presence, .resumed, .applied, .beat, .batch, .sharing, .held, .pong:
             break // nothing to measure
         }
     }

@@ -60,6 +60,7 @@ struct DocExamplesTests {
                 case .input(let input): types.insert("input"); kinds.insert(InputKindName(input.kind).rawValue)
                 case .sharing(let request): types.insert(request.type)
                 case .keyframe: types.insert("keyframe")
+                case .ping: types.insert("ping")
                 }
             } else {
                 let server: ServerMessage
@@ -79,12 +80,13 @@ struct DocExamplesTests {
                 case .beat: types.insert("beat")
                 case .batch: types.insert("batch")
                 case .held: types.insert("held")
+                case .pong: types.insert("pong")
                 case .sharing(let notice): types.insert(notice.type)
                 }
             }
         }
         #expect(types == Set(["join", "input", "snapshot", "frame", "rowMoved", "presence", "refused", "error", "resumed", "applied",
-                              "beat", "batch", "keyframe", "held"])
+                              "beat", "batch", "keyframe", "held", "ping", "pong"])
                 .union(SharingRequest.types).union(["asked", "granted", "denied", "expired", "follow"]))
         #expect(kinds == Set(InputKindName.allCases.map(\.rawValue)))
     }

@@ -172,6 +172,7 @@ enum FixturesV2 {
             ServerMessageEncoderV2.batch(Fixtures.oneMoveBatch),
             Fixtures.docHashedBeat,
             ServerMessageEncoderV2.held(Fixtures.docHeld),
+            ServerMessageEncoderV2.pong(id: 7),
             ServerMessageEncoderV2.presence(viewers: 4, driver: "v7", locked: true, exploring: 1, granted: ["v9"]),
             ServerMessageEncoderV2.sharing(.asked(viewer: "v9", expiresIn: 30_000)),
             ServerMessageEncoderV2.sharing(.granted(viewer: "v9", by: "v7", grant: Fixtures.docGrant)),
@@ -254,6 +255,7 @@ extension FixturesV2 {
                 engine: 1, time: 53230.5, changes: 44, input: Fixtures.docInput, state: [0x53, 0x43, 0x53, 0x54, 1])),
                                             texts: &table).snapshot,
             ServerMessageEncoderV2.held(HeldMessage(input: 44, time: 170.1, at: 1e300)),
+            ServerMessageEncoderV2.pong(id: 9_007_199_254_740_991),
         ]
     }
 }

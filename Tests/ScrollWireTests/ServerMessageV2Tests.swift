@@ -275,7 +275,8 @@ struct ServerMessageV2Tests {
         let cases: [([UInt8], String)] = [
             ([], "type: message ends early, at byte 0"),
             ([0], "unknown message type 0"),
-            ([19], "unknown message type 19"),
+            ([20], "unknown message type 20"),
+            ([19, 0], "id must be an integer in 1…9007199254740991"),
             ([18, 43], "t: message ends early, at byte 2"),
             ([18, 0, 0, 0], "input must be an integer in 1…9007199254740991"),
             (frame, "frame.rows[0]: row 12 has no texts; they come before the first frame that shows the row"),

@@ -70,6 +70,7 @@ import ScrollcastServerTesting
         case .beat: "beat"
         case .batch: "batch"
         case .held: "held"
+        case .pong: "pong"
         case .sharing(let notice): notice.type
         }
     }

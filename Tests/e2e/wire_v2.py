@@ -14,7 +14,7 @@ import struct
 PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"]
 TYPES = {1: "snapshot", 2: "frame", 3: "texts", 4: "rowMoved", 5: "presence", 6: "refused", 7: "error", 8: "resumed",
          9: "applied", 10: "beat", 11: "asked", 12: "granted", 13: "denied", 14: "expired", 15: "follow",
-         16: "batch", 17: "hashedBeat", 18: "held"}
+         16: "batch", 17: "hashedBeat", 18: "held", 19: "pong"}
 APPLIED_CAUSES = ["input", "leave", "unavailable", "takeBack", "state"]
 APPLIED_KINDS = [None, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
                  "longPressBegan", "longPressMove", "longPressEnd", "longPressCancel", "resize", "reducedMotion",
@@ -143,6 +143,8 @@ class WireV2Decoder:
             t = self._num(r)
             message = {"type": "beat", "t": t, "complete": self._num(r, t),
                        "hash": r.take(8)[::-1].hex()}
+        elif kind == "pong":
+            message = {"type": "pong", "id": r.uvar()}
         elif kind == "held":
             input_id = r.uvar()
             t = self._num(r)

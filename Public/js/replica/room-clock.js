@@ -44,6 +44,11 @@ const SENT_KEPT = 256;   // inputs in flight: 4 s of 60 Hz moves, past the room'
 const LEAD_HALF_LIFE_MS = 30_000;
 const LEAD_STEER = 0.2;   // the lead changes by at most a fifth of real time: no clock judder (docs/measures.md)
 
+/** The start a join's round trip of `ms` gives: it, a frame, and a stall's worth beyond a quiet local link. */
+function startFor(ms) {
+  return Math.min(MAX_LEAD_MS, ms + MARGIN_MS + (ms > WAN_ROUND_TRIP_MS ? STALL_MS : 0));
+}
+
 export class RoomClock {
   /** The most this clock leads (ms). */
   static MAX_LEAD = MAX_LEAD_MS;
@@ -52,7 +57,8 @@ export class RoomClock {
     this.offsets = [];
     this.offset = null;   // min(arrival − t) over the window
     this.base = 0;        // the lead from the join: its round trip plus a margin
-    this.roundTrip = null; // the join's (ms), for the watcher's clock too
+    this.roundTrip = null; // the join's (ms), or twice a quicker ping's, for the watcher's clock too
+    this.joined = null;    // the join's as the page read it (ms)
     this.target = null;   // the lead wanted: the base, raised by late inputs, given back with time
     this.current = 0;     // the lead in use, steering toward the target
     this.raised = 0;      // the target's raise over the base kept through a new connection (the same link)
@@ -95,8 +101,28 @@ export class RoomClock {
    */
   joinRoundTrip(ms) {
     if (!Number.isFinite(ms) || ms < 0) return;
-    this.roundTrip = ms;
-    this.base = this.joinBase = Math.min(MAX_LEAD_MS, ms + MARGIN_MS + (ms > WAN_ROUND_TRIP_MS ? STALL_MS : 0));
+    this.roundTrip = this.joined = ms;
+    this.base = this.joinBase = startFor(ms);
+  }
+
+  /**
+   * A ping's round trip (ms; one round trip where a join in the URL counts two, TCP's handshake
+   * and the upgrade). A quiet local link's, where the join read slower (late, as a page still
+   * loading reads it), drops the stall's worth from the start; the join's round trip stays in it,
+   * since the arrival clock's first samples were read as late as the join, and a start short of
+   * that had the first drag's inputs reach the room late (one by 136 ms, another by 310, with
+   * the lead raised to 351 ms for the next 30 s). The held answers take it back down once the
+   * room's motion has put the arrival clock right (#rebase).
+   */
+  pinged(ms) {
+    if (!Number.isFinite(ms) || ms < 0 || this.roundTrip === null || 2 * ms >= this.roundTrip) return;
+    this.roundTrip = 2 * ms;
+    if (this.roundTrip > WAN_ROUND_TRIP_MS) return;
+    this.joinBase = Math.min(MAX_LEAD_MS, this.joined + MARGIN_MS);
+    if (this.joinBase >= this.base) return;
+    if (this.target !== null) this.target = Math.max(this.joinBase, this.target + (this.joinBase - this.base));
+    this.base = this.joinBase;
+    this.#rebase();
   }
 
   /**

@@ -59,12 +59,13 @@ export function testHooks(replica) {
                     resets: c.resets, arrivals: c.arrivals.map((a) => [...a]) };
     },
     /**
-     * The driver's clock: its lead (ms), its target and base, the join's round trip, the own
-     * inputs the room applied elsewhere than stamped and those it said it held (`held`), and the
-     * arrival clock's offset (page minus room ms) and samples.
+     * The driver's clock: its lead (ms), its target and base, the link's round trip (the join's,
+     * or twice a quicker ping's) and the join's as read (`joined`), the own inputs the room
+     * applied elsewhere than stamped and those it said it held (`held`), and the arrival clock's
+     * offset (page minus room ms) and samples.
      */
     lead: () => ({ lead: replica.clock.lead, target: replica.clock.target, base: replica.clock.base, most: RoomClock.MAX_LEAD,
-                   roundTrip: replica.clock.roundTrip, late: replica.clock.late, held: replica.clock.heldCount,
+                   roundTrip: replica.clock.roundTrip, joined: replica.clock.joined, late: replica.clock.late, held: replica.clock.heldCount,
                    offset: replica.clock.offset, samples: replica.clock.offsets.length }),
     /** `applied` messages and predictions the replica holds. */
     held: () => replica.held,

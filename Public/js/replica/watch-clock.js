@@ -68,6 +68,16 @@ export class WatchClock {
   }
 
   /**
+   * A ping's round trip (ms; the join in the URL counts two): a join that read longer, late as
+   * a loading page reads it, is taken as twice this, and the prior with it (RoomClock.pinged).
+   */
+  pinged(ms) {
+    if (!Number.isFinite(ms) || ms < 0 || this.roundTrip === null || 2 * ms >= this.roundTrip) return;
+    this.roundTrip = 2 * ms;
+    this.prior = this.roundTrip > WAN_ROUND_TRIP_MS ? STALL_EXTRA_MS : 0;
+  }
+
+  /**
    * A message carrying mark `m` (a frame's `t`, `applied.complete`, `beat.complete`) arrived at
    * page time `arrival`; `moving`: the room is in motion there (more marks are on their way), or
    * null when the message does not say (a beat: during a hold the room sends one every frame).

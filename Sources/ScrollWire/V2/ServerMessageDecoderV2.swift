@@ -99,6 +99,10 @@ public struct ServerMessageDecoderV2: Sendable {
             let held = HeldMessage(input: input, time: time, at: try r.compact("at", from: time))
             try r.end("held")
             message = .message(.held(held))
+        case .pong:
+            let id = try Self.id(&r, "id")
+            try r.end("pong")
+            message = .message(.pong(id: id))
         case .asked, .granted, .denied, .expired, .follow:
             guard let notice = try Self.sharing(type, &r) else { throw WireError("unknown message type \(typeByte)") }
             message = .message(.sharing(notice))

@@ -134,6 +134,8 @@ public enum ServerMessageEncoderV2 {
             return batch(m)
         case .message(.held(let m)):
             return held(m)
+        case .message(.pong(let id)):
+            return pong(id: id)
         }
     }
 

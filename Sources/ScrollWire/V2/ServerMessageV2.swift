@@ -48,6 +48,8 @@ public enum ServerMessageTypeV2: UInt8, Sendable, CaseIterable {
     case hashedBeat = 17
     /// `held`: one of this viewer's stamped inputs waits for its time (only to its sender).
     case held = 18
+    /// `pong`: the answer to a client's `ping`.
+    case pong = 19
 }
 
 /// Bits of a version-2 frame's flags byte.
