@@ -36,6 +36,7 @@ export class PageRoom {
         return this.page.picture.schedule();
       case "held": return replica?.clock.inputHeld(message);
       case "pong":   // the link as a ping timed it: both clocks' starts (docs/wasm.md, "The clock")
+        measures.pinged(this.page.connection.ping.best);
         replica?.clock.pinged(this.page.connection.ping.best);
         return replica?.watcher?.clock.pinged(this.page.connection.ping.best);
       case "refused": return this.#refused(message);

@@ -41,6 +41,9 @@ export class PageMeasures {
   /** A join's round trip (ms): half of it is the one-way delay added to the arrival clock. */
   roundTrip(ms) { if (Number.isFinite(ms) && ms >= 0) this.halfTrip = ms / 2; }
 
+  /** A ping's round trip (ms): half of it, where less, as a join read late by a loading page is not. */
+  pinged(ms) { if (Number.isFinite(ms) && ms >= 0) this.halfTrip = Math.min(this.halfTrip, ms / 2); }
+
   /** The room's present at page time `at`: the least-delayed arrival clock plus half a round trip. */
   present(at) {
     const t = this.clock.arrivalTime(at);
