@@ -28,9 +28,9 @@ from replica_session import wait_running
 from test_page_driver_to_watcher import DISPLAY_FRAME_MS, drive_and_measure
 
 SLOW_LOAD_MS = 300
-# What a quiet loopback's path may take, at most, with a margin for a loaded CI machine: twice
-# a ping (or the slowest of the last 32 held inputs) plus a display frame (room-clock.js). Far
-# under the slow load's start (300 ms and more), which is what the test tells apart.
+# What a driver's start may be on a quiet loopback once held inputs have said what they take
+# (the slowest of the last 32 plus a display frame, room-clock.js), with a margin for a loaded CI
+# machine. Far under the slow load's start (300 ms and more), which is what the test tells apart.
 QUIET_BASE_MS = 120
 STALL_PRIOR_MS = 217   # watch-clock.js: what a watcher covers on a link it takes for a slow one
 
