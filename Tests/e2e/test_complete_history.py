@@ -143,18 +143,18 @@ def test_no_applied_arrives_at_or_before_a_mark_already_received(scrollcast_serv
         await back.wait_type("resumed")
         await settle(driver, last)
 
-        # A wheel burst, stamped 120 ms ahead of the room (held for its time; ahead of this
-        # client's estimate of the room's clock by more than a loaded machine delays it), then
-        # unstamped.
+        # A wheel burst, stamped 200 ms ahead of the room (held for its time: ahead of this
+        # client's estimate of the room's clock by more than a loaded machine usually delays it;
+        # the room says which it held), then unstamped.
         for i in range(8):
-            await stamped("wheel", 120, dx=0, dy=60, mode="pixel")
+            await stamped("wheel", 200, dx=0, dy=60, mode="pixel")
             await asyncio.sleep(0.008)
         for i in range(8):
             await driver.input("wheel", clock.now(), dx=0, dy=-40, mode="pixel")
             await asyncio.sleep(0.008)
         await asyncio.sleep(0.6)
         # Keys, one stamped; scroll-to-row.
-        await stamped("key", 120, key="pageDown")
+        await stamped("key", 200, key="pageDown")
         await asyncio.sleep(0.3)
         last = await driver.input("key", clock.now(), key="pageUp")
         await settle(driver, last)
@@ -190,8 +190,15 @@ def test_no_applied_arrives_at_or_before_a_mark_already_received(scrollcast_serv
     applied = {m["id"]: m["t"] for m in streams["v1"] if m.get("type") == "applied" and m["cause"] == "input"
                and m["viewer"] == stamper_name(streams["stamper"]) and m["id"] in sent}
     assert len(applied) == len(sent), f"every stamped input applied: {len(applied)} of {len(sent)}"
-    held = [i for i in sent if applied[i] == sent[i]]
-    assert len(held) >= len(sent) - 1, f"applied at their `at`: {len(held)} of {len(sent)}"
+    # The room tells the sender which it held (`held`); a stall of a loaded machine longer than
+    # the lead makes some late, and a late input is applied at the room's present, after its `at`.
+    held = {m["input"] for m in streams["stamper"] if m.get("type") == "held"}
+    assert held <= set(sent), f"held only what was stamped: {sorted(held - set(sent))}"
+    assert len(held) >= 1, "a stamped input was held"
+    wrong = {i: (applied[i], sent[i]) for i in sent
+             if ((applied[i] != sent[i]) if i in held else (applied[i] <= sent[i]))}
+    assert not wrong, f"held inputs applied at their `at`, late ones after it: {wrong}"
+    print(f"stamped inputs: {len(held)} of {len(sent)} held")
     # Frames were skipped for the slow reader, and it still never saw a violation.
     seqs = [m["seq"] for m in streams["slow"] if m.get("type") == "frame"]
     gaps = sum(b - a - 1 for a, b in zip(seqs, seqs[1:]))
