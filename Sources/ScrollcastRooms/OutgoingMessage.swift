@@ -42,9 +42,16 @@ public final class OutgoingMessage {
     /// message), in the form viewers speaking `version` read.
     public static func refused(input inputID: UInt64?, code: RefusalCode, reason: String,
                                version: WireVersion) -> OutgoingMessage {
+        encoded(for: version, v1: { ServerMessageEncoder.refused(input: inputID, code: code, reason: reason) },
+                v2: { ServerMessageEncoderV2.refused(input: inputID, code: code, reason: reason) })
+    }
+
+    /// A message for one viewer speaking `version`: `v1`'s JSON text or `v2`'s binary, only that
+    /// one encoded.
+    public static func encoded(for version: WireVersion, v1: () -> [UInt8], v2: () -> [UInt8]) -> OutgoingMessage {
         switch version {
-        case .v1: OutgoingMessage(utf8: ServerMessageEncoder.refused(input: inputID, code: code, reason: reason))
-        case .v2: OutgoingMessage(binary: ServerMessageEncoderV2.refused(input: inputID, code: code, reason: reason))
+        case .v1: OutgoingMessage(utf8: v1())
+        case .v2: OutgoingMessage(binary: v2())
         }
     }
 }

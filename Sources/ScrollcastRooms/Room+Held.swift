@@ -41,10 +41,8 @@ extension Room {
     func tellHeld(_ inputID: UInt64, heardAt heard: Double, until due: Double, to id: String) {
         guard let version = viewers.first(where: { $0.id == id })?.version else { return }
         let message = HeldMessage(input: inputID, time: heard, at: due)
-        let form = switch version {
-        case .v1: OutgoingMessage(utf8: ServerMessageEncoder.held(message))
-        case .v2: OutgoingMessage(binary: ServerMessageEncoderV2.held(message))
-        }
+        let form = OutgoingMessage.encoded(for: version, v1: { ServerMessageEncoder.held(message) },
+                                           v2: { ServerMessageEncoderV2.held(message) })
         channel.send(RoomMessage(form, for: version), to: .viewer(id))
     }
 

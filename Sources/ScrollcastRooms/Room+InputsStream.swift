@@ -122,8 +122,8 @@ extension Room {
         let mark = markComplete(through: max(now, lastInputTime))
         let time = max(now, lastInputTime, mark)
         let beat = BeatMessage(time: time, complete: mark, hash: FrameHash.of(scene.frame(at: time), input: lastApplied))
-        let form = version == .v1 ? OutgoingMessage(utf8: ServerMessageEncoder.beat(beat))
-                                  : OutgoingMessage(binary: ServerMessageEncoderV2.beat(beat))
+        let form = OutgoingMessage.encoded(for: version, v1: { ServerMessageEncoder.beat(beat) },
+                                           v2: { ServerMessageEncoderV2.beat(beat) })
         channel.send(RoomMessage(form, for: version), to: .viewer(id))
     }
 
@@ -164,8 +164,8 @@ extension Room {
 
     /// Turns `join` away: `error` saying why, then the close.
     func refuse(_ join: ViewerJoin, _ reason: CloseReason) {
-        let error = join.version == .v1 ? OutgoingMessage(utf8: ServerMessageEncoder.error(message: reason.reason))
-                                        : OutgoingMessage(binary: ServerMessageEncoderV2.error(message: reason.reason))
+        let error = OutgoingMessage.encoded(for: join.version, v1: { ServerMessageEncoder.error(message: reason.reason) },
+                                            v2: { ServerMessageEncoderV2.error(message: reason.reason) })
         join.sink.sendReliable(error)
         join.sink.close(reason)
     }

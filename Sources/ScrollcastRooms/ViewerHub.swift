@@ -171,15 +171,10 @@ import ScrollWire
         guard let room = connection.room, let viewer = connection.viewerName else {
             return fail(id, WireError("send 'join' before any input"))
         }
-        switch connection.rateLimiter.judge(now: clock.nowMilliseconds()) {
-        case .accept:
-            room.handle(input, from: viewer)
-        case .refuse:
+        guard withinRate(connection, id, refusing: {
             room.refuse(input.id, .rateLimited, rateLimitReason("inputs"), to: viewer)
-        case .disconnect:
-            logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
-            close(id, CloseReason(.policyViolation, "input rate limit exceeded"))
-        }
+        }) else { return }
+        room.handle(input, from: viewer)
     }
 
     /// A sharing message (docs/protocol.md, "Sharing"): it counts against the connection's input
@@ -189,18 +184,11 @@ import ScrollWire
         guard let room = connection.room, let viewer = connection.viewerName else {
             return fail(id, WireError("send 'join' before '\(request.type)'"))
         }
-        switch connection.rateLimiter.judge(now: clock.nowMilliseconds()) {
-        case .accept:
-            room.handleSharing(request, from: viewer)
-        case .refuse:
-            let form = OutgoingMessage.refused(input: nil, code: .rateLimited, reason: rateLimitReason("messages"),
-                                               version: connection.version)
-            connection.sink.sendReliable(form)
-            metrics.bytesOut.increment(by: form.count)
-        case .disconnect:
-            logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
-            close(id, CloseReason(.policyViolation, "input rate limit exceeded"))
-        }
+        guard withinRate(connection, id, refusing: {
+            send(.refused(input: nil, code: .rateLimited, reason: rateLimitReason("messages"), version: connection.version),
+                 to: connection)
+        }) else { return }
+        room.handleSharing(request, from: viewer)
     }
 
     /// A `keyframe` request (docs/protocol.md, "The inputs stream"): it counts against the
@@ -211,16 +199,9 @@ import ScrollWire
         guard connection.room != nil, let viewer = connection.viewerName else {
             return fail(id, WireError("send 'join' before 'keyframe'"))
         }
-        switch connection.rateLimiter.judge(now: clock.nowMilliseconds()) {
-        case .accept:
-            guard let room = connection.room, room.requestKeyframe(for: viewer) else {
-                return fail(id, WireError("'keyframe' needs the inputs stream"))
-            }
-        case .refuse:
-            break
-        case .disconnect:
-            logger.notice("closing a connection that keeps flooding", metadata: ["viewer": "\(viewer)"])
-            close(id, CloseReason(.policyViolation, "input rate limit exceeded"))
+        guard withinRate(connection, id) else { return }
+        guard let room = connection.room, room.requestKeyframe(for: viewer) else {
+            return fail(id, WireError("'keyframe' needs the inputs stream"))
         }
     }
 
@@ -228,18 +209,32 @@ import ScrollWire
     /// counts against the connection's input rate, and one over it goes unanswered.
     private func pong(_ ping: UInt64, to id: ViewerID) {
         guard let connection = connections[id] else { return }
+        guard withinRate(connection, id) else { return }
+        send(.encoded(for: connection.version, v1: { ServerMessageEncoder.pong(id: ping) },
+                      v2: { ServerMessageEncoderV2.pong(id: ping) }), to: connection)
+    }
+
+    /// Judges one message of connection `id` against its input rate, which inputs, sharing
+    /// messages, `keyframe` and `ping` share: true to take it; one over the rate is refused
+    /// (`refusing`, or dropped), and a connection that keeps flooding is closed.
+    private func withinRate(_ connection: Connection, _ id: ViewerID, refusing refuse: () -> Void = {}) -> Bool {
         switch connection.rateLimiter.judge(now: clock.nowMilliseconds()) {
         case .accept:
-            let form = connection.version == .v1 ? OutgoingMessage(utf8: ServerMessageEncoder.pong(id: ping))
-                                                 : OutgoingMessage(binary: ServerMessageEncoderV2.pong(id: ping))
-            connection.sink.sendReliable(form)
-            metrics.bytesOut.increment(by: form.count)
+            return true
         case .refuse:
-            break
+            refuse()
         case .disconnect:
-            logger.notice("closing a connection that keeps flooding", metadata: ["connection": "\(id)"])
+            logger.notice("closing a connection that keeps flooding",
+                          metadata: ["viewer": "\(connection.viewerName ?? "connection \(id)")"])
             close(id, CloseReason(.policyViolation, "input rate limit exceeded"))
         }
+        return false
+    }
+
+    /// A message of this node's own to one connection (not through a room), counted as sent.
+    private func send(_ form: OutgoingMessage, to connection: Connection) {
+        connection.sink.sendReliable(form)
+        metrics.bytesOut.increment(by: form.count)
     }
 
     /// Why a connection's message was refused `rateLimited`: inputs and sharing messages share

@@ -120,8 +120,7 @@ export class RoomClock {
     if (this.roundTrip > WAN_ROUND_TRIP_MS) return;
     this.joinBase = Math.min(MAX_LEAD_MS, this.joined + MARGIN_MS);
     if (this.joinBase >= this.base) return;
-    if (this.target !== null) this.target = Math.max(this.joinBase, this.target + (this.joinBase - this.base));
-    this.base = this.joinBase;
+    this.#moveBase(this.joinBase);
     this.#rebase();
   }
 
@@ -149,7 +148,11 @@ export class RoomClock {
     const paths = this.aheads.map((ahead) => ahead + this.offset);
     const quiet = Math.min(...paths) <= QUIET_PATH_MS;
     const base = quiet ? Math.min(this.joinBase, Math.max(0, ...paths) + MARGIN_MS) : this.joinBase;
-    if (base === this.base) return;
+    if (base !== this.base) this.#moveBase(base);
+  }
+
+  /** A new start: the target moves with it, so a raise from late inputs stays on top. */
+  #moveBase(base) {
     if (this.target !== null) this.target = Math.max(base, this.target + (base - this.base));
     this.base = base;
   }
