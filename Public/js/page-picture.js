@@ -3,14 +3,17 @@
 // while it explores (explore.js), and the phone frame fitted to the stage. The page calls requestAnimationFrame here and nowhere else, so stop() ends all of
 // its drawing at once.
 
+const OVERLAY_GAP_PX = 2;   // between the phone and the stats line below it
+
 export class PagePicture {
   /**
    * `renderer` draws (draw.js); `state` is the page's state; `replica` the page's PageReplica or
    * null; `stats`, `controls` and `measures` hear of each picture; `stage`, `phone` and `canvas`
    * are the elements laid out; `explore` (PageExplore, set once made) draws while the viewer explores.
    */
-  constructor({ renderer, state, replica, stats, controls, measures, stage, phone, canvas }) {
-    Object.assign(this, { renderer, state, replica, stats, controls, measures, stage, phone, canvas });
+  constructor({ renderer, state, replica, stats, controls, measures, stage, phone, canvas, overlay = null }) {
+    Object.assign(this, { renderer, state, replica, stats, controls, measures, stage, phone, canvas, overlay });
+    this.overlayClear = { width: 0, height: 0 };   // the stats line's tallest at this stage width
     this.explore = null;
     this.pending = null;        // newest server frame not yet drawn
     this.redrawWanted = false;  // something besides a new frame changed the picture
@@ -126,6 +129,7 @@ export class PagePicture {
     const viewport = renderer.viewport(state.lastFrame ?? this.pending);
     this.laidOut = { width: viewport.width, height: viewport.height };
     const box = stage.getBoundingClientRect();
+    this.#clearOverlay(box.width);
     const style = getComputedStyle(stage);
     const availableW = box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     const availableH = box.height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
@@ -138,6 +142,23 @@ export class PagePicture {
     renderer.resize(width, height, dpr);
     state.canvas = { cssWidth: width, cssHeight: height, dpr, width: this.canvas.width, height: this.canvas.height };
     this.redraw();
+  }
+
+  /**
+   * The stats line sits in the stage's bottom padding, which holds one or two lines, but it wraps
+   * to as many as the width needs (five on a 390 px phone, where it covered the table's last
+   * row): the padding grows to the tallest it has been at this width, so the phone stays clear
+   * of it and does not jump as its figures change.
+   */
+  #clearOverlay(width) {
+    const { overlay, stage } = this;
+    if (!overlay) return;
+    if (width !== this.overlayClear.width) this.overlayClear = { width, height: 0 };
+    const below = parseFloat(getComputedStyle(overlay).bottom) || 0;
+    this.overlayClear.height = Math.max(this.overlayClear.height, overlay.offsetHeight + below + OVERLAY_GAP_PX);
+    stage.style.paddingBottom = "";
+    const padding = parseFloat(getComputedStyle(stage).paddingBottom);
+    if (this.overlayClear.height > padding) stage.style.paddingBottom = `${this.overlayClear.height}px`;
   }
 
   /** Client (CSS px) coordinates of a viewport point (window.scrollcast.clientPoint: tests aim at rows). */

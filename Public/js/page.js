@@ -139,7 +139,8 @@ export class ScrollcastPage {
       },
     });
     this.picture = new PagePicture({ renderer: this.renderer, state, replica: this.replica, stats: this.stats, controls: this.controls,
-                                     measures: this.measures, stage, phone: doc.getElementById("phone"), canvas });
+                                     measures: this.measures, stage, phone: doc.getElementById("phone"), canvas,
+                                     overlay: doc.getElementById("overlay") });
     this.room = new PageRoom(this);
     // ?stream=inputs: the room's changes and beats instead of its frames (replica/stream.js).
     this.stream = this.replica && streamFromLocation() ? new InputsStream(this) : null;
@@ -150,7 +151,9 @@ export class ScrollcastPage {
 
     const layout = () => this.picture.layout();
     this.resizeObserver = new ResizeObserver(layout);
-    this.resizeObserver.observe(stage);
+    // Its border box: layout() sets its padding, which must not call layout() again.
+    this.resizeObserver.observe(stage, { box: "border-box" });
+    this.resizeObserver.observe(doc.getElementById("overlay"));   // it wraps to more lines as figures come
     window.addEventListener("resize", layout, { signal });   // also fires when devicePixelRatio changes (zoom)
     window.addEventListener("hashchange", () => this.#adoptKeyFromFragment(), { signal });
     this.statsTimer = setInterval(() => { this.stats.update(); this.explore.render(); }, STATS_EVERY_MS);

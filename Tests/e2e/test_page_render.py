@@ -42,6 +42,8 @@ def test_canvas_is_hidpi_and_keeps_the_room_aspect(browser, page_server, room, a
     assert canvas["width"] == round(canvas["cssWidth"] * 2) and canvas["height"] == round(canvas["cssHeight"] * 2)
     viewport = sc.frame()["viewport"]
     assert abs(canvas["cssWidth"] / canvas["cssHeight"] - viewport["width"] / viewport["height"]) < 0.01
+    page.wait_for_function("document.getElementById('replica-stats').textContent !== 'replica –'")
+    assert_overlay_clear_of_the_table(page)
     artifacts.screenshot(page, "desktop-hidpi")
     context.close()
 
@@ -55,8 +57,25 @@ def test_phone_sized_window_fills_the_screen_with_the_table(browser, page_server
     # Most of the screen is the table; the controls fold into a bar.
     assert box["width"] >= 0.85 * 390 and box["height"] >= 0.8 * 844, box
     assert page.locator("#controls-details").get_attribute("open") is None
+    # The stats line wraps to several lines here (five at this width): once its figures are
+    # written, it sits below the table, not over its last rows.
+    page.wait_for_function("document.getElementById('replica-stats').textContent !== 'replica –'")
+    assert page.evaluate("document.getElementById('overlay').getBoundingClientRect().height") > 3 * 10
+    assert_overlay_clear_of_the_table(page)
     artifacts.screenshot(page, "phone")
     context.close()
+
+
+def assert_overlay_clear_of_the_table(page):
+    """The stats line's box ends up below the canvas's (layout follows the line's wrapping)."""
+    clear = """() => { const o = document.getElementById('overlay').getBoundingClientRect();
+        const v = document.getElementById('view').getBoundingClientRect(); return o.top >= v.bottom; }"""
+    try:
+        page.wait_for_function(clear, timeout=5000)
+    except Exception:
+        boxes = page.evaluate("""() => [document.getElementById('overlay').getBoundingClientRect().toJSON(),
+            document.getElementById('view').getBoundingClientRect().toJSON()]""")
+        raise AssertionError(f"the stats line covers the table: overlay, canvas = {boxes}")
 
 
 def test_a_busy_page_draws_only_the_newest_frame(page, page_server, room, artifacts):
