@@ -122,7 +122,7 @@ def test_importing_the_pages_modules_starts_nothing(page, page_server, room):
     started = page.evaluate(COUNTS)
     assert started["sockets"] >= 1 and started["joins"] >= 1 and started["framesRan"] >= 1 and started["fetches"] >= 1
     assert {"canvas#view wheel", "window resize", "button#copy-link click"} <= set(started["listeners"]), started["listeners"]
-    assert started["intervals"] >= 1 and started["observations"] == 1
+    assert started["intervals"] >= 1 and started["observations"] == 2   # the stage and the stats line
     page.evaluate("window.scrollcast.page.controls.toast('a toast that hides itself')")
     assert page.evaluate(COUNTS)["timeouts"] >= 1
     assert sc.state("s.joined")
@@ -156,7 +156,7 @@ def test_destroy_ends_everything_and_a_new_page_starts_after_it(page, page_serve
     page.evaluate("window.__probe.frames(3)")
     assert page.evaluate("window.__probe.framesRan") > ran, "the page's loop runs while the table moves"
     before = page.evaluate(COUNTS)
-    assert before["timeouts"] >= 1 and before["intervals"] >= 1 and before["observations"] == 1
+    assert before["timeouts"] >= 1 and before["intervals"] >= 1 and before["observations"] == 2
     assert "canvas#view wheel" in before["listeners"]
     middle = sc.client_point(200, 400)
 
