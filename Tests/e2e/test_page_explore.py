@@ -53,7 +53,11 @@ def _assert_eased_back(sc: ScrollcastPage, room_offset: float) -> dict:
     and the first display frame after it is the room's picture there, recorded as a reference."""
     ease = sc.state("s.explore.ease")
     pictures, t0 = ease["pictures"], ease["t0"]
-    assert len(pictures) >= 3, ease
+    # Eased over several display frames, unless the browser drew none for a third of the ease (a
+    # starved tab: one picture, then the end 683 ms of room time later, at load 16 on 2 cores).
+    drawn_at = [p["t"] for p in pictures] + [ease["end"]["t"]]
+    starved = max(b - a for a, b in zip(drawn_at, drawn_at[1:])) > EASE_MS / 3 if pictures else False
+    assert len(pictures) >= 3 or (pictures and starved), ease
     assert all(p["target"] == room_offset for p in pictures), ease
     times = [p["t"] for p in pictures]
     assert all(b > a for a, b in zip(times, times[1:])), f"room time stood still in the ease: {times}"
