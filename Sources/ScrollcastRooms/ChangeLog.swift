@@ -48,6 +48,9 @@ struct InputsStreamState {
     var lastBeatAt = -Double.infinity
     /// The room moved (or changed) since the last beat: one goes out once it rests.
     var restBeatOwed = false
+    /// Room time the driver changed since this stream's viewers were last told who drives: they
+    /// get `presence` with the next beat, this long after at the latest (`beatInterval`).
+    var presenceOwedSince: Double?
 
     /// Viewers of the inputs stream, per protocol version: those of every period.
     var counts: [WireVersion: Int] {
@@ -79,6 +82,8 @@ struct BatchGroup {
     var counts: [WireVersion: Int] = [:]
     /// Changes made since its last batch went out.
     var pending: [AppliedMessage] = []
+    /// Room time the oldest of them was made.
+    var pendingSince = -Double.infinity
     /// Room time its last batch went out.
     var lastBatchAt = -Double.infinity
 

@@ -52,7 +52,7 @@ extension Room {
         let time = changeTimeNow
         if let claim, let index = viewers.firstIndex(where: { $0.id == claim.viewer }) {
             cancelClaim(id: viewers[index].lastInputID ?? 0, at: time, cause: .takeBack)
-            announcePresence(urgent: true)
+            announceDriver()
         }
         if let reverted = scene.reorderedAtRest(durableOrder, at: time) {
             scene = reverted
@@ -80,12 +80,13 @@ extension Room {
         presencePending = false
         guard viewers.contains(where: { $0.id != excluded }) else { return }
         lastPresenceTime = time
-        channel.send(presenceMessage(), to: excluded.map { .everyoneExcept($0) } ?? .everyone)
+        inputsStream.presenceOwedSince = nil   // told now, with the rest
+        sendPresence(to: excluded.map { .everyoneExcept($0) } ?? .everyone)
     }
 
-    /// Presence now to viewer `id` alone (a joiner, when its snapshot cannot say it all).
-    func sendPresence(to id: String) {
-        channel.send(presenceMessage(), to: .viewer(id))
+    /// Presence now to `audience` (a joiner alone, when its snapshot cannot say it all).
+    func sendPresence(to audience: Audience) {
+        channel.send(presenceMessage(), to: audience)
     }
 
     private func presenceMessage() -> RoomMessage {

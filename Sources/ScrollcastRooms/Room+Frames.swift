@@ -22,6 +22,7 @@ extension Room {
         }
         beatIfOwed()
         sendBatchIfDue()
+        if let owed = owedPresenceDue, current >= owed - pacer.timerSlack { sendOwedPresence() }
     }
 
     func requestFrame() {

@@ -86,10 +86,10 @@ extension Room {
         viewers[index].lastInputID = input.id
         if let gesture = startsGesture {
             claim = (id, gesture)
-            announcePresence(urgent: true)
+            announceDriver()
         } else if let gesture = input.kind.endsGesture, claim?.viewer == id, claim?.gesture == gesture {
             claim = nil
-            announcePresence(urgent: true)
+            announceDriver()
         }
         for change in changes { commit(change, by: id) }
         return true
@@ -108,7 +108,7 @@ extension Room {
         cancelClaim(id: input.id, at: time, cause: .unavailable)
         lastInputTime = time
         viewers[index].lastInputID = input.id
-        announcePresence(urgent: true)
+        announceDriver()
         return true
     }
 

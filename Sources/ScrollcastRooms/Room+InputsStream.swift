@@ -16,7 +16,11 @@ extension Room {
         guard change.cause != .state else { return }
         inputsStream.log.append(change)
         guard inputsStream.viewers > 0 else { return }
-        for batchMs in inputsStream.periods { inputsStream.groups[batchMs]?.pending.append(change) }
+        let current = now
+        for batchMs in inputsStream.periods {
+            if inputsStream.groups[batchMs]?.pending.isEmpty == true { inputsStream.groups[batchMs]?.pendingSince = current }
+            inputsStream.groups[batchMs]?.pending.append(change)
+        }
         inputsStream.restBeatOwed = true
     }
 
@@ -25,10 +29,16 @@ extension Room {
         max(Double(batchMs), pacer.framePeriod)
     }
 
-    /// When the waiting changes of period `batchMs` go out: that period after its last batch.
+    /// When the waiting changes of period `batchMs` go out: that period after its last batch (the
+    /// first change after a quiet period at once). A period as long as the beats' interval counts
+    /// from the oldest waiting change instead: a beat comes first while the room moves and takes
+    /// them with it, so a gesture's first change costs its viewers no write of its own (one of
+    /// the three a `fling` gesture cost beside the beats at 250 ms: docs/benchmarks.md).
     func batchDue(_ batchMs: Int) -> Double? {
         guard let group = inputsStream.groups[batchMs], !group.pending.isEmpty else { return nil }
-        return group.lastBatchAt + batchPeriod(batchMs)
+        let period = batchPeriod(batchMs)
+        if period >= InputsStreamState.beatInterval { return max(group.lastBatchAt, group.pendingSince) + period }
+        return group.lastBatchAt + period
     }
 
     /// When the first waiting changes go out.
@@ -106,14 +116,39 @@ extension Room {
         current >= inputsStream.lastBeatAt + InputsStreamState.beatInterval - pacer.timerSlack
     }
 
-    /// The waiting changes of every period, then the beat of `frame`, just computed.
+    /// The waiting changes of every period, who drives if that changed, then the beat of
+    /// `frame`, just computed.
     private func sendBeat(after frame: EffectFrame, at current: Double) {
         sendBatch()
+        sendOwedPresence()
         inputsStream.lastBeatAt = current
         let beat = BeatMessage(time: frame.time, complete: min(markComplete(through: frame.time), frame.time),
                                hash: FrameHash.of(frame, input: lastApplied))
         channel.send(streamForms(v1: { ServerMessageEncoder.beat(beat) }, v2: { ServerMessageEncoderV2.beat(beat) }),
                      to: .inputsStream)
+    }
+
+    /// The driver changed (a gesture claimed or released the room). Viewers of frames are told at
+    /// once; viewers of the inputs stream with the next beat, after the batch holding the change
+    /// that did it, a beat's interval later at the latest: their replicas draw the room a marks'
+    /// gap behind anyway, and a write of its own to each of them, twice a gesture, was two of
+    /// the three writes a `fling` gesture cost them beside the beats.
+    func announceDriver() {
+        guard inputsStream.viewers > 0 else { return announcePresence(urgent: true) }
+        if viewers.count > inputsStream.viewers { sendPresence(to: .framesStream) }
+        if inputsStream.presenceOwedSince == nil { inputsStream.presenceOwedSince = now }
+    }
+
+    /// When presence owed to the inputs stream goes out without a beat.
+    var owedPresenceDue: Double? {
+        inputsStream.presenceOwedSince.map { $0 + InputsStreamState.beatInterval }
+    }
+
+    /// Presence to the inputs stream, if owed.
+    func sendOwedPresence() {
+        guard inputsStream.presenceOwedSince != nil else { return }
+        inputsStream.presenceOwedSince = nil
+        sendPresence(to: .inputsStream)
     }
 
     /// After an inputs-stream snapshot (or `resumed` and its batch): the room's present, the

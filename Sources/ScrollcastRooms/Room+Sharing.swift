@@ -104,7 +104,7 @@ extension Room {
     /// a grant, and to a key holder the requests still open.
     func tellJoinerOfSharing(_ id: String) {
         guard let viewer = viewers.first(where: { $0.id == id }) else { return }
-        if !sharing.isQuiet { sendPresence(to: id) }
+        if !sharing.isQuiet { sendPresence(to: .viewer(id)) }
         guard isLocked, viewer.canDrive else { return }
         for request in sharing.requests {
             tell(.asked(viewer: request.viewer, expiresIn: max(0, Int(request.expiresAt - now))), to: [id])

@@ -185,6 +185,7 @@ import ScrollWire
     public var nextTickDue: Double? {
         var due = pacer.nextDue(isAnimating: lastFrame.isAnimating) ?? .infinity
         if presencePending { due = min(due, lastPresenceTime + Self.presenceInterval) }
+        if let owed = owedPresenceDue { due = min(due, owed) }
         if let first = held.first { due = min(due, first.due) }
         if let beat = beatDue { due = min(due, beat) }
         if let batch = batchDue { due = min(due, batch) }
