@@ -34,7 +34,8 @@ from pathlib import Path
 from link_helpers import LinkProxy  # the e2e tests' link emulator wrapper (Tests/e2e)
 from measures_recompute import nearest_rank
 from measures_session import (
-    ReceivedFrames, driver_to_watcher_ms, fling, first_frame_ms, measured, picture_samples, record_total, watcher_delays,
+    ReceivedFrames, driver_to_watcher_ms, fling, first_frame_ms, judder_waiting_beyond, measured, picture_samples,
+    record_total, watcher_delays,
 )
 from page_fixtures import ScrollcastPage
 from playwright.sync_api import sync_playwright
@@ -148,9 +149,14 @@ def page_figures(browser, base_url: str, profile: str, replica: str, loads: list
         ms = [s["ms"] for s in picture_samples(p.page)]
         # The true lag and the link's one-way p99 on the machine's one clock (measures_session.watcher_delays).
         delays = watcher_delays(p.page, received[label], entries)
+        # The clock judder at display frames whose newest mark was no staler than the p99 before
+        # them (what a clock built on that p99 could cover): the replica test's criterion.
+        pairs, beyond = judder_waiting_beyond(entries, delays["staleness"])
+        frames = mine["clock"]["frames"]
         out[label] = {**mine, "compared": state.get("compared", 0), "mismatches": state.get("mismatches", 0),
                       "photon_first": ms[0] if ms else None, "trueLag": nearest_rank(delays["lag"], 0.5),
-                      "oneWayP99": nearest_rank(delays["oneWay"], 0.99)}
+                      "oneWayP99": nearest_rank(delays["oneWay"], 0.99),
+                      "clockWithinPct": 100 * (pairs - beyond) / frames if frames else None, "clockBeyond": beyond}
         if label == "watcher":   # the driver's pointer events to the watcher's pictures (docs/measures.md)
             lags = driver_to_watcher_ms(pages["driver"].page, p.page, received[label], entries)
             out["driverToWatcher"] = {"p50": nearest_rank(lags, 0.5), "p99": nearest_rank(lags, 0.99), "count": len(lags),
@@ -242,6 +248,11 @@ def goals(results: dict) -> list[str]:
     lines.append(f"- Watchers, 0 wrong pictures on every profile: {verdict(ok)} ({shown}).")
     shown, ok = each("watcher", lambda v: f"{fmt(v['clock']['pct'])} %", lambda v: le(v["clock"]["pct"], 1))
     lines.append(f"- Watchers, clock judder ≤ 1 %: {verdict(ok)} ({shown}).")
+    shown, ok = each("watcher", lambda v: f"{fmt(v.get('clockWithinPct'))} % ({v.get('clockBeyond')} pairs beyond)",
+                     lambda v: le(v.get("clockWithinPct"), 1) and le(v["clock"]["pct"], 5))
+    lines.append("- Watchers, clock judder ≤ 1 % at display frames whose newest mark was no staler than the p99 of "
+                 "the staleness before them, ≤ 5 % in all (`test_page_replica.py`'s criterion, docs/measures.md: a "
+                 f"clock built on that p99 cannot cover the rest): {verdict(ok)} ({shown}).")
     shown, ok = each("watcher", lambda v: f"{fmt(v.get('trueLag'), 0)} / {fmt(v.get('oneWayP99'), 0)} ms",
                      lambda v: v.get("oneWayP99") is not None and le(v.get("trueLag"), v["oneWayP99"] + 2 * DISPLAY_FRAME_MS))
     lines.append(f"- Watchers, true lag p50 ≤ the link's one-way p99 plus two display frames: {verdict(ok)} ({shown}).")
@@ -352,6 +363,7 @@ def main(argv=None):
             print(f"links_{key}_{label}_wrong_pct={fmt(v['wrong']['pct'], 2)}")
             print(f"links_{key}_{label}_wrong_largest_pt={fmt(v['wrong']['largestPt'])}")
             print(f"links_{key}_{label}_clock_judder_pct={fmt(v['clock']['pct'])}")
+            print(f"links_{key}_{label}_clock_judder_within_p99_pct={fmt(v.get('clockWithinPct'))}")
             print(f"links_{key}_{label}_picture_judder_pct={fmt(v['picture']['pct'], 2)}")
             print(f"links_{key}_{label}_input_to_picture_p50_ms={fmt(v['inputToPicture']['p50'], 0)}")
             print(f"links_{key}_{label}_input_to_picture_p99_ms={fmt(v['inputToPicture']['p99'], 0)}")
