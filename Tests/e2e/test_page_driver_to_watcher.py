@@ -26,6 +26,7 @@ def drive_and_measure(driver, watcher, received) -> dict:
     """A fling and a slow drag by `driver`; driver to watcher over them, the watcher's true lag
     and the driver's lead and own measures."""
     d_start, w_start = record_total(driver.page), record_total(watcher.page)
+    first_id = driver.page.evaluate("window.scrollcast.sentPointerInputs().reduce((m, s) => Math.max(m, s.id), 0)") + 1
     fling(driver)
     driver.mouse_drag(200, 300, 200, 600, steps=30)
     driver.wait_idle()
@@ -34,9 +35,23 @@ def drive_and_measure(driver, watcher, received) -> dict:
     own, _, _, _ = measured(driver.page, (d_start, record_total(driver.page)))
     lag = watcher_delays(watcher.page, received, entries)["lag"]
     return {"ms": driver_to_watcher_ms(driver.page, watcher.page, received, entries),
+            "held": held_ms(driver, received, first_id),
             "lead": driver.page.evaluate("window.scrollcast.test.lead()"), "watcherLag": nearest_rank(lag, 0.5),
             "watcherLag99": nearest_rank(lag, 0.99),
             "own": own, "photons": frames_to_show(driver.page)}
+
+
+def held_ms(driver, received, first_id: int) -> list[float]:
+    """Per pointer input of `driver` from id `first_id` on that the room applied: its room time less the room's present when
+    its event happened, on the machine's one clock (the room's present at wall-clock time E is
+    E + max(t − sentAt) over the frames received): how much of driver to watcher the driver's
+    lead made, input by input, whatever the watcher's lag at that moment."""
+    raw = driver.page.evaluate("() => ({ origin: performance.timeOrigin, viewer: window.scrollcast.state.viewer, "
+                               "sent: window.scrollcast.sentPointerInputs() })")
+    room = max(f["t"] - f["sentAt"] for f in received.by_seq.values() if f.get("sentAt"))
+    applied = {i: t for (v, i), t in received.applied.items() if v == raw["viewer"]}
+    return [applied[s["id"]] - (raw["origin"] + s["t"] + room) for s in raw["sent"]
+            if s["id"] >= first_id and s["id"] in applied]
 
 
 def test_driver_to_watcher_reads_the_drivers_lead_and_a_held_lead_reads_badly(browser, page_server, room, artifacts):
@@ -80,10 +95,14 @@ def test_driver_to_watcher_reads_the_drivers_lead_and_a_held_lead_reads_badly(br
     # the figure's median and the lag's are over different samples (below); with a lead of 23-40
     # ms, as a quiet loopback's now is, beyond the median lag read up to 171 ms at load.
     assert good["beyond"] >= -2 * DISPLAY_FRAME_MS, good
-    assert good["p50"] <= good["lead"]["lead"] + good["watcherLag99"] + 4 * DISPLAY_FRAME_MS, good
+    # Above, by what the room held the inputs (held_ms), not by the lead at the end: a late input
+    # raises the lead mid-run (a local run: lead 45 ms at the end, 1 late, p50 155 ms against a
+    # bound of 143 by the end's lead).
+    assert good["p50"] <= nearest_rank(good["held"], 0.5) + good["watcherLag99"] + 4 * DISPLAY_FRAME_MS, good
     # The held driver: its inputs come due 450 ms after they were drawn, and so on every watcher.
-    # "Beyond" subtracts the lag's median over every display frame in motion from the figure's
-    # median over the inputs, not one input's lag from its own figure: at load 5-7 in a fresh-clone
-    # run the two medians missed adding up by 46 ms (p50 603 ms, lag 198, beyond 404), so it is
-    # held to six display frames short of the lead, still far above the good driver's bound.
-    assert bad["p50"] >= HELD_LEAD_MS and bad["beyond"] >= HELD_LEAD_MS - 6 * DISPLAY_FRAME_MS, bad
+    # Judged input by input (held_ms), not as the figure's median less the lag's: those are over
+    # different samples, and with the watcher's lag at 412 ms at load in a fresh-clone run they
+    # missed adding up by 177 ms (p50 684, beyond 273; by 46 ms in another, lag 198).
+    held = nearest_rank(bad["held"], 0.5)
+    print(f"held by the room, p50: own lead {nearest_rank(good['held'], 0.5):.0f} ms, held lead {held:.0f} ms")
+    assert bad["p50"] >= HELD_LEAD_MS and held >= HELD_LEAD_MS - 3 * DISPLAY_FRAME_MS, (held, bad)
