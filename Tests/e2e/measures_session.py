@@ -42,6 +42,13 @@ class ReceivedFrames:
         ws.on("framereceived", received)
 
 
+def room_offset(received: ReceivedFrames) -> float:
+    """The room's present at wall-clock time E is E plus this (ms): max(t − sentAt) over the
+    frames received (sentAt: the server's wall clock as it encoded frame t), on the machine's one
+    clock that the server, the link and the browser share."""
+    return max(f["t"] - f["sentAt"] for f in received.by_seq.values() if f.get("sentAt"))
+
+
 def watcher_delays(page, received: ReceivedFrames, entries: list[dict]) -> dict:
     """A watcher's true lag and its link's one-way delays (ms), on the machine's one clock (the
     server, the link and the browser share it): the room's present at wall-clock time E is
@@ -51,7 +58,7 @@ def watcher_delays(page, received: ReceivedFrames, entries: list[dict]) -> dict:
     arrivals), its arrival minus the moment the room's clock showed it: how late the link and the
     page's own thread delivered the room's present; `marks`: (page time arrived, one-way) of each."""
     origin = page.evaluate("performance.timeOrigin")
-    room = max(f["t"] - f["sentAt"] for f in received.by_seq.values() if f.get("sentAt"))
+    room = room_offset(received)
     clock = page.evaluate("window.scrollcast.test.watchClock?.() ?? null")   # none without the replica
     lag = [origin + e["vsync"] + room - e["t"] for e, moving in zip(entries, motion(entries)) if moving]
     first, last = entries[0]["at"], entries[-1]["at"]

@@ -12,7 +12,9 @@ figure reads it, and the driver's own measures cannot."""
 from __future__ import annotations
 
 from measures_recompute import nearest_rank
-from measures_session import ReceivedFrames, driver_to_watcher_ms, fling, measured, record, record_total, watcher_delays
+from measures_session import (
+    ReceivedFrames, driver_to_watcher_ms, fling, measured, record, record_total, room_offset, watcher_delays,
+)
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
 )
@@ -43,12 +45,11 @@ def drive_and_measure(driver, watcher, received) -> dict:
 
 def held_ms(driver, received, first_id: int) -> list[float]:
     """Per pointer input of `driver` from id `first_id` on that the room applied: its room time less the room's present when
-    its event happened, on the machine's one clock (the room's present at wall-clock time E is
-    E + max(t − sentAt) over the frames received): how much of driver to watcher the driver's
-    lead made, input by input, whatever the watcher's lag at that moment."""
+    its event happened, on the machine's one clock (`room_offset`): how much of driver to watcher
+    the driver's lead made, input by input, whatever the watcher's lag at that moment."""
     raw = driver.page.evaluate("() => ({ origin: performance.timeOrigin, viewer: window.scrollcast.state.viewer, "
                                "sent: window.scrollcast.sentPointerInputs() })")
-    room = max(f["t"] - f["sentAt"] for f in received.by_seq.values() if f.get("sentAt"))
+    room = room_offset(received)
     applied = {i: t for (v, i), t in received.applied.items() if v == raw["viewer"]}
     return [applied[s["id"]] - (raw["origin"] + s["t"] + room) for s in raw["sent"]
             if s["id"] >= first_id and s["id"] in applied]
