@@ -82,8 +82,6 @@ struct BatchGroup {
     var counts: [WireVersion: Int] = [:]
     /// Changes made since its last batch went out.
     var pending: [AppliedMessage] = []
-    /// Room time the oldest of them was made.
-    var pendingSince = -Double.infinity
     /// Room time its last batch went out.
     var lastBatchAt = -Double.infinity
 

@@ -16,11 +16,7 @@ extension Room {
         guard change.cause != .state else { return }
         inputsStream.log.append(change)
         guard inputsStream.viewers > 0 else { return }
-        let current = now
-        for batchMs in inputsStream.periods {
-            if inputsStream.groups[batchMs]?.pending.isEmpty == true { inputsStream.groups[batchMs]?.pendingSince = current }
-            inputsStream.groups[batchMs]?.pending.append(change)
-        }
+        for batchMs in inputsStream.periods { inputsStream.groups[batchMs]?.pending.append(change) }
         inputsStream.restBeatOwed = true
     }
 
@@ -37,7 +33,10 @@ extension Room {
     func batchDue(_ batchMs: Int) -> Double? {
         guard let group = inputsStream.groups[batchMs], !group.pending.isEmpty else { return nil }
         let period = batchPeriod(batchMs)
-        if period >= InputsStreamState.beatInterval { return max(group.lastBatchAt, group.pendingSince) + period }
+        // The oldest change's room time: when the room applied it, which is when it was recorded.
+        if period >= InputsStreamState.beatInterval, let oldest = group.pending.first?.time {
+            return max(group.lastBatchAt, oldest) + period
+        }
         return group.lastBatchAt + period
     }
 
