@@ -111,11 +111,33 @@ def staleness_p99(delays: dict) -> float:
     return nearest_rank([d for _, d in delays["staleness"]], 0.99)
 
 
-def clock_lag_bound(delays: dict, prior: float, frame_ms: float = 1000 / 60) -> float:
+# The watcher's clock keeps the staleness of this many display frames in motion (NEED_WINDOW in
+# Public/js/replica/watch-clock.js).
+CLOCK_WINDOW = 600
+
+
+def windowed_need(history: list[tuple[float, float]], since: float, q: float = 0.99) -> float:
+    """The most a watcher's clock could ask for at a display frame drawn at or after page time
+    `since`: the q-quantile of the staleness at the CLOCK_WINDOW display frames in motion up to
+    that one, as the clock keeps it. `history`: `staleness` of the page's whole record, so that
+    what the clock saw before a measured span counts as it does for the clock (stalls there keep
+    its delay up into the span)."""
+    values = [d for _, d in history]
+    return max((nearest_rank(values[max(0, k + 1 - CLOCK_WINDOW):k + 1], q)
+                for k, (at, _) in enumerate(history) if at >= since), default=0.0)
+
+
+def clock_lag_bound(delays: dict, prior: float, history: list[tuple[float, float]] | None = None,
+                    frame_ms: float = 1000 / 60) -> float:
     """The most a watcher's true lag may read (ms; test_page_replica.py, docs/measures.md): the
     fastest mark's delay plus the p99 of the mark's staleness at its display frames in motion, or
-    plus its prior while in force, whichever is larger, plus three display frames."""
-    return min(delays["oneWay"]) + max(staleness_p99(delays), prior) + 3 * frame_ms
+    plus its prior while in force, whichever is larger, plus three display frames. With `history`
+    (the whole record's `staleness`), the p99 is also taken as the clock takes it, over its window
+    at each display frame of the span, the largest counting."""
+    need = staleness_p99(delays)
+    if history and delays["staleness"]:
+        need = max(need, windowed_need(history, delays["staleness"][0][0]))
+    return min(delays["oneWay"]) + max(need, prior) + 3 * frame_ms
 
 
 def judder_waiting_beyond(entries: list[dict], stale: list[tuple[float, float]], q: float = 0.99) -> tuple[int, int]:
