@@ -171,12 +171,14 @@ def record(page, start: int = 0, end: int | None = None) -> list[dict]:
     return page.evaluate("([a, b]) => window.scrollcast.drawnSince(a, b ?? undefined)", [start, end])
 
 
-def fling(sc, steps: int = FLING_STEPS, attempts: int = 3) -> tuple[int, int]:
+def fling(sc, steps: int = FLING_STEPS, attempts: int = 5) -> tuple[int, int]:
     """Flings `sc` (a page_fixtures.ScrollcastPage at rest) and waits for rest again; returns the
     [start, end) indices of the display frames recorded meanwhile. On a machine so loaded that
     the drag's last move comes long before its release, the release has no speed and nothing
-    flies: that drag is not a fling, and a quicker one (fewer steps) is tried. Real mouse input,
-    not ScrollcastPage.fling's events made in the page: the measures time the browser's own."""
+    flies: that drag is not a fling, and a quicker one (fewer steps) is tried, five in all (three
+    read "no fling" once in a fresh-clone run at load 4-6; a drag that does not fly costs only
+    its own time). Real mouse input, not ScrollcastPage.fling's events made in the page: the
+    measures time the browser's own."""
     for _ in range(attempts):
         start = record_total(sc.page)
         sc.mouse_drag(*FLING, steps=steps)
