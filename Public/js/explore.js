@@ -140,13 +140,13 @@ export class PageExplore {
     if (ease.t0 === null) ease.t0 = t;
     const p = (t - ease.t0) / EASE_MS;
     if (!room || p >= 1) {
-      ease.end = { t, offset: room?.offset ?? null };
+      ease.end = { t, vsync, offset: room?.offset ?? null };
       this.#setMode("follow");
       return null;
     }
     const offset = ease.from + (room.offset - ease.from) * easeInOut(p);
     const frame = this.explorer.pictureAt(this.page.state.order, room.viewport, offset);
-    ease.pictures.push({ t, offset: frame?.offset ?? null, target: room.offset });
+    ease.pictures.push({ t, vsync, offset: frame?.offset ?? null, target: room.offset });
     this.lastEased = frame;
     return frame;
   }
