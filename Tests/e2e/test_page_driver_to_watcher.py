@@ -29,7 +29,9 @@ def drive_and_measure(driver, watcher, received) -> dict:
     and the driver's lead and own measures."""
     d_start, w_start = record_total(driver.page), record_total(watcher.page)
     first_id = driver.page.evaluate("window.scrollcast.sentPointerInputs().reduce((m, s) => Math.max(m, s.id), 0)") + 1
-    fling(driver)
+    # Its inputs are what is measured, not the flight: a loaded machine (a CI run at load 9 read
+    # no fling in five drags) may take the release's speed away.
+    fling(driver, must_fly=False)
     driver.mouse_drag(200, 300, 200, 600, steps=30)
     driver.wait_idle()
     watcher.wait_idle()

@@ -85,10 +85,29 @@ def test_a_busy_page_draws_only_the_newest_frame(page, page_server, room, artifa
     sc = ScrollcastPage(page, page_server.base_url, room).open()
     sc.wait_idle()
     # The End key animates to the bottom; frames then stream (the scroll, then the indicator fading).
+    # On a loaded machine the animation can end before the page has been busy long (a CI run at
+    # load 9: 2 frames came): Home then animates back up for another try.
     page.locator("#view").focus()
-    page.keyboard.press("End")
-    sc.wait("s => s.lastFrame.animating")
-    result = page.evaluate("""() => new Promise((resolve) => {
+    for key in ("End", "Home", "End"):
+        page.keyboard.press(key)
+        sc.wait("s => s.lastFrame.animating")
+        result = _busy(page)
+        if result["after"]["received"] - result["before"]["received"] >= 5:
+            break
+        sc.wait_idle()
+    received = result["after"]["received"] - result["before"]["received"]
+    drawn = result["after"]["drawn"] - result["before"]["drawn"]
+    assert received >= 5, result
+    assert drawn < received, result
+    assert result["after"]["skipped"] > result["before"]["skipped"], result
+    # The picture is of the newest frame the page has.
+    sc.wait("s => s.lastFrame.seq === s.lastReceivedSeq")
+
+
+def _busy(page) -> dict:
+    """The page's frame counts before and after 400 ms of blocking its thread, once the messages
+    queued meanwhile came in and the next animation frame drew."""
+    return page.evaluate("""() => new Promise((resolve) => {
         const s = window.scrollcast.state;
         const before = { drawn: s.framesDrawn, received: s.framesReceived, skipped: s.framesSkipped };
         const until = performance.now() + 400;
@@ -99,10 +118,3 @@ def test_a_busy_page_draws_only_the_newest_frame(page, page_server, room, artifa
           after: { drawn: s.framesDrawn, received: s.framesReceived, skipped: s.framesSkipped },
           drawnSeq: s.lastFrame.seq, newestSeq: s.lastReceivedSeq }), 0)), 0);
     })""")
-    received = result["after"]["received"] - result["before"]["received"]
-    drawn = result["after"]["drawn"] - result["before"]["drawn"]
-    assert received >= 5, result
-    assert drawn < received, result
-    assert result["after"]["skipped"] > result["before"]["skipped"], result
-    # The picture is of the newest frame the page has.
-    sc.wait("s => s.lastFrame.seq === s.lastReceivedSeq")
