@@ -42,7 +42,7 @@ STREAM_NAMES = {"frames": "frames", "inputs": "inputs", "long": "inputs, long ba
 def parse(argv=None):
     p = bench_parser("inputs_ladder", __doc__)
     p.add_argument("--scripts", default="fling,mixed", help="gesture scripts, comma-separated")
-    p.add_argument("--frames-steps", type=counts, default=[1000, 1500, 2000, 3000],
+    p.add_argument("--frames-steps", type=counts, default=[250, 500, 1000, 1500, 2000, 3000],
                    help="viewer counts of the frames stream (past the --compare steps, stops after the first step that is not clean)")
     p.add_argument("--steps", type=counts, default=[1000, 1500, 2500, 5000, 10000],
                    help="viewer counts of the inputs stream")
