@@ -33,7 +33,8 @@ extension Room {
     func batchDue(_ batchMs: Int) -> Double? {
         guard let group = inputsStream.groups[batchMs], !group.pending.isEmpty else { return nil }
         let period = batchPeriod(batchMs)
-        // The oldest change's room time: when the room applied it, which is when it was recorded.
+        // The oldest change's room time: the present when it was recorded, or up to a frame
+        // before (a late input is placed no earlier than the last mark sent, docs/protocol.md).
         if period >= InputsStreamState.beatInterval, let oldest = group.pending.first?.time {
             return max(group.lastBatchAt, oldest) + period
         }

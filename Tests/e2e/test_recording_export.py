@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -76,6 +78,38 @@ def threads_named(pid: int, prefix: str) -> list[int]:
     return tids
 
 
+# A process as real-time as the room thread (SCHED_RR, priority 1) that wakes every millisecond
+# and prints each wake-up that came over 20 ms late: "start end" on the monotonic clock, in ms.
+# Nothing in the server can hold it up, so where it stalls the whole machine did (the virtual
+# machine paused, the kernel busy), and a room gap inside such a stall says nothing of the server.
+STALL_PROBE = """
+import os, sys, time
+os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(1))
+last = time.monotonic()
+while True:
+    time.sleep(0.001)
+    now = time.monotonic()
+    if now - last > 0.02:
+        print(f"{last * 1000:.3f} {now * 1000:.3f}", flush=True)
+    last = now
+"""
+
+
+def machine_stalls(probe: subprocess.Popen) -> list[tuple[float, float]]:
+    """The stalls STALL_PROBE saw (start, end in monotonic ms), once it is stopped."""
+    probe.terminate()
+    out, _ = probe.communicate(timeout=10)
+    return [tuple(map(float, line.split())) for line in out.splitlines() if line.strip()]
+
+
+def inside_a_stall(before: float, after: float, gap: float, stalls: list[tuple[float, float]]) -> bool:
+    """Whether a gap of `gap` ms between frames that arrived at `before` and `after` (monotonic
+    ms) is a machine stall's: one stall overlapping those arrivals was as long as the gap, less
+    the two periods a gap may take anyway."""
+    return any(start <= after and end >= before - gap and end - start >= gap - 2 * FRAME_PERIOD_MS
+               for start, end in stalls)
+
+
 @pytest.mark.alone
 def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(server_factory, tmp_path):
     """The issue's letter: no frame gap over two periods while 100,000-entry recordings download.
@@ -94,6 +128,7 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     lines = seed_long_room(data, "long", LONG_ENTRIES)
     results: list[tuple[int, dict, bytes, bool]] = []
     stop = threading.Event()
+    probe = subprocess.Popen([sys.executable, "-c", STALL_PROBE], stdout=subprocess.PIPE, text=True)
 
     def downloader():
         while not stop.is_set():
@@ -116,7 +151,10 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
         await viewer.close()
         return viewer
 
-    viewer = run(scenario())
+    try:
+        viewer = run(scenario())
+    finally:
+        stalls = machine_stalls(probe)
     complete = [r for r in results if r[0] == 200]
     assert len(complete) >= 4, f"four downloads within a minute: {[r[0] for r in results]}"
     for status, headers, body, finished in complete:
@@ -139,8 +177,15 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     assert len(room_gaps) > 60, f"the room animated throughout: {len(room_gaps)} frames"
     # Two periods is a gap the design makes: an animation frame that would show nothing new is
     # not sent (docs/protocol.md, `frame`), so the next goes out a period later.
-    late = [round(gap, 2) for gap in room_gaps if gap > 2 * FRAME_PERIOD_MS + TICK_LATENESS_MS]
-    assert not late, f"room-time gaps over two periods (ms): {late} of {len(room_gaps)}"
+    # A gap inside a stall of the whole machine (STALL_PROBE) is excused: a CI run read one of
+    # 69 ms of 456. The known-bad, an export on the room thread, stalls the room and not the probe.
+    frames = [frame for _, frame in viewer.frames()]
+    gaps = [(b["t"] - a["t"], a["arrivedAt"], b["arrivedAt"]) for a, b in zip(frames, frames[1:]) if a["animating"]]
+    late = [(round(gap, 2), inside_a_stall(before, after, gap, stalls)) for gap, before, after in gaps
+            if gap > 2 * FRAME_PERIOD_MS + TICK_LATENESS_MS]
+    assert not [gap for gap, excused in late if not excused], \
+        f"room-time gaps over two periods (ms, whether the machine stalled then): {late} of {len(room_gaps)}; stalls {stalls}"
+    print(f"room-time gaps over two periods: {late}; the machine's stalls over 20 ms: {len(stalls)}")
     arrival_gaps = animation_gaps(viewer, "arrivedAt")
     late_arrivals = [round(gap, 1) for gap in arrival_gaps if gap > 2 * FRAME_PERIOD_MS]
     assert len(late_arrivals) <= len(arrival_gaps) // 10, f"arrival gaps over two periods (ms): {late_arrivals}"
