@@ -106,6 +106,14 @@ def staleness(entries: list[dict], arrivals: list[list[float]]) -> list[tuple[fl
     return out
 
 
+def record_staleness(page, end: int) -> list[tuple[float, float]]:
+    """`staleness` over the page's record from its first display frame to `end`: what the
+    watcher's clock has seen, its window reaching back before a measured span (`clock_lag_bound`'s
+    `history`). Only the record and the marks' arrivals are read: nothing else of `watcher_delays`."""
+    arrivals = page.evaluate("window.scrollcast.test.watchClock?.()?.arrivals ?? []")
+    return staleness(record(page, 0, end), arrivals)
+
+
 def staleness_p99(delays: dict) -> float:
     """The p99 of the mark's staleness at a watcher's display frames in motion (ms, `staleness`)."""
     return nearest_rank([d for _, d in delays["staleness"]], 0.99)

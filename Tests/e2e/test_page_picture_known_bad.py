@@ -11,7 +11,7 @@ import pytest
 from measures_recompute import nearest_rank
 from measures_session import (
     ReceivedFrames, assert_same_figures, clock_lag_bound, judder_waiting_beyond, measured, picture_samples,
-    record_total, summary, watcher_delays,
+    record_staleness, record_total, summary, watcher_delays,
 )
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
@@ -90,7 +90,7 @@ def test_a_watcher_drawing_ahead_of_the_room_or_behind_it_reads_badly(browser, p
     delays = watcher_delays(pages["behind"].page, received, entries)
     prior = pages["behind"].page.evaluate("window.scrollcast.test.watchClock().prior")
     # The bound as test_page_replica takes it, its clock's window reaching back before the span.
-    history = watcher_delays(pages["behind"].page, received, measured(pages["behind"].page, (0, span[1]))[2])["staleness"]
+    history = record_staleness(pages["behind"].page, span[1])
     lag, bound = nearest_rank(delays["lag"], 0.5), clock_lag_bound(delays, prior, history)
     print(f"behind: true lag p50 {lag:.0f} ms against the bound {bound:.0f} ms")
     assert lag > bound, (lag, bound)

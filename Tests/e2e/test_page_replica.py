@@ -13,7 +13,7 @@ import pytest
 from measures_recompute import nearest_rank
 from measures_session import (
     FLING, ReceivedFrames, assert_same_figures, clock_lag_bound, fling, judder_waiting_beyond, measured, picture_samples,
-    record_total, staleness_p99, summary, watcher_delays,
+    record_staleness, record_total, staleness_p99, summary, watcher_delays,
 )
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
@@ -58,7 +58,7 @@ def assert_watcher_clock_smooth(watcher, received, span: tuple[int, int], profil
     stale = staleness_p99(delays)
     # The clock's window reaches back before the span: a stall there keeps its delay up into it (a
     # run whose span read a p99 of 180 ms lagged 233 ms against 231 by the span's p99 alone).
-    history = watcher_delays(watcher.page, received, measured(watcher.page, (0, span[1]))[2])["staleness"]
+    history = record_staleness(watcher.page, span[1])
     bound = clock_lag_bound(delays, prior, history)
     pairs, beyond = judder_waiting_beyond(entries, delays["staleness"])
     print(f"{profile} watcher before the cut: {summary(mine, [])}; {beyond} of its judder waiting beyond the "
