@@ -49,6 +49,14 @@ def violations(messages: list[dict]) -> list[str]:
     return found
 
 
+def misapplied(applied: dict[int, float], stamped: dict[int, float], held: set[int]) -> dict[int, tuple[float, float]]:
+    """The stamped inputs (id: `at`) the room applied (id: room time) out of turn, with both
+    times: a held one anywhere but at exactly its `at`, one that came late (not held) at or
+    before it."""
+    return {i: (applied[i], stamped[i]) for i in stamped
+            if ((applied[i] != stamped[i]) if i in held else (applied[i] <= stamped[i]))}
+
+
 def test_the_check_reads_a_late_applied_as_a_violation():
     # The measure can fail: an `applied` at or before a frame already received.
     assert violations([{"type": "frame", "t": 100}, {"type": "applied", "cause": "input", "t": 100,
@@ -195,8 +203,7 @@ def test_no_applied_arrives_at_or_before_a_mark_already_received(scrollcast_serv
     held = {m["input"] for m in streams["stamper"] if m.get("type") == "held"}
     assert held <= set(sent), f"held only what was stamped: {sorted(held - set(sent))}"
     assert len(held) >= 1, "a stamped input was held"
-    wrong = {i: (applied[i], sent[i]) for i in sent
-             if ((applied[i] != sent[i]) if i in held else (applied[i] <= sent[i]))}
+    wrong = misapplied(applied, sent, held)
     assert not wrong, f"held inputs applied at their `at`, late ones after it: {wrong}"
     print(f"stamped inputs: {len(held)} of {len(sent)} held")
     # Frames were skipped for the slow reader, and it still never saw a violation.
@@ -256,7 +263,6 @@ def test_in_a_cluster_the_mark_holds_on_every_node_and_a_stamped_input_keeps_its
         applied = {m["id"]: m["t"] for m in messages if m.get("type") == "applied" and m["cause"] == "input"
                    and m["viewer"] == me}
         assert set(applied) >= set(stamps), f"every stamped wheel applied: {sorted(applied)}"
-        wrong = {i: (applied[i], stamps[i]) for i in stamps
-                 if ((applied[i] != stamps[i]) if i in held else (applied[i] <= stamps[i]))}
+        wrong = misapplied(applied, stamps, held)
         assert not wrong, f"held inputs applied at their `at` across the relay, late ones after it: {wrong}"
     print(f"stamped inputs across the relay: {len(held)} of {len(stamps)} held")
