@@ -57,6 +57,14 @@ def misapplied(applied: dict[int, float], stamped: dict[int, float], held: set[i
             if ((applied[i] != stamped[i]) if i in held else (applied[i] <= stamped[i]))}
 
 
+def test_the_held_judgement_reads_an_input_applied_out_of_turn():
+    # A held input applied a ms off its `at`, and a late one applied at its `at`, are read; on time is not.
+    stamped, held = {1: 100.0, 2: 110.0}, {1}
+    assert misapplied({1: 100.0, 2: 130.0}, stamped, held) == {}
+    assert misapplied({1: 101.0, 2: 130.0}, stamped, held) == {1: (101.0, 100.0)}
+    assert misapplied({1: 100.0, 2: 110.0}, stamped, held) == {2: (110.0, 110.0)}
+
+
 def test_the_check_reads_a_late_applied_as_a_violation():
     # The measure can fail: an `applied` at or before a frame already received.
     assert violations([{"type": "frame", "t": 100}, {"type": "applied", "cause": "input", "t": 100,

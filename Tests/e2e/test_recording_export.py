@@ -58,11 +58,15 @@ class TimedViewer(Viewer):
         return message
 
 
-def animation_gaps(viewer: Viewer, field: str) -> list[float]:
-    """Gaps in `field` (ms) after each frame that said the room was still animating: the next
-    frame was due one period later."""
+def animating_pairs(viewer: Viewer) -> list[tuple[dict, dict]]:
+    """Each frame that said the room was still animating, with the frame after it (due one period later)."""
     frames = [frame for _, frame in viewer.frames()]
-    return [after[field] - before[field] for before, after in zip(frames, frames[1:]) if before["animating"]]
+    return [(before, after) for before, after in zip(frames, frames[1:]) if before["animating"]]
+
+
+def animation_gaps(viewer: Viewer, field: str) -> list[float]:
+    """Gaps in `field` (ms) after each frame that said the room was still animating."""
+    return [after[field] - before[field] for before, after in animating_pairs(viewer)]
 
 
 def threads_named(pid: int, prefix: str) -> list[int]:
@@ -179,8 +183,7 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     # not sent (docs/protocol.md, `frame`), so the next goes out a period later.
     # A gap inside a stall of the whole machine (STALL_PROBE) is excused: a CI run read one of
     # 69 ms of 456. The known-bad, an export on the room thread, stalls the room and not the probe.
-    frames = [frame for _, frame in viewer.frames()]
-    gaps = [(b["t"] - a["t"], a["arrivedAt"], b["arrivedAt"]) for a, b in zip(frames, frames[1:]) if a["animating"]]
+    gaps = [(b["t"] - a["t"], a["arrivedAt"], b["arrivedAt"]) for a, b in animating_pairs(viewer)]
     late = [(round(gap, 2), inside_a_stall(before, after, gap, stalls)) for gap, before, after in gaps
             if gap > 2 * FRAME_PERIOD_MS + TICK_LATENESS_MS]
     assert not [gap for gap, excused in late if not excused], \
