@@ -84,10 +84,12 @@ def test_an_uploaded_scene_is_served_by_every_node_and_survives_a_failover(brows
     sc.wait("s => s.joined && s.images.ready")
     assert sc.state("s.viewer").startswith("n1/") and sc.state("s.sceneName") == scene
     assert sc.state("s.images") == {"ready": True, "background": "none", "layers": ["loaded", "loaded"]}
+    # A resource's timing entry is written when its body has come, and the replica fetches the
+    # scene's bytes at its snapshot: they are surely here once it runs on them.
+    wait_running(sc)
     paths = sc.page.evaluate("performance.getEntriesByType('resource').map(e => new URL(e.name))"
                              ".filter(u => u.port === location.port).map(u => u.pathname)")
     assert f"/scenes/{scene}" in paths and f"/scene-images/{scene}/layer-1.png" in paths, paths
-    wait_running(sc)
     move_a_row(sc)
     moved = cluster.stored_order(room)
     assert moved and moved != order(snapshot), "the move is stored in Redis"
