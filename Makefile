@@ -123,7 +123,7 @@ test-e2e: deps
 	SCROLLCAST_BIN=$(CURDIR)/.build/debug/scrollcast SCROLLCAST_ARTIFACTS=$(ARTIFACTS) \
 	  $(PY) -m pytest -q -n $(E2E_WORKERS) -m "not alone" --durations=40 Tests/e2e Tests/bench
 	SCROLLCAST_BIN=$(CURDIR)/.build/debug/scrollcast SCROLLCAST_ARTIFACTS=$(ARTIFACTS) \
-	  $(PY) -m pytest -q -m alone Tests/e2e Tests/bench
+	  $(PY) -m pytest -q -m alone --durations=20 Tests/e2e Tests/bench
 
 # The native/WebAssembly cross-check at scale (WASM_SCRIPTS scripts, default 20,000): native
 # and Chromium times, frames compared, the module's sizes; headline last. The server only serves
