@@ -53,6 +53,23 @@ def pytest_sessionstart(session):
             raise pytest.UsageError(f"{script[0]} failed: {made.stderr.strip()}")
 
 
+@pytest.fixture(autouse=True)
+def close_left_contexts(request):
+    """Closes the browser contexts a test made and left open. Each keeps its pages running in the
+    worker's browser for the rest of the session (a display frame drawn, a socket read or
+    retried): a run of 14 page test files left 28 open, 57 renderer processes, and with three
+    workers they took CPU from every later test (docs/benchmarks.md §19)."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
+
+
 def _servers_of(item) -> list[RunningServer]:
     """The servers a test used: its server fixtures, its cluster's nodes, its factory's servers."""
     found: list[RunningServer] = []
