@@ -104,6 +104,19 @@ TRACK_SOCKETS = """
 """ % URL_JOIN_JS
 
 
+def fetched_paths(page, wanted: list[str], timeout: float = 5000) -> list[str]:
+    """The paths the page fetched from its own origin's port (its resource timing entries), once
+    every one of `wanted` is among them or `timeout` ms have passed. An entry is written only once
+    its body has come, so a fetch that began is waited for rather than read at one instant."""
+    own = ("() => performance.getEntriesByType('resource').map(e => new URL(e.name))"
+           ".filter(u => u.port === location.port).map(u => u.pathname)")
+    try:
+        page.wait_for_function(f"(wanted) => wanted.every(p => ({own})().includes(p))", arg=wanted, timeout=timeout)
+    except PlaywrightTimeoutError:
+        pass   # the caller's assertion names what was fetched
+    return page.evaluate(own)
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium; Playwright's own browsers are not installed here."""

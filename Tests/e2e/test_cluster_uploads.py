@@ -12,9 +12,8 @@ import urllib.error
 import urllib.request
 
 from cluster_helpers import Cluster
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
-    ScrollcastPage, artifacts, browser_type_launch_args, room,
+    ScrollcastPage, artifacts, browser_type_launch_args, fetched_paths, room,
 )
 from replica_session import assert_no_mismatch, move_a_row, wait_running
 from server_helpers import Viewer, order, run
@@ -85,18 +84,10 @@ def test_an_uploaded_scene_is_served_by_every_node_and_survives_a_failover(brows
     sc.wait("s => s.joined && s.images.ready")
     assert sc.state("s.viewer").startswith("n1/") and sc.state("s.sceneName") == scene
     assert sc.state("s.images") == {"ready": True, "background": "none", "layers": ["loaded", "loaded"]}
-    # A resource's timing entry is written once its body has come, and the replica fetches the
-    # scene's bytes after its snapshot: the entries are waited for, not read at one instant.
+    # The replica fetches the scene's bytes after its snapshot (page_fixtures.fetched_paths).
     wait_running(sc)
-    own = ("() => performance.getEntriesByType('resource').map(e => new URL(e.name))"
-           ".filter(u => u.port === location.port).map(u => u.pathname)")
     wanted = [f"/scenes/{scene}", f"/scene-images/{scene}/layer-1.png"]
-    try:
-        sc.page.wait_for_function(f"(wanted) => ({own})().filter(p => wanted.includes(p)).length === wanted.length",
-                                  arg=wanted, timeout=5000)
-    except PlaywrightTimeoutError:
-        pass
-    paths = sc.page.evaluate(own)
+    paths = fetched_paths(sc.page, wanted)
     assert all(path in paths for path in wanted), paths
     move_a_row(sc)
     moved = cluster.stored_order(room)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
-    ScrollcastPage, artifacts, browser_type_launch_args, page_server, room,
+    ScrollcastPage, artifacts, browser_type_launch_args, fetched_paths, page_server, room,
 )
 from replica_session import move_a_row, replica
 from server_helpers import metric
@@ -284,8 +284,8 @@ def test_a_room_of_an_uploaded_scene_replicates_from_its_scene_bytes_matching_ev
     wait_streaming(watcher)
     for sc in (driver, watcher):
         assert sc.state("s.sceneName") == scene
-        fetched = sc.page.evaluate("performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)")
-        assert f"/scenes/{scene}" in fetched, "the page built the scene from its bytes"
+        fetched = fetched_paths(sc.page, [f"/scenes/{scene}"])
+        assert f"/scenes/{scene}" in fetched, f"the page built the scene from its bytes: {fetched}"
     driver.fling()
     for sc in (driver, watcher, frames):
         sc.wait_idle()
