@@ -82,28 +82,44 @@ def threads_named(pid: int, prefix: str) -> list[int]:
     return tids
 
 
-# A process as real-time as the room thread (SCHED_RR, priority 1) that wakes every millisecond
-# and prints each wake-up that came over 20 ms late: "start end" on the monotonic clock, in ms.
-# Nothing in the server can hold it up, so where it stalls the whole machine did (the virtual
-# machine paused, the kernel busy), and a room gap inside such a stall says nothing of the server.
+# One process per CPU, pinned to it and real-time above the room thread (SCHED_RR, priority 2
+# against its 1), that wakes every millisecond and prints each wake-up that came over 10 ms late:
+# "start end" on the monotonic clock, in ms. Nothing in the server can hold it up, so where it
+# stalls its CPU did (the kernel busy, or the virtual CPU not running). One per CPU because these
+# machines are virtual: the host takes one virtual CPU at a time (steal time, in slices ending on
+# its 10 ms ticks), so a probe on the other CPU runs on while the room thread's CPU is away. A
+# single unpinned probe saw 55 stalls in one CI run and still missed the three behind room gaps
+# of 45, 45 and 70 ms. 10 ms, not 20: a gap is excused by a stall as long as it less two periods,
+# and the shortest gap held against it (two periods and TICK_LATENESS_MS) needs one of 10 ms.
 STALL_PROBE = """
 import os, sys, time
-os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(1))
+os.sched_setaffinity(0, {int(sys.argv[1])})
+os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(2))
 last = time.monotonic()
 while True:
     time.sleep(0.001)
     now = time.monotonic()
-    if now - last > 0.02:
+    if now - last > 0.01:
         print(f"{last * 1000:.3f} {now * 1000:.3f}", flush=True)
     last = now
 """
 
 
-def machine_stalls(probe: subprocess.Popen) -> list[tuple[float, float]]:
-    """The stalls STALL_PROBE saw (start, end in monotonic ms), once it is stopped."""
-    probe.terminate()
-    out, _ = probe.communicate(timeout=10)
-    return [tuple(map(float, line.split())) for line in out.splitlines() if line.strip()]
+def start_stall_probes() -> list[subprocess.Popen]:
+    """A STALL_PROBE on each CPU this process may run on."""
+    return [subprocess.Popen([sys.executable, "-c", STALL_PROBE, str(cpu)], stdout=subprocess.PIPE, text=True)
+            for cpu in sorted(os.sched_getaffinity(0))]
+
+
+def machine_stalls(probes: list[subprocess.Popen]) -> list[tuple[float, float]]:
+    """The stalls the STALL_PROBEs saw on any CPU (start, end in monotonic ms), once stopped:
+    the room thread may have been on any of them."""
+    stalls = []
+    for probe in probes:
+        probe.terminate()
+        out, _ = probe.communicate(timeout=10)
+        stalls += [tuple(map(float, line.split())) for line in out.splitlines() if line.strip()]
+    return sorted(stalls)
 
 
 def inside_a_stall(before: float, after: float, gap: float, stalls: list[tuple[float, float]]) -> bool:
@@ -132,7 +148,7 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     lines = seed_long_room(data, "long", LONG_ENTRIES)
     results: list[tuple[int, dict, bytes, bool]] = []
     stop = threading.Event()
-    probe = subprocess.Popen([sys.executable, "-c", STALL_PROBE], stdout=subprocess.PIPE, text=True)
+    probes = start_stall_probes()
 
     def downloader():
         while not stop.is_set():
@@ -158,7 +174,7 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     try:
         viewer = run(scenario())
     finally:
-        stalls = machine_stalls(probe)
+        stalls = machine_stalls(probes)
     complete = [r for r in results if r[0] == 200]
     assert len(complete) >= 4, f"four downloads within a minute: {[r[0] for r in results]}"
     for status, headers, body, finished in complete:
@@ -182,13 +198,13 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     # Two periods is a gap the design makes: an animation frame that would show nothing new is
     # not sent (docs/protocol.md, `frame`), so the next goes out a period later.
     # A gap inside a stall of the whole machine (STALL_PROBE) is excused: a CI run read one of
-    # 69 ms of 456. The known-bad, an export on the room thread, stalls the room and not the probe.
+    # 69 ms of 456. The known-bad, an export on the room thread, stalls the room and no probe.
     gaps = [(b["t"] - a["t"], a["arrivedAt"], b["arrivedAt"]) for a, b in animating_pairs(viewer)]
     late = [(round(gap, 2), inside_a_stall(before, after, gap, stalls)) for gap, before, after in gaps
             if gap > 2 * FRAME_PERIOD_MS + TICK_LATENESS_MS]
     assert not [gap for gap, excused in late if not excused], \
         f"room-time gaps over two periods (ms, whether the machine stalled then): {late} of {len(room_gaps)}; stalls {stalls}"
-    print(f"room-time gaps over two periods: {late}; the machine's stalls over 20 ms: {len(stalls)}")
+    print(f"room-time gaps over two periods: {late}; stalls over 10 ms on any CPU: {len(stalls)}")
     arrival_gaps = animation_gaps(viewer, "arrivedAt")
     late_arrivals = [round(gap, 1) for gap in arrival_gaps if gap > 2 * FRAME_PERIOD_MS]
     assert len(late_arrivals) <= len(arrival_gaps) // 10, f"arrival gaps over two periods (ms): {late_arrivals}"
