@@ -197,7 +197,7 @@ def test_another_room_animates_without_a_gap_while_a_long_recording_downloads(se
     assert len(room_gaps) > 60, f"the room animated throughout: {len(room_gaps)} frames"
     # Two periods is a gap the design makes: an animation frame that would show nothing new is
     # not sent (docs/protocol.md, `frame`), so the next goes out a period later.
-    # A gap inside a stall of the whole machine (STALL_PROBE) is excused: a CI run read one of
+    # A gap inside a stall of a CPU (STALL_PROBE) is excused: a CI run read one of
     # 69 ms of 456. The known-bad, an export on the room thread, stalls the room and no probe.
     gaps = [(b["t"] - a["t"], a["arrivedAt"], b["arrivedAt"]) for a, b in animating_pairs(viewer)]
     late = [(round(gap, 2), inside_a_stall(before, after, gap, stalls)) for gap, before, after in gaps
