@@ -33,11 +33,13 @@ enum FrameHeader {
             written = 4
         } else {
             destination[1] = maskBit | 127
-            for i in 0..<8 { destination[2 + i] = UInt8((UInt64(length) >> (56 - 8 * UInt64(i))) & 0xFF) }
+            // Most significant byte first. Truncating conversions, each shift's type named: the
+            // masked, mixed-literal form took the type checker 300 ms an expression.
+            for i in 0..<8 { destination[2 + i] = UInt8(truncatingIfNeeded: UInt64(length) >> UInt64(56 - 8 * i)) }
             written = 10
         }
         if let maskKey {
-            for i in 0..<4 { destination[written + i] = UInt8((maskKey >> (24 - 8 * UInt32(i))) & 0xFF) }
+            for i in 0..<4 { destination[written + i] = UInt8(truncatingIfNeeded: maskKey >> UInt32(24 - 8 * i)) }
             written += 4
         }
         return written

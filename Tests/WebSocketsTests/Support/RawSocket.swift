@@ -62,7 +62,7 @@ final class RawSocket {
             out += [UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
         } else {
             out.append(0x80 | 127)
-            out += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xff) }
+            out += (0..<8).reversed().map { (byte: Int) -> UInt8 in UInt8(truncatingIfNeeded: payload.count >> (byte * 8)) }
         }
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         out += mask
