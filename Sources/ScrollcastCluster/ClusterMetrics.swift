@@ -12,6 +12,7 @@ public final class ClusterMetrics: Sendable {
     let takeovers: Metrics.Counter
     let redisConnected: Metrics.Gauge
     let staleDropped: Metrics.Counter
+    let snapshotsAskedAgain: Metrics.Counter
 
     /// Metric names, as they appear on `/metrics`.
     public enum Name {
@@ -37,6 +38,9 @@ public final class ClusterMetrics: Sendable {
         public static let redisConnected = "scrollcast_cluster_redis_connected"
         /// Counter: messages dropped because they came from an owner with an older epoch.
         public static let staleDropped = "scrollcast_cluster_stale_messages_dropped_total"
+        /// Counter: snapshots this node asked the owner for again, for its viewers, because the
+        /// one asked a roster period before had not come (lost while the owner's link was down).
+        public static let snapshotsAskedAgain = "scrollcast_cluster_snapshots_asked_again_total"
     }
 
     /// Metrics made by `factory`.
@@ -51,6 +55,7 @@ public final class ClusterMetrics: Sendable {
         takeovers = Metrics.Counter(label: Name.takeovers, factory: factory)
         redisConnected = Metrics.Gauge(label: Name.redisConnected, factory: factory)
         staleDropped = Metrics.Counter(label: Name.staleDropped, factory: factory)
+        snapshotsAskedAgain = Metrics.Counter(label: Name.snapshotsAskedAgain, factory: factory)
         roomsOwned.record(0)
         redisConnected.record(0)
     }

@@ -27,6 +27,9 @@ import ScrollcastRooms
     package private(set) var fencedPublishes = 0
     /// A test's known-bad case: node messages for which this says true are lost on the way.
     package var losesNodeMessage: (([UInt8]) -> Bool)?
+    /// A test's known-bad case: room-channel publishes for which this says true are lost on the
+    /// way (as one made while the owner's command link is down is): stored, but delivered to none.
+    package var losesPublish: (([UInt8]) -> Bool)?
 
     package init(scheduler: RoomScheduler, clock: RoomClock, settleMilliseconds: Double = 0) {
         self.scheduler = scheduler
@@ -115,6 +118,7 @@ import ScrollcastRooms
         }
         if let frameSequence { rooms[lease.room, default: [:]]["seq"] = String(frameSequence) }
         published.append((lease.room, payload))
+        if losesPublish?(payload) == true { return .done }
         for backend in nodes.values where backend.isAlive && backend.subscriptions.contains(lease.room) {
             backend.deliver(payload, room: lease.room)
         }

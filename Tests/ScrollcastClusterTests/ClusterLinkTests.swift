@@ -104,6 +104,35 @@ import Testing
         #expect(frames.allSatisfy { $0 >= snapshot.frame.seq }, "a frame older than the snapshot: \(frames)")
     }
 
+    @Test("a snapshot lost on the way (published while the owner's command link was down) is asked for again by the next roster")
+    func lostSnapshot() throws {
+        let (cluster, _, remote) = try twoNodes()
+        // The first snapshot for the follower's viewer after its resubscription is lost, as the
+        // owner's publish is when its pub/sub link comes back before its command link.
+        var lost = 0
+        cluster.broker.losesPublish = { payload in
+            guard lost == 0, let envelope = RelayEnvelope.decode(payload), case .viewer = envelope.audience,
+                  case .snapshot? = envelope.v1.flatMap({ try? ServerMessageDecoder.decode($0) }) else { return false }
+            lost += 1
+            return true
+        }
+        cluster["n2"].backend.dropSubscriber()
+        cluster.run(50)
+        cluster["n2"].backend.restoreSubscriber()
+        try #require(cluster.run(upTo: 500) { lost == 1 })
+        #expect(remote.snapshots == 1, "the lost snapshot arrived anyway")
+        // Without asking again the viewer would wait for good (the owner answers a new generation
+        // only): at the next roster after a period it asks, and the snapshot comes.
+        try #require(cluster.run(upTo: 2_500) { remote.snapshots == 2 })
+        #expect(cluster["n2"].counter(ClusterMetrics.Name.snapshotsAskedAgain) == 1)
+        remote.fling(from: 20, harness: cluster)
+        try #require(cluster.run(upTo: 1_000) { remote.sequence.last?.kind == "frame" })
+        // Once it came, nothing is asked again.
+        cluster.run(3_000)
+        #expect(remote.snapshots == 2)
+        #expect(cluster["n2"].counter(ClusterMetrics.Name.snapshotsAskedAgain) == 1)
+    }
+
     @Test("outage: the owner keeps serving its viewer, moves and a follower's inputs are refused unavailable, new rooms get 1013, all recovers")
     func outage() throws {
         let (cluster, owner, remote) = try twoNodes()

@@ -7,12 +7,13 @@ extension RoomLink {
     /// Viewer `id` gets nothing from the owner but its snapshot, until that comes.
     func awaitSnapshot(_ id: String) {
         delivery.detach(id)
-        awaitingSnapshot.insert(id)
+        awaitingSnapshot[id] = node.clock.nowMilliseconds()
     }
 
     /// Sends the owner who watches the room from here (only called by effects of a live follower).
     func sendRoster() {
         guard case .follower(let follower) = state, let owner = follower.owner else { return }
+        askAgainForLostSnapshots()
         let roster = viewers.map {
             NodeMessage.RosterViewer(id: $0.join.viewer, version: $0.join.version.rawValue, generation: $0.generation,
                                      key: $0.join.request.driverKey,
@@ -25,6 +26,23 @@ extension RoomLink {
                                      batchMs: $0.join.request.stream == .inputs ? $0.join.request.batchMs : nil)
         }
         node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
+    }
+
+    /// A snapshot still not here a roster period after it was asked for was lost on the way: the
+    /// owner published it while its command link was down (its pub/sub link came back first, so
+    /// the roster asking for it got through), or the broker dropped it. The owner sends a snapshot
+    /// only for a generation it has not seen, and nothing else would ever bring the viewer its
+    /// picture, so the next roster asks again with a new one. At worst (a snapshot slower than a
+    /// period) the viewer gets a second snapshot, which a client takes as any snapshot.
+    private func askAgainForLostSnapshots() {
+        let now = node.clock.nowMilliseconds()
+        for index in viewers.indices {
+            let id = viewers[index].join.viewer
+            guard let since = awaitingSnapshot[id], now - since >= node.configuration.rosterMilliseconds else { continue }
+            viewers[index].generation += 1
+            awaitingSnapshot[id] = now
+            node.metrics.snapshotsAskedAgain.increment()
+        }
     }
 
     /// Something the owner published: the state machine says whether it is stale or names a new
@@ -48,14 +66,14 @@ extension RoomLink {
         case .movedToFrames:
             if case .viewer(let id) = envelope.audience { takeFrames(id) }
         case .reliable:
-            if case .viewer(let id) = envelope.audience, awaitingSnapshot.contains(id) {
+            if case .viewer(let id) = envelope.audience, awaitingSnapshot[id] != nil {
                 // The first message the owner sends a viewer it (re)joins is its snapshot.
                 guard let join = viewers.first(where: { $0.join.viewer == id })?.join else { return }
                 if let form = envelope.message[join.version] {
                     join.sink.sendReliable(form)
                     node.serverMetrics.bytesOut.increment(by: form.count)
                 }
-                awaitingSnapshot.remove(id)
+                awaitingSnapshot[id] = nil
                 delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: join.request.inputs,
                                 complete: join.request.complete, stream: join.request.stream,
                                 batchMs: join.request.batchMs ?? 0)
@@ -85,7 +103,7 @@ extension RoomLink {
         guard viewers.contains(where: { $0.join.viewer == id && $0.join.request.stream == .inputs }) else { return false }
         // One waiting for its snapshot gets the room as it is anyway; with no live owner the
         // snapshot comes when one is (a new owner, or the subscription back).
-        guard !awaitingSnapshot.contains(id), case .follower(let follower) = state, case .live = follower.subscription,
+        guard awaitingSnapshot[id] == nil, case .follower(let follower) = state, case .live = follower.subscription,
               let owner = follower.owner else { return true }
         node.send(.keyframe(room: name, node: node.nodeID, viewer: id), to: owner)
         return true
@@ -98,7 +116,7 @@ extension RoomLink {
         viewers[index].join.request.stream = .frames
         viewers[index].join.request.inputs = true
         viewers[index].join.request.complete = true
-        guard !awaitingSnapshot.contains(id) else { return }
+        guard awaitingSnapshot[id] == nil else { return }
         let join = viewers[index].join
         delivery.detach(id)
         delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: true, complete: true, stream: .frames)
