@@ -7,7 +7,9 @@ extension RoomLink {
     /// Viewer `id` gets nothing from the owner but its snapshot, until that comes.
     func awaitSnapshot(_ id: String) {
         delivery.detach(id)
-        awaitingSnapshot[id] = node.clock.nowMilliseconds()
+        awaitingSnapshot.insert(id)
+        // Asked for by the next roster (a new generation, or a first join), timed from then.
+        snapshotAskedAt[id] = nil
     }
 
     /// Sends the owner who watches the room from here (only called by effects of a live follower).
@@ -28,7 +30,8 @@ extension RoomLink {
         node.send(.roster(room: name, node: node.nodeID, viewers: roster), to: owner)
     }
 
-    /// A snapshot still not here a roster period after it was asked for was lost on the way: the
+    /// A snapshot still not here a roster period after a roster asked for it was lost on the way
+    /// (timed from the roster, not the join: a subscription slow to be confirmed is no loss): the
     /// owner published it while its command link was down (its pub/sub link came back first, so
     /// the roster asking for it got through), or the broker dropped it. The owner sends a snapshot
     /// only for a generation it has not seen, and nothing else would ever bring the viewer its
@@ -36,11 +39,16 @@ extension RoomLink {
     /// period) the viewer gets a second snapshot, which a client takes as any snapshot.
     private func askAgainForLostSnapshots() {
         let now = node.clock.nowMilliseconds()
-        for index in viewers.indices {
+        snapshotAskedAt = snapshotAskedAt.filter { awaitingSnapshot.contains($0.key) }
+        for index in viewers.indices where awaitingSnapshot.contains(viewers[index].join.viewer) {
             let id = viewers[index].join.viewer
-            guard let since = awaitingSnapshot[id], now - since >= node.configuration.rosterMilliseconds else { continue }
+            guard let asked = snapshotAskedAt[id] else {
+                snapshotAskedAt[id] = now   // this roster asks
+                continue
+            }
+            guard now - asked >= node.configuration.rosterMilliseconds else { continue }
             viewers[index].generation += 1
-            awaitingSnapshot[id] = now
+            snapshotAskedAt[id] = now
             node.metrics.snapshotsAskedAgain.increment()
         }
     }
@@ -66,14 +74,14 @@ extension RoomLink {
         case .movedToFrames:
             if case .viewer(let id) = envelope.audience { takeFrames(id) }
         case .reliable:
-            if case .viewer(let id) = envelope.audience, awaitingSnapshot[id] != nil {
+            if case .viewer(let id) = envelope.audience, awaitingSnapshot.contains(id) {
                 // The first message the owner sends a viewer it (re)joins is its snapshot.
                 guard let join = viewers.first(where: { $0.join.viewer == id })?.join else { return }
                 if let form = envelope.message[join.version] {
                     join.sink.sendReliable(form)
                     node.serverMetrics.bytesOut.increment(by: form.count)
                 }
-                awaitingSnapshot[id] = nil
+                awaitingSnapshot.remove(id)
                 delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: join.request.inputs,
                                 complete: join.request.complete, stream: join.request.stream,
                                 batchMs: join.request.batchMs ?? 0)
@@ -103,7 +111,7 @@ extension RoomLink {
         guard viewers.contains(where: { $0.join.viewer == id && $0.join.request.stream == .inputs }) else { return false }
         // One waiting for its snapshot gets the room as it is anyway; with no live owner the
         // snapshot comes when one is (a new owner, or the subscription back).
-        guard awaitingSnapshot[id] == nil, case .follower(let follower) = state, case .live = follower.subscription,
+        guard !awaitingSnapshot.contains(id), case .follower(let follower) = state, case .live = follower.subscription,
               let owner = follower.owner else { return true }
         node.send(.keyframe(room: name, node: node.nodeID, viewer: id), to: owner)
         return true
@@ -116,7 +124,7 @@ extension RoomLink {
         viewers[index].join.request.stream = .frames
         viewers[index].join.request.inputs = true
         viewers[index].join.request.complete = true
-        guard awaitingSnapshot[id] == nil else { return }
+        guard !awaitingSnapshot.contains(id) else { return }
         let join = viewers[index].join
         delivery.detach(id)
         delivery.attach(id, sink: join.sink, version: join.version, watchesInputs: true, complete: true, stream: .frames)

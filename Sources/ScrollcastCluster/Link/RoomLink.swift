@@ -18,10 +18,11 @@ final class RoomLink: RoomEndpoint {
     var lastSequence: UInt64 = 0
     var viewers: [LocalViewer] = []
     var delivery: LocalViewers
-    /// Viewers here waiting for a snapshot from the owner (joined, or resynchronising), with when
-    /// they began to (room clock ms): they get nothing else until it comes, so no frame older than
-    /// their snapshot reaches them after it.
-    var awaitingSnapshot: [String: Double] = [:]
+    /// Viewers here waiting for a snapshot from the owner (joined, or resynchronising): they get
+    /// nothing else until it comes, so no frame older than their snapshot reaches them after it.
+    var awaitingSnapshot: Set<String> = []
+    /// When a roster first asked the owner for the snapshot each of those waits for (room clock ms).
+    var snapshotAskedAt: [String: Double] = [:]
     var waitingInputs: [(InputMessage, String)] = []
     /// Inputs for the room run here that came while its lease was in doubt (RoomLink+Doubt.swift).
     var inputsInDoubt: [InputInDoubt] = []
@@ -100,7 +101,7 @@ final class RoomLink: RoomEndpoint {
     func leave(viewer: String) {
         viewers.removeAll { $0.join.viewer == viewer }
         delivery.detach(viewer)
-        awaitingSnapshot[viewer] = nil
+        awaitingSnapshot.remove(viewer)
         waitingInputs.removeAll { $0.1 == viewer }
         inputsInDoubt.removeAll { $0.node == nil && $0.viewer == viewer }
         room?.leave(viewer: viewer)
@@ -196,7 +197,7 @@ final class RoomLink: RoomEndpoint {
         if takeover { node.metrics.takeovers.increment() }
         self.room = room
         delivery.removeAll()
-        awaitingSnapshot = [:]
+        awaitingSnapshot = []
         for index in viewers.indices {
             let createdHere = origin == .created && viewers[index].createsRoom
             room.admit(viewers[index].join, createdHere: createdHere)
