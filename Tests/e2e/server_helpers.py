@@ -250,6 +250,30 @@ async def drag(viewer: Viewer, clock: ClientClock, x: float, y0: float, y1: floa
     return last
 
 
+async def fling(viewer: Viewer, clock: ClientClock, x: float, y0: float, y1: float, steps: int = 6,
+                attempts: int = 3) -> int:
+    """A drag that flies: `drag`, then again (up to `attempts` in all) while the room comes to rest
+    at its release with no speed. Returns the id of the flying drag's last input, once the room
+    decelerates. Its stamps keep a user's pace, but the room maps a stamp to its own clock no more
+    than 250 ms behind the input's arrival (InputTimeMapper's `maxLag`): a release this process or
+    the room held up longer than that lands late, the finger looks to have rested, and nothing
+    flies. Seen on loaded machines (a fresh clone, three workers): no deceleration ever came."""
+    me = next(obj for _, obj in viewer.received if obj.get("type") == "snapshot")["viewer"]
+    for _ in range(attempts):
+        start = len(viewer.received)
+        released = await drag(viewer, clock, x=x, y0=y0, y1=y1, steps=steps)
+
+        def flew_or_rested(frame) -> bool:
+            named = frame.get("input") or {}
+            rested = frame["animating"] is False and named.get("viewer") == me and named.get("id", 0) >= released
+            return frame["phase"] == "decelerating" or rested
+
+        _, _, frame = await viewer.wait_type("frame", start=start, where=flew_or_rested)
+        if frame["phase"] == "decelerating":
+            return released
+    raise AssertionError(f"no fling in {attempts} drags: each release came with no speed")
+
+
 async def settle(viewer: Viewer, last_input: int, start: int = 0) -> int:
     """Waits until the room comes to rest after `last_input` (this viewer's input id): a frame that
     names it (or a later input) with animating = false. Returns that frame's index."""

@@ -17,7 +17,7 @@ import time
 
 from raw_websocket import BINARY, CLOSE, TEXT, RawWebSocket
 from resume_helpers import Position
-from server_helpers import ClientClock, Viewer, drag, move_row, run, settle
+from server_helpers import ClientClock, Viewer, drag, fling, move_row, run, settle
 
 ASKS = {"inputs": True, "complete": True}
 
@@ -150,7 +150,7 @@ def test_no_applied_arrives_at_or_before_a_mark_already_received(scrollcast_serv
             stamps[await stamper.input(kind, clock.now(), at=at, **fields)] = at
 
         # A fling; the watcher behind the link is cut in the middle of it and resumes.
-        last = await drag(driver, clock, x=200, y0=700, y1=150, steps=8)
+        last = await fling(driver, clock, x=200, y0=700, y1=150, steps=8)
         await cut.wait_type("frame", where=lambda f: f["phase"] == "decelerating")
         assert proxy.cut() >= 1
         await cut.wait_closed(timeout=5)

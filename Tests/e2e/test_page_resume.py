@@ -9,27 +9,16 @@ import pytest
 
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, page_server, room)
-from server_helpers import ClientClock, Viewer, drag, run
+from server_helpers import ClientClock, Viewer, fling, run
 
 
-def fling_from_outside(ws_url: str, room: str, attempts: int = 3):
-    """A fling by another viewer, returning once the room decelerates. On a loaded machine a drag
-    from this process can come to rest at its release with no speed (a run with four workers saw
-    one: its frames, then rest, never a deceleration). That drag is not the fling this test needs,
-    so another is made, as `measures_session.fling` does."""
+def fling_from_outside(ws_url: str, room: str):
+    """A fling by another viewer, returning once the room decelerates (`server_helpers.fling`
+    drags again if a loaded machine's release came with no speed)."""
     async def scenario():
         driver = await Viewer.join(ws_url, room)
-        _, _, snapshot = await driver.wait_type("snapshot")
-        mine = lambda f, released: (f.get("input") or {}).get("viewer") == snapshot["viewer"] and f["input"]["id"] >= released
-        clock = ClientClock()   # one for the connection: a page's stamps never go back
-        for attempt in range(attempts):
-            start = len(driver.received)
-            released = await drag(driver, clock, x=200, y0=720, y1=140, steps=6)
-            _, _, rest = await driver.wait_type("frame", start=start, where=lambda f: f["phase"] == "decelerating"
-                                                or (f["animating"] is False and mine(f, released)))
-            if rest["phase"] == "decelerating":
-                break
-            assert attempt < attempts - 1, f"no fling in {attempts} drags: each release came with no speed"
+        await driver.wait_type("snapshot")
+        await fling(driver, ClientClock(), x=200, y0=720, y1=140, steps=6)
         await driver.close()
     run(scenario())
 

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from resume_helpers import Position, answer, size, without_texts
-from server_helpers import ClientClock, Viewer, drag, metric, move_row, run
+from server_helpers import ClientClock, Viewer, drag, fling, metric, move_row, run
 
 
 async def cut_mid_fling_and_mid_move_then_resume(ws_driver: str, ws_watch, proxy, room: str, protocol: str,
@@ -29,7 +29,7 @@ async def cut_mid_fling_and_mid_move_then_resume(ws_driver: str, ws_watch, proxy
     resumed = []
 
     # Mid-fling: the watcher has seen the fling start, then its link is cut.
-    await drag(driver, clock, x=200, y0=700, y1=150, steps=6)
+    await fling(driver, clock, x=200, y0=700, y1=150, steps=6)
     await watcher.wait_type("frame", where=lambda f: f["phase"] == "decelerating")
     assert proxy.cut() >= 1
     await watcher.wait_closed(timeout=5)
