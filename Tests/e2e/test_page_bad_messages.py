@@ -29,7 +29,10 @@ def test_the_page_skips_an_unreadable_frame_but_reconnects_after_an_unreadable_r
     routes[0].send(bytes([2, 0xff]))           # a frame cut short: skipped
     page.locator("#view").focus()
     page.keyboard.press("End")                 # real frames keep coming on the same socket
-    sc.wait("(s, n) => s.framesDrawn > n + 3", drawn)
+    # Drawn up to the End's rest, not a count of frames: on a loaded machine most of the scroll's
+    # frames are superseded before a display frame comes (one run drew 3 of 23).
+    sc.wait_settled()
+    assert sc.state("s.framesDrawn") > drawn and sc.frame()["offset"] > 0
     assert len(routes) == 1, "no reconnect for a bad frame"
 
     assert sc.state("s.snapshots") == 1

@@ -10,6 +10,7 @@ matched."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, fetched_paths, page_server, room,
@@ -104,18 +105,30 @@ def wait_every_beat_checked(sc):
         "() => { const r = window.scrollcast.state.replica; return r.beatsChecked + r.beatsUnchecked === window.__received.beat; }")
 
 
+# What a page draws: the offset and each row's id and place, to the hundredth of a point.
+PICTURE = "f => ({offset: f.offset.toFixed(2), rows: f.rows.map((r) => [r.id, r.y.toFixed(2)])})"
+
+
 def picture(sc) -> dict:
-    """What the page draws now: the offset and each row's id and place."""
-    frame = sc.frame()
-    return {"offset": round(frame["offset"], 2), "rows": [(r["id"], round(r["y"], 2)) for r in frame["rows"]]}
+    """What the page draws now (`PICTURE`)."""
+    return sc.page.evaluate(f"({PICTURE})(window.scrollcast.state.lastFrame)")
 
 
-def assert_same_picture(sc, frames: ScrollcastPage):
-    """`sc` comes to draw what the frames viewer (at rest) draws, within a deadline, row for row."""
+def assert_same_picture(sc, frames: ScrollcastPage, timeout: float = 10000):
+    """`sc` comes to draw what the frames viewer (at rest) draws, within a deadline, row for row.
+    Waited for whole, rows too: a watcher draws the room a playout delay late, so on a loaded
+    machine its picture can be at the rest's offset while the row move is still under way there
+    (seen once: the moved row's place open, the rows below it 64 pt low); a picture that never
+    comes fails with the last one drawn."""
     frames.wait_idle()
-    sc.wait("(s, offset) => s.lastFrame.animating === false && Math.abs(s.lastFrame.offset - offset) < 0.005",
-            frames.frame()["offset"])
-    assert picture(sc) == picture(frames)
+    want = picture(frames)
+    try:
+        sc.page.wait_for_function(
+            f"(want) => {{ const f = window.scrollcast.state.lastFrame;"
+            f" return f && JSON.stringify(({PICTURE})(f)) === JSON.stringify(want); }}", arg=want, timeout=timeout)
+    except PlaywrightTimeoutError:
+        pass
+    assert picture(sc) == want
 
 
 def wheel_burst(sc):

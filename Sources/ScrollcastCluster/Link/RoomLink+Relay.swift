@@ -50,6 +50,8 @@ extension RoomLink {
             viewers[index].generation += 1
             snapshotAskedAt[id] = now
             node.metrics.snapshotsAskedAgain.increment()
+            node.logger.notice("asking again for a snapshot not come", metadata: [
+                "room": "\(name)", "viewer": "\(id)", "waited ms": "\(Int(now - asked))"])
         }
     }
 
