@@ -9,7 +9,7 @@ PY := $(CURDIR)/.venv/bin/python
 # (`python3 -m bench.ladder --help`, and likewise for each bench module, lists them).
 BENCH_ARGS ?=
 
-.PHONY: deps deps-demo deps-cluster-demo demo-server demo-resolve demo-page wasm-objects precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-products test-swift-build test-swift test-page test-e2e test-e2e-workers test-e2e-alone bench-engine bench-rooms bench bench-inputs bench-durability bench-wire bench-slow bench-cluster bench-cluster-inputs bench-links bench-isolation conformance fuzz clean
+.PHONY: deps deps-demo deps-cluster-demo demo-server demo-resolve demo-page wasm-objects precompress bundle demo-build wasm bench-wasm build release demo cluster-demo test test-swift test-page test-e2e test-e2e-workers test-e2e-alone bench-engine bench-rooms bench bench-inputs bench-durability bench-wire bench-slow bench-cluster bench-cluster-inputs bench-links bench-isolation conformance fuzz clean
 
 # What the tests and benchmarks need (a browser, Redis, Node, the Python clients); the demos
 # install only what they run (scripts/install-deps.sh says which).
@@ -98,25 +98,18 @@ cluster-demo: deps-cluster-demo
 	$(MAKE) demo-build
 	@SCROLLCAST_BIN=.build/$(DEMO_CONFIG)/scrollcast scripts/cluster-demo.sh
 
-# First the programs the browser and protocol tests run (the server, the load generator, the link
-# emulator, the native replica checker) beside the page's module: its Swift compiles need the
-# toolchain alone, at nice 10 they take what the build leaves idle (docs/benchmarks.md §19). Then
-# the browser and protocol tests on three workers beside the unit tests' build: the test targets
-# are half the build (221 of 429 core-seconds) and the workers leave 15 % of the CPU idle, so the
-# build runs as SCHED_IDLE (chrt), taking only a CPU no test wants. Then, with nothing beside
-# them, the tests marked `alone` (the one run of them beside the build, at nice 19, failed: a
-# known-bad's figure came 3.5 ms inside its bound) and the unit tests (docs/benchmarks.md §22).
+# Two lines of work side by side, as `make demo` does: the Swift build and its unit tests, and the
+# page's module with its copies. The module's Swift compiles need the toolchain alone: at nice 10
+# they take what the build leaves idle, and its link and copies run beside the unit tests
+# (docs/benchmarks.md §19). The browser tests need both, and run after with nothing beside them:
+# the unit tests' build beside the browser tests, even as SCHED_IDLE, made stamped inputs reach
+# the room late, and beside the `alone` tests at nice 19 it moved a timed figure past its bound
+# (docs/benchmarks.md §22).
 test: deps
-	@$(MAKE) --no-print-directory -j3 test-products test-page
-	@$(MAKE) --no-print-directory -j2 test-e2e-workers test-swift-build TEST_SWIFT_BUILD="chrt --idle 0"
-	$(MAKE) test-e2e-alone
-	swift test --skip-build $(SWIFT_BUILD_FLAGS)
-test-products:
-	swift build $(SWIFT_BUILD_FLAGS)
-TEST_SWIFT_BUILD ?=
-test-swift-build:
-	$(TEST_SWIFT_BUILD) swift build --build-tests $(SWIFT_BUILD_FLAGS)
-test-swift: test-swift-build
+	@$(MAKE) --no-print-directory -j3 test-swift test-page
+	$(MAKE) test-e2e
+test-swift:
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build $(SWIFT_BUILD_FLAGS)
 test-page: wasm-objects
 	$(MAKE) precompress
