@@ -38,6 +38,15 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "alone: a test whose figure is the machine's own timing (a gap, a latency): `make test-e2e` "
         "runs it after the others, never beside another test (the others run on three workers)")
+    config.addinivalue_line(
+        "markers", "long: a test of a minute or more, collected first so that a worker starts it first")
+
+
+def pytest_collection_modifyitems(items):
+    """`long` tests first, the rest in their order. xdist hands tests out in collection order, so
+    the cross-check (60-90 s), last by its file's name, started near the end and the workers' phase
+    ended on it with the other two workers idle (docs/benchmarks.md §22)."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 def pytest_sessionstart(session):

@@ -32,6 +32,10 @@ def applied_inputs_against_frames(viewer: Viewer) -> list[tuple[int, int | None,
     return rows + [(after, before, None) for after, before in pending]
 
 
+# Alone: "no frame skipped" needs a client reading as fast as the server writes; first in the
+# workers' phase, beside three browsers starting, a fresh clone's read 21 of 32 (the latest slot
+# rightly skips frames for a reader behind).
+@pytest.mark.alone
 @pytest.mark.parametrize("at_once", ["0", "1"])
 def test_every_applied_input_arrives_between_the_frame_before_it_and_the_first_showing_it(server_factory, room_name, at_once, monkeypatch):
     monkeypatch.setenv("SCROLLCAST_WRITE_AT_ONCE", at_once)
