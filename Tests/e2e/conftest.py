@@ -39,14 +39,18 @@ def pytest_configure(config):
         "markers", "alone: a test whose figure is the machine's own timing (a gap, a latency): `make test-e2e` "
         "runs it after the others, never beside another test (the others run on three workers)")
     config.addinivalue_line(
-        "markers", "long: a test of a minute or more, collected first so that a worker starts it first")
+        "markers", "long(seconds): a test that takes about that long in CI (20 s or more): collected first, "
+        "the longest first, so that no worker starts one near the end of the workers' phase")
 
 
 def pytest_collection_modifyitems(items):
-    """`long` tests first, the rest in their order. xdist hands tests out in collection order, so
-    the cross-check (60-90 s), last by its file's name, started near the end and the workers' phase
-    ended on it with the other two workers idle (docs/benchmarks.md §22)."""
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+    """`long` tests first, the longest first; the rest in their order. xdist hands tests out in
+    collection order, so the cross-check (60-90 s), last by its file's name, started near the end
+    and the workers' phase ended on it with the other two workers idle (docs/benchmarks.md §22)."""
+    def seconds(item) -> float:
+        mark = item.get_closest_marker("long")
+        return mark.args[0] if mark else 0
+    items.sort(key=lambda item: -seconds(item))
 
 
 def pytest_sessionstart(session):

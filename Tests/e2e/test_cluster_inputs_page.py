@@ -7,6 +7,8 @@ picture is judged right throughout."""
 
 from __future__ import annotations
 
+import pytest
+
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, room,
 )
@@ -15,6 +17,7 @@ from server_helpers import metric
 from test_page_inputs_stream import INPUTS, assert_same_picture, counted_page, play_and_check, received, wait_streaming
 
 
+@pytest.mark.long(22)
 def test_pages_on_followers_replicate_from_relayed_batches_and_match_every_beat(browser, cluster, room, artifacts):
     frames = counted_page(browser, cluster.nodes[0].base_url, room, artifacts, "frames-n0", "")
     assert cluster.owner_index(room) == 0

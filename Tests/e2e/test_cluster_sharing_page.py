@@ -7,6 +7,8 @@ call back from n0 brings the explorers on n1 and n2 back."""
 
 from __future__ import annotations
 
+import pytest
+
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     artifacts, browser_type_launch_args, room,
 )
@@ -21,6 +23,7 @@ def _inputs(cluster) -> tuple[float, float]:
             sum(metric(node, "scrollcast_refused_inputs_total") for node in cluster.nodes))
 
 
+@pytest.mark.long(22)
 def test_explore_follow_hand_over_and_call_back_across_nodes(windows, cluster, room, artifacts):
     owner = _open(windows, artifacts, cluster.nodes[0].base_url, room, "owner-n0", "&replica=off&lock=1")
     owner.wait("s => s.driveMode === 'key'")

@@ -18,7 +18,7 @@ import pytest
 from server_helpers import REPO
 
 
-@pytest.mark.long
+@pytest.mark.long(100)
 def test_autobahn_sections_1_to_7_and_9_pass(tmp_path):
     report = tmp_path / "autobahn"
     env = dict(os.environ, AUTOBAHN_REPORT=str(report))

@@ -11,6 +11,8 @@ figure reads it, and the driver's own measures cannot."""
 
 from __future__ import annotations
 
+import pytest
+
 from measures_recompute import nearest_rank
 from measures_session import (
     ReceivedFrames, driver_to_watcher_ms, fling, measured, record, record_total, room_offset, watcher_delays,
@@ -57,6 +59,7 @@ def held_ms(driver, received, first_id: int) -> list[float]:
             if s["id"] >= first_id and s["id"] in applied]
 
 
+@pytest.mark.long(33)
 def test_driver_to_watcher_reads_the_drivers_lead_and_a_held_lead_reads_badly(browser, page_server, room, artifacts):
     pages, received = {}, None
     for label in ("watcher", "driver"):

@@ -5,6 +5,8 @@ across a reconnect. The key is never written to an artifact: no print, no log, o
 
 from __future__ import annotations
 
+import pytest
+
 import re
 from urllib.parse import urlsplit
 
@@ -37,6 +39,7 @@ def _assert_nowhere(secret: str, artifacts, server) -> None:
     assert not in_server_log, "a driver key reached the server's log"
 
 
+@pytest.mark.long(24)
 def test_a_locked_room_drives_for_key_holders_and_only_watches_for_others(browser, page_server, room, artifacts):
     base = page_server.base_url
 

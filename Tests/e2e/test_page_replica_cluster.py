@@ -7,12 +7,15 @@ and the watcher's replica drew the motion from the relayed inputs, not from serv
 
 from __future__ import annotations
 
+import pytest
+
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, room,
 )
 from replica_session import assert_no_mismatch, move_a_row, replica, wait_running
 
 
+@pytest.mark.long(20)
 def test_relayed_inputs_drive_the_replicas_of_pages_on_two_other_nodes(browser, cluster, room, artifacts):
     contexts = [browser.new_context() for _ in range(3)]
     owner = ScrollcastPage(artifacts.watch(contexts[0].new_page(), "owner-n0"), cluster.nodes[0].base_url, room).open()

@@ -8,6 +8,8 @@ afresh from it, again with no mismatch."""
 
 from __future__ import annotations
 
+import pytest
+
 from measures_session import FLING
 from page_fixtures import (  # noqa: F401  (pytest fixtures are used by name)
     ScrollcastPage, artifacts, browser_type_launch_args, room,
@@ -24,6 +26,7 @@ def fling_checked(sc: ScrollcastPage, label: str, frames: int = 20):
     assert_no_mismatch(sc, label)
 
 
+@pytest.mark.long(27)
 def test_the_replica_starts_again_after_a_resume_mid_fling_and_after_a_snapshot(browser, server_factory, link_proxy,
                                                                                  room, artifacts):
     server = server_factory("--allowed-origins", "*")

@@ -70,6 +70,7 @@ def _request_item(page: ScrollcastPage, viewer: str):
     return page.page.locator(f'#drive-requests li[data-viewer="{viewer}"]')
 
 
+@pytest.mark.long(23)
 def test_a_key_holder_grants_a_watcher_the_drive_refuses_another_and_lets_one_lapse(
         browser, sharing_server, room, artifacts):
     creator = _open(browser, artifacts, sharing_server, room, "creator", "&lock=1")

@@ -5,6 +5,8 @@ The page's "Download recording" route gives the same file as the CLI."""
 
 from __future__ import annotations
 
+import pytest
+
 import asyncio
 import json
 import os
@@ -119,6 +121,7 @@ async def drive_session(ws_url: str, room: str) -> tuple[list[str], list[str], d
     return frames_a, frames_b, moved
 
 
+@pytest.mark.long(19)
 def test_a_recorded_session_replays_to_every_frame_the_viewers_received(server_factory, tmp_path, room_name):
     data = tmp_path / "rooms.sqlite"
     server = server_factory(data=data)

@@ -8,6 +8,8 @@ joins, and never reads again, so the server's writes to it back up for real.
 
 from __future__ import annotations
 
+import pytest
+
 import asyncio
 import json
 import re
@@ -82,6 +84,7 @@ def test_twenty_stuck_viewers_do_not_slow_a_reading_viewer_and_memory_stays_boun
     assert grown < 48 * 1024, f"server RSS grew by {grown} KiB"
 
 
+@pytest.mark.long(19)
 def test_a_viewer_whose_reliable_queue_overflows_is_closed_with_1008(server_factory):
     server = server_factory()
 

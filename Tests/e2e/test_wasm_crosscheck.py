@@ -31,7 +31,7 @@ def test_the_server_serves_the_engine_as_application_wasm(page_server):
         assert reply.read() == WASM.read_bytes()
 
 
-@pytest.mark.long
+@pytest.mark.long(60)
 def test_native_and_wasm_engines_give_identical_frames(page, page_server):
     messages = []
     page.on("console", lambda m: messages.append(m.text))
