@@ -18,6 +18,9 @@ from raw_websocket import CLOSE, RawWebSocket
 from server_helpers import ClientClock, Viewer, metric, run
 
 
+SKIPPED = "scrollcast_frames_skipped_total"
+
+
 def rss_kib(pid: int) -> int:
     with open(f"/proc/{pid}/status") as status:
         return int(re.search(r"^VmRSS:\s+(\d+) kB", status.read(), re.M).group(1))
@@ -59,13 +62,24 @@ def test_twenty_stuck_viewers_do_not_slow_a_reading_viewer_and_memory_stays_boun
         baseline = rss_kib(server.proc.pid)
         stuck = [stuck_viewer(server.port, room) for _ in range(20)]
         await reader.wait_type("presence", where=lambda p: p["viewers"] == 21)
+        # Stuck first: the kernel takes about 2 MB a socket (tcp_wmem's autotuning to 4 MiB)
+        # before a write to it waits, some 290 of these frames; until then nothing is replaced.
+        # A window that began at the joins ended about there: 208-210 skipped quiet, 64 and 76
+        # in loaded fresh clones (after 18 s, 12,208). Filled when they average 10 skips each.
+        filled = 0.0
+        for _ in range(30):
+            await scroll_for(reader, clock, 50)
+            filled = metric(server, SKIPPED)
+            if filled >= 10 * len(stuck):
+                break
+        assert filled >= 10 * len(stuck), f"the stuck sockets never filled: {filled:.0f} frames skipped"
         before = len(reader.frames())
         last = await scroll_for(reader, clock, 300)  # ~6 s of continuous animation
         await reader.wait_type("frame", where=lambda f: (f["input"] or {}).get("id") == last)
         during = reader.frames()[before:]
         gaps = seq_gaps(reader)[before:]
         grown = rss_kib(server.proc.pid) - baseline
-        skipped = metric(server, "scrollcast_frames_skipped_total")
+        skipped = metric(server, SKIPPED) - filled
         for raw in stuck:
             raw.close()
         return during, gaps, grown, skipped
@@ -78,7 +92,7 @@ def test_twenty_stuck_viewers_do_not_slow_a_reading_viewer_and_memory_stays_boun
     assert sum(1 for g in gaps if g > 1) <= len(gaps) // 10, gaps
     half = len(gaps) // 2
     assert max(gaps[half:]) <= max(3, max(gaps[:half])), gaps
-    # The stuck viewers really were stuck: their frames were replaced, not queued.
+    # The stuck viewers really were stuck: in the window their frames were replaced, not queued.
     assert skipped > 100, skipped
     # Bounded: a newest-frame slot and a bounded reliable queue per viewer, not a growing backlog.
     assert grown < 48 * 1024, f"server RSS grew by {grown} KiB"
