@@ -33,6 +33,7 @@ export function createPageState({ room, requestedScene, sentDriverKey, askedLock
     reconnectingShownCount: 0,
     lastGapMs: null,          // how long the last loss lasted, until joined again
     reconnectAttempt: 0,
+    lastRetryInMs: null,      // the wait before the latest attempt to connect again (0: at once)
     lastFrame: null,          // the newest frame drawn (parsed)
     lastReceivedSeq: null,
     framesReceived: 0,

@@ -213,6 +213,7 @@ export class ScrollcastPage {
     const wasJoined = state.joined;
     state.joined = status.joined;
     state.reconnectAttempt = status.attempt;
+    if (!status.connected) state.lastRetryInMs = status.retryInMs;
     if (status.joined) {
       if (!wasJoined) state.lastGapMs = this.reconnecting.back().gap;
     } else if (state.snapshots > 0 && !status.refused) {
