@@ -54,12 +54,14 @@ def test_the_page_resumes_after_a_cut_mid_fling_keeping_its_picture(page, page_s
     sc.wait("s => s.resumes === 1 && s.joined")
     sc.wait_idle()
     assert sc.state("s.snapshots") == 1, "resumed, not re-snapshotted"
-    # A joined connection tries again at once (a second try would have waited). How long the new socket, its upgrade and the
-    # resume take is the machine's (a loaded one has taken 718 ms over this "lan" link), so the
-    # banner is judged against the gap the page measured, not against a gap assumed short.
+    # A joined connection tries again at once (a second try would have waited). How long the new
+    # socket, its upgrade and the resume take is the machine's (a loaded one has taken 718 ms over
+    # this "lan" link), so the banner is judged against the gap the page measured.
     assert sc.state("s.lastRetryInMs") == 0
-    gap = sc.state("s.lastGapMs")
-    assert sc.state("s.reconnectingShownCount") == (1 if gap > 500 else 0), f"gap {gap:.0f} ms"
+    # Under 500 ms the banner never flashed; over it, it may have (its timer can run after the
+    # join that ends the gap on a busy page), once at most.
+    gap, shown = sc.state("s.lastGapMs"), sc.state("s.reconnectingShownCount")
+    assert shown == 0 if gap < 500 else shown <= 1, f"gap {gap:.0f} ms, shown {shown} times"
     assert not page.locator("#banner").is_visible()
     assert page.evaluate("window.__blank") == 0, "the picture stayed throughout"
     truth = server_frame(page_server.ws_url, room)
