@@ -9,79 +9,16 @@ gets from JSON.parse, so the two versions can be compared field by field.
 from __future__ import annotations
 
 import base64
-import struct
+
+from wire_v2_changes import applied, batch, num
+from wire_v2_reader import Reader, WireV2Error, frac, pt
+
+__all__ = ["WireV2Decoder", "WireV2Error"]
 
 PHASES = ["idle", "tracking", "decelerating", "bouncing", "animating"]
 TYPES = {1: "snapshot", 2: "frame", 3: "texts", 4: "rowMoved", 5: "presence", 6: "refused", 7: "error", 8: "resumed",
          9: "applied", 10: "beat", 11: "asked", 12: "granted", 13: "denied", 14: "expired", 15: "follow",
          16: "batch", 17: "hashedBeat", 18: "held", 19: "pong"}
-APPLIED_CAUSES = ["input", "leave", "unavailable", "takeBack", "state"]
-APPLIED_KINDS = [None, "pointerDown", "pointerMove", "pointerUp", "pointerCancel", "wheel", "key", "scrollToRow",
-                 "longPressBegan", "longPressMove", "longPressEnd", "longPressCancel", "resize", "reducedMotion",
-                 "rowOrder", "rest"]
-MAX_SAFE = 2**53 - 1
-
-
-class WireV2Error(ValueError):
-    pass
-
-
-class Reader:
-    def __init__(self, data: bytes):
-        self.data = data
-        self.pos = 0
-
-    def u8(self) -> int:
-        if self.pos >= len(self.data):
-            raise WireV2Error(f"message ends early at byte {self.pos}")
-        b = self.data[self.pos]
-        self.pos += 1
-        return b
-
-    def uvar(self) -> int:
-        value, shift = 0, 0
-        for _ in range(8):
-            b = self.u8()
-            value |= (b & 0x7F) << shift
-            if b < 0x80:
-                if value > MAX_SAFE:
-                    raise WireV2Error("varint beyond 2^53 - 1")
-                return value
-            shift += 7
-        raise WireV2Error("varint longer than 8 bytes")
-
-    def svar(self) -> int:
-        z = self.uvar()
-        return z // 2 if z % 2 == 0 else -(z + 1) // 2
-
-    def take(self, n: int) -> bytes:
-        if self.pos + n > len(self.data):
-            raise WireV2Error("bytes run past the end")
-        taken = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return taken
-
-    def str(self) -> str:
-        return self.take(self.uvar()).decode("utf-8")
-
-    def f64(self) -> float:
-        if self.pos + 8 > len(self.data):
-            raise WireV2Error("message ends early")
-        (x,) = struct.unpack_from("<d", self.data, self.pos)
-        self.pos += 8
-        return x
-
-    def end(self):
-        if self.pos != len(self.data):
-            raise WireV2Error(f"{len(self.data) - self.pos} bytes after the end of the message")
-
-
-def pt(units: int) -> float:
-    return units / 100 + 0.0
-
-
-def frac(units: int) -> float:
-    return units / 1000 + 0.0
 
 
 class WireV2Decoder:
@@ -134,21 +71,21 @@ class WireV2Decoder:
             if key is not None:
                 message["driverKey"] = key
         elif kind == "applied":
-            message = self._applied(r)
+            message = applied(r)
         elif kind == "beat":
             message = {"type": "beat", "t": r.f64(), "complete": r.f64()}
         elif kind == "batch":
-            message = self._batch(r)
+            message = batch(r)
         elif kind == "hashedBeat":
-            t = self._num(r)
-            message = {"type": "beat", "t": t, "complete": self._num(r, t),
+            t = num(r)
+            message = {"type": "beat", "t": t, "complete": num(r, t),
                        "hash": r.take(8)[::-1].hex()}
         elif kind == "pong":
             message = {"type": "pong", "id": r.uvar()}
         elif kind == "held":
             input_id = r.uvar()
-            t = self._num(r)
-            message = {"type": "held", "input": input_id, "t": t, "at": self._num(r, t)}
+            t = num(r)
+            message = {"type": "held", "input": input_id, "t": t, "at": num(r, t)}
         elif kind == "asked":
             message = {"type": "asked", "viewer": r.str(), "expiresIn": r.uvar()}
         elif kind in ("granted", "denied"):
@@ -162,110 +99,6 @@ class WireV2Decoder:
         else:
             message = {"type": "error", "message": r.str()}
         r.end()
-        return message
-
-    @staticmethod
-    def _applied(r: "Reader") -> dict:
-        """An `applied` message (docs/protocol.md, "Inputs applied"), as version 1's JSON has it."""
-        message = {"type": "applied", "after": r.uvar(), "t": r.f64()}
-        flags = r.u8()
-        if flags & ~3:
-            raise WireV2Error(f"reserved bits set in flags {flags}")
-        if flags & 2:
-            message["complete"] = None  # JSON's key order: `complete` follows `t`
-        message["viewer"] = r.str() if flags & 1 else None
-        if flags & 2:
-            message["complete"] = r.f64()
-        message["id"] = r.uvar()
-        message["cause"] = APPLIED_CAUSES[r.u8()]
-        return WireV2Decoder._change(r, r.u8(), message, lambda r: r.f64())
-
-    @staticmethod
-    def _num_part(r: "Reader"):
-        """A `num` (docs/protocol.md, "`batch` (`10`)") as written: (value, is_count); a count of
-        1/256 or 1/100, or an f64 (is_count False)."""
-        h = r.uvar()
-        tag, z = h % 4, h // 4
-        if tag == 2:
-            if h != 2:
-                raise WireV2Error("an f64 number's head must be 2")
-            return r.f64(), False
-        if tag == 3:
-            raise WireV2Error("number tag 3 is reserved")
-        n = z // 2 if z % 2 == 0 else -(z + 1) // 2
-        return (n / 256 if tag == 0 else n / 100) + 0.0, True
-
-    @staticmethod
-    def _num(r: "Reader", base=None) -> float:
-        """A `num`; a count is a Δ from `base` when there is one."""
-        x, is_count = WireV2Decoder._num_part(r)
-        return base + x if base is not None and is_count else x
-
-    @staticmethod
-    def _batch(r: "Reader") -> dict:
-        """A `batch`: its front (changes, count, the last `t`, complete), then entries with a head
-        byte, times as Δs from the next entry's, `num` coordinates."""
-        message = {"type": "batch", "changes": r.uvar(), "complete": None, "applied": []}
-        count = r.uvar()
-        last = WireV2Decoder._num(r) if count else None
-        message["complete"] = WireV2Decoder._num(r, last)
-        times, previous = [], None
-        for i in range(count):
-            head = r.u8()
-            same = bool(head & 0x80)
-            if previous is None:
-                if same:
-                    raise WireV2Error("the first change of a batch cannot repeat a viewer")
-                entry = {"after": r.uvar(), "t": last}
-            else:
-                entry = {"after": previous["after"] + r.svar(), "t": last}
-            if i + 1 < count:
-                times.append(WireV2Decoder._num_part(r))
-            if same:
-                entry.update(viewer=previous["viewer"], id=previous["id"] + 1)
-            else:
-                entry["viewer"] = r.str() or None
-                entry["id"] = r.uvar()
-            entry["cause"] = APPLIED_CAUSES[(head >> 4) & 7]
-            WireV2Decoder._change(r, head & 15, entry, WireV2Decoder._num)
-            message["applied"].append(entry)
-            previous = entry
-        for i in reversed(range(len(times))):
-            x, is_count = times[i]
-            message["applied"][i]["t"] = message["applied"][i + 1]["t"] + x if is_count else x
-        return message
-
-    @staticmethod
-    def _change(r: "Reader", code: int, message: dict, number) -> dict:
-        """The kind `code` and its fields into `message`, numbers read by `number`."""
-        kind = APPLIED_KINDS[code]
-        message["kind"] = kind
-        if kind in ("pointerCancel", "longPressCancel"):
-            pass
-        elif kind == "wheel":
-            message.update(dx=number(r), dy=number(r), mode=["pixel", "line", "page"][r.u8()])
-        elif kind == "key":
-            message["key"] = ["arrowUp", "arrowDown", "pageUp", "pageDown", "space", "shiftSpace", "home", "end"][r.u8()]
-        elif kind == "scrollToRow":
-            message.update(section=r.uvar(), row=r.uvar(), position=["none", "top", "middle", "bottom"][r.u8()],
-                           animated=bool(r.u8()))
-        elif kind == "resize":
-            message.update(width=number(r), height=number(r))
-        elif kind == "reducedMotion":
-            message["on"] = bool(r.u8())
-        elif kind == "rest":
-            message["offset"] = number(r)
-        elif kind == "rowOrder":
-            order, previous = [], -1
-            for _ in range(r.uvar()):
-                rows = []
-                for _ in range(r.uvar()):
-                    previous = previous + 1 + r.svar()
-                    rows.append(previous)
-                order.append(rows)
-            message["order"] = order
-        else:
-            message.update(x=number(r), y=number(r))
         return message
 
     def _apply(self, rows, sections, labels):
