@@ -221,6 +221,7 @@ class ScrollcastPage:
             return { joined: s.joined, resumes: s.resumes, snapshots: s.snapshots, framesDrawn: s.framesDrawn,
                      lastReceivedSeq: s.lastReceivedSeq, reconnecting: s.reconnecting, driveMode: s.driveMode,
                      rowMoves: s.rowMoves, inputsByKind: s.inputsByKind, ownInputsApplied: s.ownInputsApplied, canvas: s.canvas,
+                     latency: s.latency,   // input to frame (ms): a room that got the inputs late shows here
                      frame: f && { seq: f.seq, t: f.t, phase: f.phase, animating: f.animating, offset: f.offset,
                                    lifted: f.lifted === undefined ? undefined : f.lifted !== null },
                      replica: s.replica && { enabled: s.replica.enabled, running: s.replica.running,

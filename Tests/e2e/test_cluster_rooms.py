@@ -35,7 +35,9 @@ def test_every_viewer_on_every_node_gets_the_same_bytes_for_each_seq(cluster, ro
         named = [obj["input"] for _, obj in viewers[0].frames() if obj["input"]]
         assert named and all(i["viewer"] == me for i in named)
         offsets = [obj["offset"] for _, obj in viewers[1].frames()]
-        assert max(offsets) - min(offsets) > 100
+        # A drag the room took for a press held still (its moves came late) lifts a row instead.
+        seen = [(f["phase"], f["lifted"] is not None, (f["input"] or {}).get("id")) for _, f in viewers[1].frames()]
+        assert max(offsets) - min(offsets) > 100, (offsets, seen)
         for viewer in viewers:
             await viewer.close()
     run(scenario())
