@@ -27,6 +27,7 @@ def applied(r: Reader) -> dict:
     message["cause"] = APPLIED_CAUSES[r.u8()]
     return change(r, r.u8(), message, lambda r: r.f64())
 
+
 def num_part(r: Reader):
     """A `num` (docs/protocol.md, "`batch` (`10`)") as written: (value, is_count); a count of
     1/256 or 1/100, or an f64 (is_count False)."""
@@ -41,10 +42,12 @@ def num_part(r: Reader):
     n = z // 2 if z % 2 == 0 else -(z + 1) // 2
     return (n / 256 if tag == 0 else n / 100) + 0.0, True
 
+
 def num(r: Reader, base=None) -> float:
     """A `num`; a count is a Δ from `base` when there is one."""
     x, is_count = num_part(r)
     return base + x if base is not None and is_count else x
+
 
 def batch(r: Reader) -> dict:
     """A `batch`: its front (changes, count, the last `t`, complete), then entries with a head
@@ -78,6 +81,7 @@ def batch(r: Reader) -> dict:
         x, is_count = times[i]
         message["applied"][i]["t"] = message["applied"][i + 1]["t"] + x if is_count else x
     return message
+
 
 def change(r: Reader, code: int, message: dict, number) -> dict:
     """The kind `code` and its fields into `message`, numbers read by `number`."""
