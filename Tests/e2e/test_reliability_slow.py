@@ -8,11 +8,11 @@ joins, and never reads again, so the server's writes to it back up for real.
 
 from __future__ import annotations
 
-import pytest
-
 import asyncio
 import json
 import re
+
+import pytest
 
 from raw_websocket import CLOSE, RawWebSocket
 from server_helpers import ClientClock, Viewer, metric, run
